@@ -1,0 +1,31 @@
+//! Rules shared by many controllers.
+
+/// Smallest window any built-in controller lets cwnd fall to, in segments
+/// (Linux floors ssthresh at 2 and cwnd at 1 after a timeout).
+pub const MIN_CWND: f64 = 1.0;
+/// Floor for ssthresh after a multiplicative decrease, as in Linux.
+pub const MIN_SSTHRESH: f64 = 2.0;
+
+/// Slow start (RFC 5681 with appropriate byte counting): grows `cwnd` by the
+/// delivered segments up to `ssthresh`; returns the segments left over for
+/// congestion avoidance.
+#[inline]
+pub fn slow_start(cwnd: &mut f64, ssthresh: f64, acked: f64) -> f64 {
+    if *cwnd >= ssthresh {
+        return acked;
+    }
+    let room = ssthresh - *cwnd;
+    if acked <= room {
+        *cwnd += acked;
+        0.0
+    } else {
+        *cwnd = ssthresh;
+        acked - room
+    }
+}
+
+/// Seconds of a nanosecond duration, for the equations.
+#[inline]
+pub fn secs(t: mpcc_core::Nanos) -> f64 {
+    t as f64 * 1e-9
+}

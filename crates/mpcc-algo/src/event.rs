@@ -1,0 +1,53 @@
+//! The samples a transport hands a controller.
+
+use mpcc_core::Nanos;
+
+/// One processed ACK on one subflow.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AckEvent {
+    pub now: Nanos,
+    /// Segments newly delivered by this ACK: newly cumulatively acknowledged
+    /// (not previously SACKed) plus newly SACKed.
+    pub acked: f64,
+    /// The RTT sample this ACK carries (every ACK carries one, from the echoed
+    /// timestamp of the data segment that triggered it).
+    pub rtt: Nanos,
+    /// Smoothed RTT (RFC 6298) after this sample.
+    pub srtt: Nanos,
+    /// Minimum RTT seen on this subflow so far.
+    pub min_rtt: Nanos,
+    /// Segments in flight (RFC 6675 pipe) after processing this ACK.
+    pub in_flight: f64,
+    /// True while the subflow is in loss recovery: controllers must not grow cwnd.
+    pub in_recovery: bool,
+    /// True on the first ACK of a new round trip (the ACK covers the data that was
+    /// the highest sent when the previous round began), as Vegas counts rounds.
+    pub round_start: bool,
+    /// True when the sender was limited by cwnd before this ACK (not by the
+    /// application or the receive window). Controllers may skip growth otherwise.
+    pub cwnd_limited: bool,
+}
+
+/// The kind of congestion signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongestionKind {
+    /// Loss detected by SACK/dup-ACKs: fast retransmit, once per recovery epoch.
+    Loss,
+    /// An ECN echo (once per round trip).
+    Ecn,
+    /// Retransmission timeout.
+    Timeout,
+}
+
+/// A congestion signal on one subflow.
+#[derive(Clone, Copy, Debug)]
+pub struct CongestionEvent {
+    pub now: Nanos,
+    pub kind: CongestionKind,
+    /// Segments in flight when the signal was raised.
+    pub in_flight: f64,
+    pub srtt: Nanos,
+    pub min_rtt: Nanos,
+    /// The most recent RTT sample.
+    pub rtt: Nanos,
+}

@@ -1,0 +1,94 @@
+//! Congestion controllers, sans-IO.
+//!
+//! A controller never owns a clock, a socket or a random generator. The transport
+//! measures (RTT, delivered segments, loss) and hands the controller plain events;
+//! the controller owns cwnd, ssthresh and any coupling term, and answers with
+//! windows. One [`Controller`] value serves a whole connection: it keeps the state
+//! of all its subflows in a table indexed by a dense subflow id (`usize`). A
+//! single-path flow is a connection with one subflow.
+//!
+//! Windows are in segments (MSS units) as `f64`, since the papers define
+//! fractional increments.
+//!
+//! Adding an algorithm: one file under `single/` (per-subflow rule, implements
+//! [`SubflowCc`]) or `multi/` (connection-wide rule, implements [`CongestionControl`]),
+//! one variant in [`Controller`], one entry in [`registry`].
+
+pub mod common;
+pub mod event;
+pub mod params;
+pub mod registry;
+pub mod single;
+pub mod uncoupled;
+
+pub use event::{AckEvent, CongestionEvent, CongestionKind};
+pub use params::Params;
+pub use registry::{build, registry, AlgoInfo, ParamInfo};
+pub use uncoupled::Uncoupled;
+
+/// A per-subflow congestion rule with no coupling (Reno, CUBIC, Vegas, ...).
+pub trait SubflowCc {
+    /// Every ACK that the transport processes, in or out of recovery.
+    fn on_ack(&mut self, ev: &AckEvent);
+    /// A congestion signal: fast-retransmit loss (once per recovery epoch), ECN or RTO.
+    fn on_congestion(&mut self, ev: &CongestionEvent);
+    /// The recovery epoch that began with a `Loss` signal ended (cumulative ACK
+    /// passed the recovery point).
+    fn on_recovery_exit(&mut self, _now: mpcc_core::Nanos) {}
+    /// Congestion window in segments.
+    fn cwnd(&self) -> f64;
+    /// Slow-start threshold in segments.
+    fn ssthresh(&self) -> f64;
+}
+
+/// A connection-wide controller over a table of subflows.
+pub trait CongestionControl {
+    /// Registers a new subflow and returns its dense id (0, 1, 2, ...).
+    fn add_subflow(&mut self, now: mpcc_core::Nanos) -> usize;
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent);
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent);
+    fn on_recovery_exit(&mut self, sf: usize, now: mpcc_core::Nanos);
+    fn cwnd(&self, sf: usize) -> f64;
+    fn ssthresh(&self, sf: usize) -> f64;
+}
+
+/// Every built-in controller. The hot path dispatches through this enum (a `match`),
+/// not through a trait object.
+pub enum Controller {
+    Reno(Uncoupled<single::reno::Reno>),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $body:expr) => {
+        match $self {
+            Controller::Reno($c) => $body,
+        }
+    };
+}
+
+impl CongestionControl for Controller {
+    #[inline]
+    fn add_subflow(&mut self, now: mpcc_core::Nanos) -> usize {
+        dispatch!(self, c => c.add_subflow(now))
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        dispatch!(self, c => c.on_ack(sf, ev))
+    }
+    #[inline]
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        dispatch!(self, c => c.on_congestion(sf, ev))
+    }
+    #[inline]
+    fn on_recovery_exit(&mut self, sf: usize, now: mpcc_core::Nanos) {
+        dispatch!(self, c => c.on_recovery_exit(sf, now))
+    }
+    #[inline]
+    fn cwnd(&self, sf: usize) -> f64 {
+        dispatch!(self, c => c.cwnd(sf))
+    }
+    #[inline]
+    fn ssthresh(&self, sf: usize) -> f64 {
+        dispatch!(self, c => c.ssthresh(sf))
+    }
+}

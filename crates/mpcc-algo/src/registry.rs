@@ -1,0 +1,109 @@
+//! The one registry of controller names, read by the simulator, the CLI
+//! (`mpcc list`), the Python API and the docs.
+
+use crate::single::reno::Reno;
+use crate::{Controller, Params, Uncoupled};
+
+/// A tunable parameter: name, default, allowed closed range, meaning.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub help: &'static str,
+}
+
+/// One registered controller.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgoInfo {
+    pub name: &'static str,
+    /// "single" (per-subflow rule, usable uncoupled) or "multi" (coupled).
+    pub kind: &'static str,
+    pub summary: &'static str,
+    /// The doc page under docs/algorithms/.
+    pub doc: &'static str,
+    pub params: &'static [ParamInfo],
+}
+
+const INIT_CWND: ParamInfo = ParamInfo {
+    name: "init_cwnd",
+    default: 10.0,
+    min: 1.0,
+    max: 1000.0,
+    help: "initial congestion window in segments (RFC 6928)",
+};
+
+static REGISTRY: &[AlgoInfo] = &[AlgoInfo {
+    name: "reno",
+    kind: "single",
+    summary: "NewReno AIMD: +1 segment per RTT, halve on loss (RFC 5681/6582)",
+    doc: "docs/algorithms/reno.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "beta", default: 0.5, min: 0.01, max: 0.99, help: "multiplicative decrease fraction" },
+    ],
+}];
+
+/// Every registered controller.
+pub fn registry() -> &'static [AlgoInfo] {
+    REGISTRY
+}
+
+/// Checks `params` against the registry entry `name`; returns the entry.
+pub fn check(name: &str, params: &Params) -> Result<&'static AlgoInfo, String> {
+    let info = REGISTRY.iter().find(|a| a.name == name).ok_or_else(|| {
+        let names: Vec<&str> = REGISTRY.iter().map(|a| a.name).collect();
+        format!("unknown congestion controller '{name}'; allowed: {}", names.join(", "))
+    })?;
+    for (k, v) in &params.0 {
+        let p = info.params.iter().find(|p| p.name == k).ok_or_else(|| {
+            let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+            format!("unknown parameter '{k}' for '{name}'; allowed: {}", names.join(", "))
+        })?;
+        if !v.is_finite() || *v < p.min || *v > p.max {
+            return Err(format!("parameter '{k}' of '{name}' is {v}; allowed: {} to {}", p.min, p.max));
+        }
+    }
+    Ok(info)
+}
+
+/// Builds the controller `name` with `params` (unknown names and out-of-range
+/// values are errors naming what is allowed).
+pub fn build(name: &str, params: &Params) -> Result<Controller, String> {
+    let info = check(name, params)?;
+    let p = |k: &str| {
+        let d = info.params.iter().find(|p| p.name == k).map(|p| p.default).unwrap_or(f64::NAN);
+        params.get(k, d)
+    };
+    Ok(match name {
+        "reno" => Controller::Reno(Uncoupled::new(Reno::new(p("init_cwnd"), p("beta")))),
+        _ => unreachable!("registered but not built: {name}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_name_lists_allowed() {
+        let e = build("nope", &Params::new()).err().unwrap();
+        assert!(e.contains("unknown congestion controller 'nope'") && e.contains("reno"), "{e}");
+    }
+
+    #[test]
+    fn out_of_range_parameter() {
+        let e = build("reno", &Params::new().with("beta", 2.0)).err().unwrap();
+        assert!(e.contains("beta") && e.contains("allowed"), "{e}");
+        let e = build("reno", &Params::new().with("gamma", 1.0)).err().unwrap();
+        assert!(e.contains("unknown parameter 'gamma'"), "{e}");
+    }
+
+    #[test]
+    fn every_registered_name_builds_with_defaults() {
+        for a in registry() {
+            assert!(build(a.name, &Params::new()).is_ok(), "{}", a.name);
+        }
+    }
+}

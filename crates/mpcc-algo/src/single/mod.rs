@@ -1,0 +1,3 @@
+//! Single-path (per-subflow) congestion rules.
+
+pub mod reno;

@@ -1,0 +1,95 @@
+//! NewReno congestion control (RFC 5681 window rules, RFC 6582 recovery epochs).
+//!
+//! Slow start grows cwnd by the delivered segments up to ssthresh; congestion
+//! avoidance adds `acked / cwnd` per ACK (one segment per RTT). On a loss signal
+//! `ssthresh = max(in_flight / 2, 2)` and cwnd = ssthresh (fast recovery; the
+//! transport keeps one recovery epoch per window, as RFC 6582 does). On a timeout
+//! `ssthresh = max(in_flight / 2, 2)` and `cwnd = 1`.
+//!
+//! The decrease uses cwnd rather than FlightSize when `use_flight_size = 0`
+//! (Linux's `tcp_reno_ssthresh` halves cwnd). Default 0: halve cwnd, as Linux.
+
+use crate::common::{slow_start, MIN_CWND, MIN_SSTHRESH};
+use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
+
+#[derive(Clone, Debug)]
+pub struct Reno {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    /// Multiplicative decrease factor (0.5 for Reno).
+    pub beta: f64,
+}
+
+impl Reno {
+    pub fn new(init_cwnd: f64, beta: f64) -> Reno {
+        Reno { cwnd: init_cwnd, ssthresh: f64::INFINITY, beta }
+    }
+}
+
+impl SubflowCc for Reno {
+    #[inline]
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.in_recovery || ev.acked <= 0.0 {
+            return;
+        }
+        let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);
+        if left > 0.0 {
+            self.cwnd += left / self.cwnd;
+        }
+    }
+
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        self.ssthresh = (self.cwnd * (1.0 - self.beta)).max(MIN_SSTHRESH);
+        self.cwnd = match ev.kind {
+            CongestionKind::Timeout => MIN_CWND,
+            _ => self.ssthresh,
+        };
+    }
+
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ack(acked: f64) -> AckEvent {
+        AckEvent { acked, ..Default::default() }
+    }
+
+    #[test]
+    fn slow_start_then_linear() {
+        let mut r = Reno::new(10.0, 0.5);
+        r.ssthresh = 12.0;
+        r.on_ack(&ack(1.0));
+        assert_eq!(r.cwnd, 11.0);
+        r.on_ack(&ack(2.0)); // 1 to reach ssthresh, 1 left: +1/12
+        assert!((r.cwnd - (12.0 + 1.0 / 12.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn halves_on_loss_and_resets_on_timeout() {
+        let mut r = Reno::new(20.0, 0.5);
+        let mut ev = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: 0, min_rtt: 0, rtt: 0 };
+        r.on_congestion(&ev);
+        assert_eq!((r.cwnd, r.ssthresh), (10.0, 10.0));
+        ev.kind = CongestionKind::Timeout;
+        r.on_congestion(&ev);
+        assert_eq!((r.cwnd, r.ssthresh), (1.0, 5.0));
+        r.cwnd = 3.0;
+        r.on_congestion(&ev);
+        assert_eq!(r.ssthresh, 2.0, "ssthresh floor");
+    }
+
+    #[test]
+    fn no_growth_in_recovery() {
+        let mut r = Reno::new(10.0, 0.5);
+        r.on_ack(&AckEvent { acked: 1.0, in_recovery: true, ..Default::default() });
+        assert_eq!(r.cwnd, 10.0);
+    }
+}

@@ -1,0 +1,44 @@
+//! Uncoupled: an independent single-path rule on every subflow. A single-path flow
+//! is the one-subflow case.
+
+use crate::{AckEvent, CongestionControl, CongestionEvent, SubflowCc};
+use mpcc_core::Nanos;
+
+/// Every subflow starts as a clone of `template` (which carries the parameters).
+pub struct Uncoupled<T: Clone> {
+    template: T,
+    pub subflows: Vec<T>,
+}
+
+impl<T: Clone> Uncoupled<T> {
+    pub fn new(template: T) -> Self {
+        Uncoupled { template, subflows: Vec::new() }
+    }
+}
+
+impl<T: SubflowCc + Clone> CongestionControl for Uncoupled<T> {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.subflows.push(self.template.clone());
+        self.subflows.len() - 1
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        self.subflows[sf].on_ack(ev)
+    }
+    #[inline]
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.subflows[sf].on_congestion(ev)
+    }
+    #[inline]
+    fn on_recovery_exit(&mut self, sf: usize, now: Nanos) {
+        self.subflows[sf].on_recovery_exit(now)
+    }
+    #[inline]
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.subflows[sf].cwnd()
+    }
+    #[inline]
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.subflows[sf].ssthresh()
+    }
+}

@@ -1,0 +1,185 @@
+//! The canonical run configuration: what the Python front end produces from a
+//! scenario file after validating it (names resolved to indices, units converted
+//! to nanoseconds, bits per second and bytes). Deserialised from JSON; unknown
+//! fields are rejected. The user-facing TOML shape is documented in
+//! docs/scenarios.md; this is the internal contract.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub duration_ns: u64,
+    pub seed: u64,
+    /// Summary statistics ignore everything before this time (0 = none).
+    #[serde(default)]
+    pub warmup_ns: u64,
+    /// Interval of the time series (0 = no time series).
+    #[serde(default = "default_sample")]
+    pub sample_interval_ns: u64,
+    pub links: Vec<LinkConfig>,
+    pub flows: Vec<FlowConfig>,
+}
+
+fn default_sample() -> u64 {
+    100_000_000
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkConfig {
+    pub name: String,
+    pub capacity: CapacityConfig,
+    /// One-way propagation delay.
+    pub delay_ns: u64,
+    pub queue: QueueConfig,
+    #[serde(default)]
+    pub loss: LossConfig,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CapacityConfig {
+    Constant { bps: f64 },
+    /// Piecewise-constant rate: `steps` are (start time, bps), sorted, first at 0.
+    /// With `period_ns` > 0 the schedule repeats with that period.
+    Schedule { steps: Vec<(u64, f64)>, #[serde(default)] period_ns: u64 },
+    /// Multiplicative random walk: every `step_ns` the rate is multiplied by
+    /// exp(sigma * N(0,1)) and clamped to [min_bps, max_bps].
+    RandomWalk { initial_bps: f64, min_bps: f64, max_bps: f64, step_ns: u64, sigma: f64 },
+    /// A mahimahi packet-delivery trace (see docs/links.md for the convention).
+    Trace { path: String, #[serde(default = "default_mtu")] bytes_per_opportunity: u32 },
+}
+
+fn default_mtu() -> u32 {
+    1500
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueConfig {
+    Droptail { #[serde(default)] packets: Option<u64>, #[serde(default)] bytes: Option<u64> },
+    /// RED as in ns-2/ns-3: thresholds in packets, EWMA weight, max_p, gentle variant.
+    Red {
+        min_th: f64,
+        max_th: f64,
+        max_p: f64,
+        weight: f64,
+        #[serde(default)]
+        gentle: bool,
+        /// Hard buffer limit in packets.
+        limit: u64,
+        /// Mean packet size used when the queue has been idle (ns-2's `mean_pktsize`).
+        #[serde(default = "default_mtu")]
+        mean_pktsize: u32,
+    },
+    /// CoDel (RFC 8289).
+    Codel {
+        #[serde(default = "codel_target")]
+        target_ns: u64,
+        #[serde(default = "codel_interval")]
+        interval_ns: u64,
+        /// Hard buffer limit in packets.
+        #[serde(default = "codel_limit")]
+        limit: u64,
+        /// Bytes: CoDel never drops while the queue holds at most this much (RFC 8289: one MTU).
+        #[serde(default = "default_mtu")]
+        mtu: u32,
+    },
+}
+
+fn codel_target() -> u64 {
+    5_000_000
+}
+fn codel_interval() -> u64 {
+    100_000_000
+}
+fn codel_limit() -> u64 {
+    1000
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossConfig {
+    #[default]
+    None,
+    Bernoulli { p: f64 },
+    /// Gilbert-Elliott two-state channel: transition probabilities per packet
+    /// (good->bad `p_gb`, bad->good `p_bg`) and loss probability in each state.
+    GilbertElliott { p_gb: f64, p_bg: f64, #[serde(default)] loss_good: f64, #[serde(default = "one")] loss_bad: f64 },
+    /// Every `every`-th packet lost (deterministic, for closed-form checks).
+    Periodic { every: u64 },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowConfig {
+    pub name: String,
+    pub cc: String,
+    #[serde(default)]
+    pub cc_params: BTreeMap<String, f64>,
+    /// Forward route: link indices in order.
+    pub path: Vec<usize>,
+    /// Reverse route of the ACKs; None = an uncongested reverse path with the same
+    /// total propagation delay as the forward path.
+    #[serde(default)]
+    pub reverse_path: Option<Vec<usize>>,
+    #[serde(default)]
+    pub start_ns: u64,
+    /// The application stops offering new data at this time (None = never).
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    pub app: AppConfig,
+    #[serde(default)]
+    pub tcp: TcpConfig,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AppConfig {
+    /// Always backlogged.
+    Bulk,
+    /// A transfer of `bytes`; its completion time is reported.
+    File { bytes: u64 },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpConfig {
+    /// Payload bytes per segment.
+    pub mss: u32,
+    /// Header bytes added on the wire (52 = IPv4 + TCP with timestamps).
+    pub header_bytes: u32,
+    pub min_rto_ns: u64,
+    pub initial_rto_ns: u64,
+    pub max_rto_ns: u64,
+    pub delayed_ack: bool,
+    /// Delayed-ACK timeout.
+    pub delack_timeout_ns: u64,
+    /// Receive buffer in bytes (bounds the advertised window and the reordering
+    /// buffer); None = unlimited.
+    pub rcv_buf_bytes: Option<u64>,
+    /// Duplicate threshold of RFC 6675 (segments SACKed above a hole before it is lost).
+    pub dupthresh: u32,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            mss: 1448,
+            header_bytes: 52,
+            min_rto_ns: 200_000_000,
+            initial_rto_ns: 1_000_000_000,
+            max_rto_ns: 60_000_000_000,
+            delayed_ack: false,
+            delack_timeout_ns: 40_000_000,
+            rcv_buf_bytes: None,
+            dupthresh: 3,
+        }
+    }
+}

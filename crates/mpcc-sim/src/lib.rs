@@ -1,0 +1,2 @@
+//! The packet-level discrete-event simulator.
+pub mod config;
