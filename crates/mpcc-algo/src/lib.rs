@@ -16,6 +16,7 @@
 
 pub mod common;
 pub mod event;
+pub mod multi;
 pub mod params;
 pub mod registry;
 pub mod single;
@@ -52,18 +53,33 @@ pub trait CongestionControl {
     fn ssthresh(&self, sf: usize) -> f64;
 }
 
-/// Every built-in controller. The hot path dispatches through this enum (a `match`),
-/// not through a trait object.
-pub enum Controller {
-    Reno(Uncoupled<single::reno::Reno>),
-}
+macro_rules! define_controllers {
+    (single: [$($sv:ident($st:ty)),* $(,)?], multi: [$($mv:ident($mt:ty)),* $(,)?] $(,)?) => {
+        /// Every built-in controller. The hot path dispatches through this enum (a
+        /// `match`), not through a trait object.
+        pub enum Controller {
+            $($sv($st),)*
+            $($mv($mt),)*
+        }
 
-macro_rules! dispatch {
-    ($self:expr, $c:ident => $body:expr) => {
-        match $self {
-            Controller::Reno($c) => $body,
+        macro_rules! dispatch {
+            ($self:expr, $c:ident => $body:expr) => {
+                match $self {
+                    $(Controller::$sv($c) => $body,)*
+                    $(Controller::$mv($c) => $body,)*
+                }
+            };
         }
     };
+}
+
+// One line per controller. Single-path rules run uncoupled on every subflow.
+define_controllers! {
+    single: [
+        Reno(Uncoupled<single::reno::Reno>),
+    ],
+    multi: [
+    ],
 }
 
 impl CongestionControl for Controller {

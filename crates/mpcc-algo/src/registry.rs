@@ -1,8 +1,7 @@
 //! The one registry of controller names, read by the simulator, the CLI
 //! (`mpcc list`), the Python API and the docs.
 
-use crate::single::reno::Reno;
-use crate::{Controller, Params, Uncoupled};
+use crate::{multi, single, Controller, Params};
 
 /// A tunable parameter: name, default, allowed closed range, meaning.
 #[derive(Clone, Copy, Debug)]
@@ -26,7 +25,8 @@ pub struct AlgoInfo {
     pub params: &'static [ParamInfo],
 }
 
-const INIT_CWND: ParamInfo = ParamInfo {
+/// Initial window, a parameter of every controller.
+pub const INIT_CWND: ParamInfo = ParamInfo {
     name: "init_cwnd",
     default: 10.0,
     min: 1.0,
@@ -34,26 +34,15 @@ const INIT_CWND: ParamInfo = ParamInfo {
     help: "initial congestion window in segments (RFC 6928)",
 };
 
-static REGISTRY: &[AlgoInfo] = &[AlgoInfo {
-    name: "reno",
-    kind: "single",
-    summary: "NewReno AIMD: +1 segment per RTT, halve on loss (RFC 5681/6582)",
-    doc: "docs/algorithms/reno.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "beta", default: 0.5, min: 0.01, max: 0.99, help: "multiplicative decrease fraction" },
-    ],
-}];
-
-/// Every registered controller.
-pub fn registry() -> &'static [AlgoInfo] {
-    REGISTRY
+/// Every registered controller, single-path first.
+pub fn registry() -> impl Iterator<Item = &'static AlgoInfo> {
+    single::REGISTRY.iter().chain(multi::REGISTRY.iter())
 }
 
 /// Checks `params` against the registry entry `name`; returns the entry.
 pub fn check(name: &str, params: &Params) -> Result<&'static AlgoInfo, String> {
-    let info = REGISTRY.iter().find(|a| a.name == name).ok_or_else(|| {
-        let names: Vec<&str> = REGISTRY.iter().map(|a| a.name).collect();
+    let info = registry().find(|a| a.name == name).ok_or_else(|| {
+        let names: Vec<&str> = registry().map(|a| a.name).collect();
         format!("unknown congestion controller '{name}'; allowed: {}", names.join(", "))
     })?;
     for (k, v) in &params.0 {
@@ -76,10 +65,9 @@ pub fn build(name: &str, params: &Params) -> Result<Controller, String> {
         let d = info.params.iter().find(|p| p.name == k).map(|p| p.default).unwrap_or(f64::NAN);
         params.get(k, d)
     };
-    Ok(match name {
-        "reno" => Controller::Reno(Uncoupled::new(Reno::new(p("init_cwnd"), p("beta")))),
-        _ => unreachable!("registered but not built: {name}"),
-    })
+    single::build(name, &p)
+        .or_else(|| multi::build(name, &p))
+        .ok_or_else(|| format!("controller '{name}' is registered but has no builder"))
 }
 
 #[cfg(test)]
