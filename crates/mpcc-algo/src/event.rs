@@ -16,6 +16,9 @@ pub struct AckEvent {
     pub srtt: Nanos,
     /// Minimum RTT seen on this subflow so far.
     pub min_rtt: Nanos,
+    /// Forward (one-way) delay of the data segment that triggered this ACK, from
+    /// its send timestamp to its arrival at the receiver (0 if unknown).
+    pub owd: Nanos,
     /// Segments in flight (RFC 6675 pipe) after processing this ACK.
     pub in_flight: f64,
     /// True while the subflow is in loss recovery: controllers must not grow cwnd.
