@@ -8,6 +8,26 @@ use mpcc_core::Nanos;
 pub enum Limit {
     Packets(u64),
     Bytes(u64),
+    /// Both limits; an arrival is refused if it would exceed either.
+    Both { packets: u64, bytes: u64 },
+}
+
+impl Limit {
+    /// The limit of a `droptail` queue configuration (at least one of the two).
+    pub fn from_options(packets: Option<u64>, bytes: Option<u64>) -> Result<Limit, String> {
+        if packets == Some(0) {
+            return Err("queue.droptail.packets must be >= 1, got 0".into());
+        }
+        if bytes == Some(0) {
+            return Err("queue.droptail.bytes must be >= 1, got 0".into());
+        }
+        match (packets, bytes) {
+            (Some(n), None) => Ok(Limit::Packets(n)),
+            (None, Some(b)) => Ok(Limit::Bytes(b)),
+            (Some(n), Some(b)) => Ok(Limit::Both { packets: n, bytes: b }),
+            (None, None) => Err("queue.droptail needs a limit: set packets (>= 1) or bytes (>= 1)".into()),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -27,6 +47,9 @@ impl<P: Copy> DropTail<P> {
         let full = match self.limit {
             Limit::Packets(n) => self.fifo.len() as u64 >= n,
             Limit::Bytes(b) => self.fifo.bytes + bytes as u64 > b,
+            Limit::Both { packets, bytes: b } => {
+                self.fifo.len() as u64 >= packets || self.fifo.bytes + bytes as u64 > b
+            }
         };
         if full {
             return false;
@@ -56,5 +79,29 @@ mod tests {
         assert!(!q.enqueue(3u32, 1000, 0));
         assert!(q.enqueue(4u32, 500, 0));
         assert_eq!(q.len_bytes(), 3000);
+    }
+
+    #[test]
+    fn both_limits_and_validation() {
+        let mut q: Queue<u32> = Queue::droptail(Some(2), Some(2000)).unwrap();
+        assert!(q.enqueue(1, 1000, 0));
+        assert!(!q.enqueue(2, 1001, 0)); // bytes
+        assert!(q.enqueue(3, 100, 0));
+        assert!(!q.enqueue(4, 100, 0)); // packets
+        assert!(Queue::<u32>::droptail(None, None).unwrap_err().contains("packets"));
+        assert!(Queue::<u32>::droptail(Some(0), None).unwrap_err().contains("queue.droptail.packets"));
+    }
+
+    #[test]
+    fn sojourn_is_kept_per_packet() {
+        let mut q: Queue<u32> = Queue::droptail(Some(10), None).unwrap();
+        q.enqueue(1, 100, 5);
+        q.enqueue(2, 100, 7);
+        q.dequeue(20, &mut |_| {});
+        assert_eq!(q.stats().last_sojourn, 15);
+        q.dequeue(30, &mut |_| {});
+        assert_eq!(q.stats().last_sojourn, 23);
+        assert_eq!(q.stats().max_sojourn, 23);
+        assert_eq!(q.stats().mean_sojourn(), 19.0);
     }
 }

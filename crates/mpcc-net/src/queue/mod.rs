@@ -1,12 +1,20 @@
 //! Queue disciplines. A queue holds packets of any `Copy` type `P` together with
 //! their size in bytes and enqueue time.
+//!
+//! Each discipline decides admission (`enqueue`) and, for CoDel, drops at the
+//! head (`dequeue`); the `Queue` enum adds the bookkeeping every discipline shares
+//! (counters, sojourn times) so that no discipline can forget it.
 
+pub mod codel;
 pub mod droptail;
+pub mod red;
 
-use mpcc_core::Nanos;
+use mpcc_core::{Nanos, Rng};
 use std::collections::VecDeque;
 
-pub use droptail::DropTail;
+pub use codel::Codel;
+pub use droptail::{DropTail, Limit};
+pub use red::{Red, RedParams};
 
 /// Counters every discipline keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -16,8 +24,41 @@ pub struct QueueStats {
     /// Drops at enqueue (full buffer, RED early drop) and at dequeue (CoDel).
     pub drops: u64,
     pub dropped_bytes: u64,
+    /// The part of `drops` decided by the AQM (RED early/forced-by-average drops,
+    /// CoDel control-law drops), as opposed to buffer overflow.
+    pub aqm_drops: u64,
     /// Sum of sojourn times of dequeued packets, nanoseconds.
     pub sojourn_sum: u128,
+    /// Sojourn time of the most recently dequeued packet (a per-packet probe can
+    /// read it right after each `dequeue`).
+    pub last_sojourn: Nanos,
+    /// Largest sojourn time of any dequeued packet.
+    pub max_sojourn: Nanos,
+}
+
+impl QueueStats {
+    #[inline]
+    pub(crate) fn record_drop(&mut self, bytes: u32) {
+        self.drops += 1;
+        self.dropped_bytes += bytes as u64;
+    }
+    #[inline]
+    fn record_dequeue(&mut self, sojourn: Nanos) {
+        self.dequeued += 1;
+        self.sojourn_sum += sojourn as u128;
+        self.last_sojourn = sojourn;
+        if sojourn > self.max_sojourn {
+            self.max_sojourn = sojourn;
+        }
+    }
+    /// Mean sojourn time of dequeued packets (0 if none), nanoseconds.
+    pub fn mean_sojourn(&self) -> f64 {
+        if self.dequeued == 0 {
+            0.0
+        } else {
+            self.sojourn_sum as f64 / self.dequeued as f64
+        }
+    }
 }
 
 /// A queued packet.
@@ -70,25 +111,40 @@ impl<P: Copy> Default for Fifo<P> {
 #[derive(Clone, Debug)]
 pub enum Queue<P> {
     DropTail(DropTail<P>),
+    Red(Red<P>),
+    Codel(Codel<P>),
 }
 
 impl<P: Copy> Queue<P> {
+    /// DropTail with a packet limit, a byte limit, or both (a packet is refused
+    /// if it would exceed either).
+    pub fn droptail(packets: Option<u64>, bytes: Option<u64>) -> Result<Self, String> {
+        Ok(Queue::DropTail(DropTail::new(Limit::from_options(packets, bytes)?)))
+    }
+
+    /// RED; `link_bps` is the nominal rate of the link it feeds (idle-time
+    /// correction of the average), `rng` its own random stream.
+    pub fn red(params: RedParams, link_bps: f64, rng: Rng) -> Result<Self, String> {
+        Ok(Queue::Red(Red::new(params, link_bps, rng)?))
+    }
+
+    /// CoDel (RFC 8289).
+    pub fn codel(target_ns: Nanos, interval_ns: Nanos, limit: u64, mtu: u32) -> Result<Self, String> {
+        Ok(Queue::Codel(Codel::new(target_ns, interval_ns, limit, mtu)?))
+    }
+
     /// Offers a packet at time `now`. Returns false if it was dropped.
     #[inline]
     pub fn enqueue(&mut self, pkt: P, bytes: u32, now: Nanos) -> bool {
-        let st;
-        let ok = match self {
-            Queue::DropTail(q) => {
-                let ok = q.enqueue(pkt, bytes, now);
-                st = &mut q.stats;
-                ok
-            }
+        let (ok, st) = match self {
+            Queue::DropTail(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
+            Queue::Red(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
+            Queue::Codel(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
         };
         if ok {
             st.enqueued += 1;
         } else {
-            st.drops += 1;
-            st.dropped_bytes += bytes as u64;
+            st.record_drop(bytes);
         }
         ok
     }
@@ -97,28 +153,35 @@ impl<P: Copy> Queue<P> {
     /// dequeue (CoDel) report each dropped packet through `on_drop`.
     #[inline]
     pub fn dequeue(&mut self, now: Nanos, on_drop: &mut impl FnMut(P)) -> Option<(P, u32)> {
-        let _ = on_drop;
         let (e, st) = match self {
-            Queue::DropTail(q) => (q.fifo.pop()?, &mut q.stats),
+            Queue::DropTail(q) => (q.fifo.pop(), &mut q.stats),
+            Queue::Red(q) => (q.dequeue(now), &mut q.stats),
+            Queue::Codel(q) => (q.dequeue(now, on_drop), &mut q.stats),
         };
-        st.dequeued += 1;
-        st.sojourn_sum += (now - e.enqueued_at) as u128;
+        let e = e?;
+        st.record_dequeue(now.saturating_sub(e.enqueued_at));
         Some((e.pkt, e.bytes))
     }
 
     pub fn len_packets(&self) -> usize {
         match self {
             Queue::DropTail(q) => q.fifo.len(),
+            Queue::Red(q) => q.fifo.len(),
+            Queue::Codel(q) => q.fifo.len(),
         }
     }
     pub fn len_bytes(&self) -> u64 {
         match self {
             Queue::DropTail(q) => q.fifo.bytes,
+            Queue::Red(q) => q.fifo.bytes,
+            Queue::Codel(q) => q.fifo.bytes,
         }
     }
     pub fn stats(&self) -> &QueueStats {
         match self {
             Queue::DropTail(q) => &q.stats,
+            Queue::Red(q) => &q.stats,
+            Queue::Codel(q) => &q.stats,
         }
     }
 }
