@@ -1,7 +1,67 @@
-//! Thin Python bindings: run a canonical configuration, list the registry.
+//! Thin Python bindings (`mpcc._core`): run a canonical configuration, read and
+//! check the controller registry. Everything user-facing lives in python/mpcc.
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::BTreeMap;
+
+type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
+
+/// Runs a canonical JSON configuration (see crates/mpcc-sim/src/config.rs) and
+/// returns `(summary_json, tables)`. The GIL is released while simulating.
+/// A rejected configuration raises ValueError with the simulator's one-line message.
+#[pyfunction]
+fn run(py: Python<'_>, config_json: String) -> PyResult<(String, Tables)> {
+    let out = py
+        .allow_threads(|| mpcc_sim::run_json(&config_json))
+        .map_err(PyValueError::new_err)?;
+    Ok((out.summary_json, out.tables))
+}
+
+/// Every registered controller as a dict {name, kind, summary, doc, params:
+/// [{name, default, min, max, help}]}.
+#[pyfunction]
+fn algorithms(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    mpcc_algo::registry()
+        .map(|a| {
+            let d = PyDict::new(py);
+            d.set_item("name", a.name)?;
+            d.set_item("kind", a.kind)?;
+            d.set_item("summary", a.summary)?;
+            d.set_item("doc", a.doc)?;
+            let params = a
+                .params
+                .iter()
+                .map(|p| {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", p.name)?;
+                    pd.set_item("default", p.default)?;
+                    pd.set_item("min", p.min)?;
+                    pd.set_item("max", p.max)?;
+                    pd.set_item("help", p.help)?;
+                    Ok(pd)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// Checks a controller name and its parameters against the registry; raises
+/// ValueError naming what is allowed.
+#[pyfunction]
+fn check_algorithm(name: &str, params: BTreeMap<String, f64>) -> PyResult<()> {
+    mpcc_algo::registry::check(name, &mpcc_algo::Params(params))
+        .map(|_| ())
+        .map_err(PyValueError::new_err)
+}
 
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(check_algorithm, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,213 @@
+"""The `mpcc` command.
+
+    mpcc run SCENARIO [--out DIR] [--seed N] [--no-plots]
+    mpcc list
+    mpcc plot RESULTS_DIR
+
+A user error (bad scenario, unknown name, simulator rejection, unreadable file)
+prints one line `mpcc: error: ...` to stderr and exits with 2; Ctrl-C exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UserError(Exception):
+    """An error to report as one line, without a traceback."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line instead of usage + message
+        raise UserError(f"{message} (see `{self.prog} --help`)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except KeyboardInterrupt:
+        _interrupted()
+    except UserError as e:
+        return _fail(str(e))
+    except ValueError as e:  # ScenarioError, SimulationError
+        return _fail(str(e))
+    except OSError as e:
+        return _fail(f"{e.filename or ''}: {e.strerror or e}" if e.filename else str(e))
+
+
+def _fail(message: str) -> int:
+    message = " ".join(str(message).split())  # always one line
+    print(f"mpcc: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _interrupted():
+    print("\nmpcc: interrupted", file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)  # the simulation thread cannot be stopped; leave at once
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mpcc", description="mpcc: a multipath congestion-control lab")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("run", help="run a scenario and write results and plots")
+    p.add_argument("scenario", help="scenario TOML file")
+    p.add_argument("--out", help="results folder (default: results/<scenario name>)")
+    p.add_argument("--seed", type=_seed, help="override the scenario's seed")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("list", help="list congestion controllers, queues, loss models, capacity kinds")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("plot", help="redraw the plots of a results folder")
+    p.add_argument("results", help="results folder written by `mpcc run`")
+    p.set_defaults(func=cmd_plot)
+    return parser
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'--seed: "{text}" is not a whole number') from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"--seed: {value} is out of range; allowed: 0 to 2^64-1")
+    return value
+
+
+# ---- run -----------------------------------------------------------------------------
+
+
+def cmd_run(args) -> int:
+    from .run import run
+    from .scenario import Scenario
+
+    scenario = Scenario.from_file(args.scenario)
+    scenario.to_config(seed=args.seed)  # report scenario errors before starting
+    out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
+    started = time.monotonic()
+    result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots))
+    wall = time.monotonic() - started
+
+    sim_wall = result.summary.get("sim", {}).get("wall_s")
+    sim_part = f"in {sim_wall:.2f} s, " if isinstance(sim_wall, (int, float)) else ""
+    print(f"mpcc: ran {args.scenario}: {scenario.duration / 1e9:g} s simulated {sim_part}{wall:.1f} s with output")
+    flows = result.flows
+    for name, row in flows.iterrows():
+        parts = []
+        if "throughput_bps" in row:
+            parts.append(f"throughput {_num(row['throughput_bps'], 1e-6)} Mbit/s")
+        if "rtt_mean_s" in row:
+            parts.append(f"mean RTT {_num(row['rtt_mean_s'], 1e3)} ms")
+        if "retransmissions" in row:
+            parts.append(f"{_num(row['retransmissions'], 1, '.0f')} retransmissions")
+        print(f"  flow {name}: " + ", ".join(parts))
+    print(f"results: {out}/ (summary.json, flow_series.parquet, link_series.parquet)")
+    pngs = sorted(out.glob("*.png")) if not args.no_plots else []
+    if pngs:
+        print("plots:   " + ", ".join(str(p) for p in pngs))
+    return 0
+
+
+def _num(value, scale, fmt=".2f") -> str:
+    try:
+        return format(float(value) * scale, fmt)
+    except (TypeError, ValueError):
+        return "n/a"
+
+
+def _in_background(work):
+    """Runs `work` in a thread so that Ctrl-C is seen while the simulator runs
+    (it releases the GIL); shows the elapsed time on a terminal after a second."""
+    box = {}
+
+    def target():
+        try:
+            box["value"] = work()
+        except BaseException as e:  # re-raised in the main thread
+            box["error"] = e
+
+    thread = threading.Thread(target=target, name="mpcc-run", daemon=True)
+    started = time.monotonic()
+    thread.start()
+    shown = False
+    while thread.is_alive():
+        thread.join(0.1)
+        elapsed = time.monotonic() - started
+        if elapsed > 1 and sys.stderr.isatty():
+            print(f"\rmpcc: simulating... {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
+            shown = True
+    if shown:
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+# ---- list ----------------------------------------------------------------------------
+
+
+def cmd_list(args) -> int:
+    from ._core import algorithms
+    from .scenario import KINDS
+
+    algos = algorithms()
+    width = max(len(a["name"]) for a in algos)
+    print('congestion controllers (cc = "NAME", cc_params = { ... }):')
+    for a in algos:
+        print(f"  {a['name']:<{width}}  {a['kind']:<6}  {a['summary']}")
+        for p in a["params"]:
+            print(f"  {'':<{width}}  {'':<6}    {p['name']} = {p['default']:g} ({p['min']:g} to {p['max']:g}): {p['help']}")
+    titles = {
+        "queue": 'queues (queue = { kind = "NAME", ... })',
+        "loss": 'loss models (loss = { kind = "NAME", ... })',
+        "capacity": 'capacity kinds (rate = "10Mbps", or capacity = { kind = "NAME", ... })',
+        "app": 'applications (app = { kind = "NAME", ... })',
+    }
+    for group, kinds in KINDS.items():
+        print(f"\n{titles[group]}:")
+        w = max(len(k) for k in kinds)
+        for name, line in kinds.items():
+            print(f"  {name:<{w}}  {line}")
+    print("\nSee docs/scenarios.md for every field, unit and default.")
+    return 0
+
+
+# ---- plot ----------------------------------------------------------------------------
+
+
+def cmd_plot(args) -> int:
+    from . import output
+    from .plots import plot_results
+
+    out = Path(args.results)
+    if not out.is_dir():
+        raise UserError(f'results folder "{out}" not found')
+    for name in (output.SUMMARY, output.FLOW_SERIES, output.LINK_SERIES):
+        if not (out / name).is_file():
+            raise UserError(f'"{out}" has no {name}; expected a folder written by `mpcc run`')
+    try:
+        written = plot_results(out)
+    except Exception as e:  # a damaged Parquet or JSON file
+        raise UserError(f'cannot read results in "{out}": {e}') from None
+    if not written:
+        raise UserError(f'"{out}" has no time series to plot (was sample_interval 0?)')
+    print("plots: " + ", ".join(str(p) for p in written))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

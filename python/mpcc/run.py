@@ -1,0 +1,138 @@
+"""`mpcc.run`: validate a scenario, simulate it, and hand back the results as
+pandas DataFrames (and, with `out=`, as files on disk)."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from pathlib import Path
+
+from .scenario import Scenario, load
+
+
+class SimulationError(ValueError):
+    """The simulator rejected the configuration; the message is its one line."""
+
+
+def algorithms() -> list[dict]:
+    """The controller registry: [{name, kind, summary, doc, params: [{name, default, min, max, help}]}]."""
+    from . import _core
+
+    return _core.algorithms()
+
+
+def run(scenario, out=None, seed: int | None = None, plots: bool = True) -> "Result":
+    """Runs `scenario` (a Scenario, a path to a TOML file, TOML text or a dict).
+
+    `seed` overrides the scenario's seed. With `out`, writes summary.json, the time
+    series as Parquet, a copy of the scenario and (if `plots`) PNG plots there.
+    Raises ScenarioError for an invalid scenario and SimulationError if the
+    simulator rejects it.
+    """
+    from . import _core
+
+    scenario = load(scenario)
+    config = scenario.to_config(seed=seed)
+    try:
+        summary_json, tables = _core.run(json.dumps(config))
+    except ValueError as e:
+        raise SimulationError(str(e)) from None
+    result = Result(scenario, config, json.loads(summary_json), tables)
+    if out is not None:
+        result.save(out, plots=plots)
+    return result
+
+
+class Result:
+    """The outcome of one run.
+
+    - `summary`: the summary dict (flows, links, sim), as written to summary.json
+    - `flows`, `links`: one row per flow / link (index: its name)
+    - `flow_series`, `link_series`: time series in long format with a `flow` /
+      `link` column holding names; `flow_series` has a derived `throughput_bps`
+      (delivered bytes per sample interval)
+    - `out`: the results folder, once saved
+    """
+
+    def __init__(self, scenario: Scenario, config: dict, summary: dict, tables: dict):
+        self.scenario = scenario
+        self.config = config
+        self.summary = summary
+        self.tables = tables
+        self.out: Path | None = None
+        self.flow_names = [f["name"] for f in config["flows"]]
+        self.link_names = [link["name"] for link in config["links"]]
+
+    def __repr__(self) -> str:
+        return f"<mpcc.Result flows={self.flow_names} links={self.link_names}>"
+
+    @cached_property
+    def flows(self):
+        return _entities(self.summary.get("flows", {}), self.flow_names, "flow")
+
+    @cached_property
+    def links(self):
+        return _entities(self.summary.get("links", {}), self.link_names, "link")
+
+    @cached_property
+    def flow_series(self):
+        df = _series(self.tables.get("flow_series", {}), "flow", self.flow_names)
+        if "delivered_bytes" in df and "throughput_bps" not in df:
+            df["throughput_bps"] = _rate_bps(df, "flow", "delivered_bytes")
+        return df
+
+    @cached_property
+    def link_series(self):
+        return _series(self.tables.get("link_series", {}), "link", self.link_names)
+
+    def save(self, out, plots: bool = True) -> Path:
+        """Writes the results folder (see mpcc.output) and, if `plots`, the PNG plots."""
+        from . import output
+
+        self.out = output.write(self, out)
+        if plots:
+            from . import plots as plotting
+
+            plotting.plot_results(self.out)
+        return self.out
+
+
+def _entities(by_name: dict, order: list[str], label: str):
+    """One row per entity, in configuration order, indexed by name."""
+    import pandas as pd
+
+    names = [n for n in order if n in by_name] + sorted(n for n in by_name if n not in order)
+    df = pd.DataFrame.from_dict({n: by_name[n] for n in names}, orient="index")
+    df.index.name = label
+    return df
+
+
+def _series(table: dict, key: str, names: list[str]):
+    """A long-format DataFrame whose `key` column holds entity names instead of indices."""
+    import pandas as pd
+
+    df = pd.DataFrame({col: values for col, values in table.items()})
+    if key in df:
+        idx = df[key].astype("int64")
+        df[key] = [names[i] if 0 <= i < len(names) else str(i) for i in idx]
+    ordered = [c for c in ("t_s", key) if c in df] + [c for c in df if c not in ("t_s", key)]
+    return df[ordered]
+
+
+def _rate_bps(df, key: str, cumulative_bytes: str):
+    """Bits per second between consecutive samples of a cumulative byte counter, per entity.
+
+    The first sample of each entity is measured from time 0 and 0 bytes (a sample
+    at time 0 has rate 0)."""
+    import numpy as np
+
+    rate = np.full(len(df), np.nan)
+    for _, rows in df.groupby(key, sort=False).groups.items():
+        sub = df.loc[rows].sort_values("t_s")
+        t = np.concatenate([[0.0], sub["t_s"].to_numpy(dtype=float)])
+        b = np.concatenate([[0.0], sub[cumulative_bytes].to_numpy(dtype=float)])
+        dt = np.diff(t)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(dt > 0, np.diff(b) * 8.0 / dt, 0.0)
+        rate[df.index.get_indexer(sub.index)] = r
+    return rate

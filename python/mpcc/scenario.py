@@ -1,0 +1,598 @@
+"""The scenario schema: TOML files as the user writes them, validated by pydantic
+and converted to the canonical JSON configuration of the simulator
+(crates/mpcc-sim/src/config.rs). docs/scenarios.md documents every field.
+
+Every problem is raised as a `ScenarioError` whose message is one line naming the
+field, e.g. `links.bottleneck.rate: "-5Mbps" is negative; expected a positive rate
+like "10Mbps"`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from . import units
+
+# The kinds of each tagged table, with one line each (read by `mpcc list` and the docs).
+KINDS: dict[str, dict[str, str]] = {
+    "queue": {
+        "droptail": "FIFO that drops arrivals when full; limit in `packets` or `bytes`",
+        "red": "Random Early Detection as in ns-2/ns-3 (min_th, max_th, max_p, weight, gentle)",
+        "codel": "CoDel, RFC 8289 (target, interval; drop spacing interval/sqrt(count))",
+    },
+    "loss": {
+        "none": "no random loss",
+        "bernoulli": "each packet lost independently with probability p",
+        "gilbert_elliott": "two-state channel (p_gb, p_bg, loss_good, loss_bad)",
+        "periodic": "every `every`-th packet lost (deterministic)",
+    },
+    "capacity": {
+        "constant": "a fixed rate (`rate = \"10Mbps\"` on the link is the short form)",
+        "schedule": "piecewise-constant rate: steps of {at, rate}, optionally repeating every `period`",
+        "random_walk": "multiplicative random walk between min and max every `step`",
+        "trace": "mahimahi packet-delivery trace file (one millisecond timestamp per line)",
+    },
+    "app": {
+        "bulk": "always has data to send",
+        "file": "sends `size` bytes, then stops; completion time is reported",
+    },
+}
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario; `str(err)` is one line: `field: what is wrong and what is allowed`."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+def _unit(parse):
+    """A pydantic before-validator applying a `units` parser with our error wording."""
+
+    def validate(value):
+        try:
+            return parse(value)
+        except units.UnitError as e:
+            raise PydanticCustomError("unit", "{msg}", {"msg": str(e)}) from None
+
+    return BeforeValidator(validate)
+
+
+Duration = Annotated[int, _unit(units.duration_ns)]
+Rate = Annotated[float, _unit(units.rate_bps)]
+Size = Annotated[int, _unit(units.size_bytes)]
+Probability = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class Strict(BaseModel):
+    """A table that rejects unknown keys, naming the allowed ones."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data):
+        if isinstance(data, dict):
+            for key in data:
+                if key not in cls.model_fields:
+                    allowed = ", ".join(cls.model_fields)
+                    raise PydanticCustomError(
+                        "unknown_field", "{msg}", {"msg": f"unknown field; allowed: {allowed}", "field": key}
+                    )
+        return data
+
+
+# --- capacity -------------------------------------------------------------------
+
+
+class ConstantCapacity(Strict):
+    kind: Literal["constant"]
+    rate: Rate
+
+
+class Step(Strict):
+    at: Duration
+    rate: Rate
+
+
+class ScheduleCapacity(Strict):
+    kind: Literal["schedule"]
+    steps: list[Step] = Field(min_length=1)
+    period: Duration = 0
+
+    @field_validator("steps")
+    @classmethod
+    def _ordered(cls, steps):
+        if steps[0].at != 0:
+            raise PydanticCustomError("schedule", "{msg}", {"msg": "the first step must be at \"0s\""})
+        for a, b in zip(steps, steps[1:]):
+            if b.at <= a.at:
+                raise PydanticCustomError("schedule", "{msg}", {"msg": "steps must be in increasing order of `at`"})
+        return steps
+
+    @model_validator(mode="after")
+    def _period_after_last_step(self):
+        if self.period and self.period <= self.steps[-1].at:
+            raise PydanticCustomError(
+                "schedule", "{msg}", {"msg": "period must be longer than the last step's `at`", "field": "period"}
+            )
+        return self
+
+
+class RandomWalkCapacity(Strict):
+    kind: Literal["random_walk"]
+    initial: Rate
+    min: Rate
+    max: Rate
+    step: Duration
+    sigma: float = Field(ge=0.0)
+
+    @model_validator(mode="after")
+    def _bounds(self):
+        if not self.min <= self.initial <= self.max:
+            raise PydanticCustomError("range", "{msg}", {"msg": "expected min <= initial <= max", "field": "initial"})
+        if self.step <= 0:
+            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive", "field": "step"})
+        return self
+
+
+class TraceCapacity(Strict):
+    kind: Literal["trace"]
+    path: str
+    bytes_per_opportunity: Size = 1500
+
+
+Capacity = Annotated[
+    Union[ConstantCapacity, ScheduleCapacity, RandomWalkCapacity, TraceCapacity], Field(discriminator="kind")
+]
+
+# --- queues ---------------------------------------------------------------------
+
+
+class DroptailQueue(Strict):
+    kind: Literal["droptail"]
+    packets: Optional[int] = Field(default=None, ge=1)
+    bytes: Optional[Size] = None
+
+    @model_validator(mode="after")
+    def _one_limit(self):
+        if (self.packets is None) == (self.bytes is None):
+            raise PydanticCustomError(
+                "droptail", "{msg}", {"msg": "give exactly one of `packets` or `bytes` (e.g. packets = 100)"}
+            )
+        if self.bytes is not None and self.bytes <= 0:
+            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive", "field": "bytes"})
+        return self
+
+
+class RedQueue(Strict):
+    kind: Literal["red"]
+    min_th: float = Field(ge=0.0)
+    max_th: float = Field(gt=0.0)
+    max_p: float = Field(gt=0.0, le=1.0)
+    weight: float = Field(gt=0.0, le=1.0)
+    gentle: bool = False
+    limit: int = Field(ge=1)
+    mean_pktsize: Size = 1500
+
+    @model_validator(mode="after")
+    def _thresholds(self):
+        if self.min_th >= self.max_th:
+            raise PydanticCustomError("range", "{msg}", {"msg": "min_th must be below max_th", "field": "min_th"})
+        return self
+
+
+class CodelQueue(Strict):
+    kind: Literal["codel"]
+    target: Duration = 5_000_000
+    interval: Duration = 100_000_000
+    limit: int = Field(default=1000, ge=1)
+    mtu: Size = 1500
+
+
+Queue = Annotated[Union[DroptailQueue, RedQueue, CodelQueue], Field(discriminator="kind")]
+
+# --- loss -----------------------------------------------------------------------
+
+
+class NoLoss(Strict):
+    kind: Literal["none"]
+
+
+class BernoulliLoss(Strict):
+    kind: Literal["bernoulli"]
+    p: Probability
+
+
+class GilbertElliottLoss(Strict):
+    kind: Literal["gilbert_elliott"]
+    p_gb: Probability
+    p_bg: Probability
+    loss_good: Probability = 0.0
+    loss_bad: Probability = 1.0
+
+
+class PeriodicLoss(Strict):
+    kind: Literal["periodic"]
+    every: int = Field(ge=1)
+
+
+Loss = Annotated[Union[NoLoss, BernoulliLoss, GilbertElliottLoss, PeriodicLoss], Field(discriminator="kind")]
+
+# --- links, apps, TCP, flows ------------------------------------------------------
+
+
+class Link(Strict):
+    rate: Optional[Rate] = None
+    capacity: Optional[Capacity] = None
+    delay: Duration = 0
+    queue: Queue = DroptailQueue(kind="droptail", packets=100)
+    loss: Loss = NoLoss(kind="none")
+
+    @model_validator(mode="after")
+    def _one_capacity(self):
+        if (self.rate is None) == (self.capacity is None):
+            raise PydanticCustomError(
+                "capacity",
+                "{msg}",
+                {"msg": 'give exactly one of rate = "10Mbps" or capacity = { kind = ... }', "field": "rate"},
+            )
+        return self
+
+
+class BulkApp(Strict):
+    kind: Literal["bulk"]
+
+
+class FileApp(Strict):
+    kind: Literal["file"]
+    size: Size
+
+
+App = Annotated[Union[BulkApp, FileApp], Field(discriminator="kind")]
+
+
+class Tcp(Strict):
+    mss: Size = 1448
+    header_bytes: Size = 52
+    min_rto: Duration = 200_000_000
+    initial_rto: Duration = 1_000_000_000
+    max_rto: Duration = 60_000_000_000
+    delayed_ack: bool = False
+    delack_timeout: Duration = 40_000_000
+    rcv_buf: Optional[Size] = None
+    dupthresh: int = Field(default=3, ge=1)
+
+    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf")
+    @classmethod
+    def _positive(cls, v):
+        if v is not None and v <= 0:
+            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive"})
+        return v
+
+
+def _algorithm_names() -> list[str]:
+    from . import _core
+
+    return [a["name"] for a in _core.algorithms()]
+
+
+class Flow(Strict):
+    name: str = Field(min_length=1)
+    cc: str
+    cc_params: dict[str, float] = {}
+    path: list[str] = Field(min_length=1)
+    reverse_path: Optional[list[str]] = Field(default=None, min_length=1)
+    start: Duration = 0
+    stop: Optional[Duration] = None
+    count: int = Field(default=1, ge=1)
+    app: App = BulkApp(kind="bulk")
+    tcp: Tcp = Tcp()
+
+    @field_validator("cc")
+    @classmethod
+    def _registered(cls, cc):
+        names = _algorithm_names()
+        if cc not in names:
+            raise PydanticCustomError(
+                "cc", "{msg}", {"msg": f'unknown congestion controller "{cc}"; allowed: {", ".join(names)}'}
+            )
+        return cc
+
+    @field_validator("cc_params")
+    @classmethod
+    def _params_in_range(cls, params, info):
+        from . import _core
+
+        if "cc" in info.data:
+            try:
+                _core.check_algorithm(info.data["cc"], params)
+            except ValueError as e:
+                raise PydanticCustomError("cc_params", "{msg}", {"msg": str(e)}) from None
+        return params
+
+
+class Scenario(Strict):
+    description: str = ""
+    duration: Duration
+    seed: int = Field(default=1, ge=0, lt=2**64)
+    warmup: Duration = 0
+    sample_interval: Duration = 100_000_000
+    tcp: Tcp = Tcp()
+    links: dict[str, Link] = Field(min_length=1)
+    flows: list[Flow] = Field(min_length=1)
+
+    # Folder that relative trace paths are resolved against (the scenario file's).
+    _base_dir: Path = Path(".")
+    # The TOML text the scenario was read from, if any (copied into results).
+    _toml_text: Optional[str] = None
+    # The dict the scenario was validated from (written back as TOML when there is no text).
+    _source: Optional[dict] = None
+
+    @field_validator("duration")
+    @classmethod
+    def _positive_duration(cls, v):
+        if v <= 0:
+            raise PydanticCustomError("range", "{msg}", {"msg": 'must be positive, e.g. "60s"'})
+        return v
+
+    # ---- loading -------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, data: dict, base_dir: Path | str = ".") -> "Scenario":
+        try:
+            scenario = cls.model_validate(data)
+        except ValidationError as e:
+            raise _to_scenario_error(e, data) from None
+        scenario._base_dir = Path(base_dir)
+        scenario._source = data
+        return scenario
+
+    @classmethod
+    def from_toml(cls, text: str, base_dir: Path | str = ".", source: str = "scenario") -> "Scenario":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ScenarioError(source, f"malformed TOML: {e}") from None
+        scenario = cls.from_dict(data, base_dir)
+        scenario._toml_text = text
+        return scenario
+
+    @classmethod
+    def from_file(cls, path: Path | str) -> "Scenario":
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ScenarioError("", f'scenario file "{path}" not found') from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise ScenarioError(str(path), f"cannot read scenario file: {e}") from None
+        return cls.from_toml(text, path.parent, source=str(path))
+
+    # ---- conversion ------------------------------------------------------------
+
+    def flow_names(self) -> list[str]:
+        """Names of the simulated flows in configuration order (`count` expanded)."""
+        return [name for name, _ in self._expanded_flows()]
+
+    def _expanded_flows(self):
+        for flow in self.flows:
+            if flow.count == 1:
+                yield flow.name, flow
+            else:
+                for i in range(flow.count):
+                    yield f"{flow.name}.{i}", flow
+
+    def to_config(self, seed: int | None = None) -> dict[str, Any]:
+        """The canonical configuration (a JSON-ready dict); checks cross-references and trace files."""
+        if self.warmup >= self.duration:
+            raise ScenarioError("warmup", "must be shorter than duration")
+        link_names = list(self.links)
+        index = {name: i for i, name in enumerate(link_names)}
+
+        links = []
+        for name, link in self.links.items():
+            links.append(
+                {
+                    "name": name,
+                    "capacity": self._capacity(name, link),
+                    "delay_ns": link.delay,
+                    "queue": _queue(link.queue),
+                    "loss": link.loss.model_dump(),
+                }
+            )
+
+        flows, seen = [], {}
+        for i, flow in enumerate(self.flows):
+            where = f"flows[{i}]"
+            for sim_name, _ in [(n, f) for n, f in self._expanded_flows() if f is flow]:
+                if sim_name in seen:
+                    raise ScenarioError(f"{where}.name", f'"{sim_name}" is already used by flows[{seen[sim_name]}]')
+                seen[sim_name] = i
+            if flow.start >= self.duration:
+                raise ScenarioError(f"{where}.start", "must be before the end of the run (duration)")
+            if flow.stop is not None and flow.stop <= flow.start:
+                raise ScenarioError(f"{where}.stop", "must be after start")
+            path = _route(flow.path, index, f"{where}.path")
+            reverse = None if flow.reverse_path is None else _route(flow.reverse_path, index, f"{where}.reverse_path")
+            for sim_name in [n for n, f in self._expanded_flows() if f is flow]:
+                flows.append(
+                    {
+                        "name": sim_name,
+                        "cc": flow.cc,
+                        "cc_params": dict(flow.cc_params),
+                        "path": path,
+                        "reverse_path": reverse,
+                        "start_ns": flow.start,
+                        "stop_ns": flow.stop,
+                        "app": _app(flow.app),
+                        "tcp": _tcp(self.tcp, flow.tcp),
+                    }
+                )
+        return {
+            "duration_ns": self.duration,
+            "seed": self.seed if seed is None else seed,
+            "warmup_ns": self.warmup,
+            "sample_interval_ns": self.sample_interval,
+            "links": links,
+            "flows": flows,
+        }
+
+    def _capacity(self, name: str, link: Link) -> dict:
+        cap = link.capacity
+        if cap is None:
+            return {"kind": "constant", "bps": link.rate}
+        if isinstance(cap, ConstantCapacity):
+            return {"kind": "constant", "bps": cap.rate}
+        if isinstance(cap, ScheduleCapacity):
+            return {"kind": "schedule", "steps": [[s.at, s.rate] for s in cap.steps], "period_ns": cap.period}
+        if isinstance(cap, RandomWalkCapacity):
+            return {
+                "kind": "random_walk",
+                "initial_bps": cap.initial,
+                "min_bps": cap.min,
+                "max_bps": cap.max,
+                "step_ns": cap.step,
+                "sigma": cap.sigma,
+            }
+        path = (self._base_dir / cap.path).resolve()
+        check_trace(path, f"links.{name}.capacity.path", cap.path)
+        return {"kind": "trace", "path": str(path), "bytes_per_opportunity": cap.bytes_per_opportunity}
+
+
+def check_trace(path: Path, field: str, shown: str) -> None:
+    """Checks a mahimahi trace: one integer millisecond timestamp per line, non-decreasing."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(field, f'trace file "{shown}" not found (looked for {path})') from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(field, f'cannot read trace file "{shown}": {e}') from None
+    previous, count = -1, 0
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        if not line.isdigit():
+            raise ScenarioError(
+                field, f'trace file "{shown}" line {lineno}: "{line}" is not a whole number of milliseconds'
+            )
+        ms = int(line)
+        if ms < previous:
+            raise ScenarioError(field, f'trace file "{shown}" line {lineno}: {ms} is earlier than the line before')
+        previous, count = ms, count + 1
+    if count == 0 or previous == 0:
+        raise ScenarioError(field, f'trace file "{shown}" has no delivery opportunity after 0 ms')
+
+
+def _route(names: list[str], index: dict[str, int], field: str) -> list[int]:
+    route = []
+    for j, name in enumerate(names):
+        if name not in index:
+            raise ScenarioError(f"{field}[{j}]", f'unknown link "{name}"; defined links: {", ".join(index)}')
+        route.append(index[name])
+    return route
+
+
+def _queue(q) -> dict:
+    if isinstance(q, DroptailQueue):
+        return {"kind": "droptail", "packets": q.packets, "bytes": q.bytes}
+    if isinstance(q, RedQueue):
+        return q.model_dump()
+    return {"kind": "codel", "target_ns": q.target, "interval_ns": q.interval, "limit": q.limit, "mtu": q.mtu}
+
+
+def _app(app) -> dict:
+    if isinstance(app, FileApp):
+        return {"kind": "file", "bytes": app.size}
+    return {"kind": "bulk"}
+
+
+def _tcp(defaults: Tcp, own: Tcp) -> dict:
+    """The flow's TCP settings: its own where given, else the scenario-wide ones."""
+    merged = defaults.model_copy(update={k: getattr(own, k) for k in own.model_fields_set})
+    return {
+        "mss": merged.mss,
+        "header_bytes": merged.header_bytes,
+        "min_rto_ns": merged.min_rto,
+        "initial_rto_ns": merged.initial_rto,
+        "max_rto_ns": merged.max_rto,
+        "delayed_ack": merged.delayed_ack,
+        "delack_timeout_ns": merged.delack_timeout,
+        "rcv_buf_bytes": merged.rcv_buf,
+        "dupthresh": merged.dupthresh,
+    }
+
+
+# ---- pydantic errors to one line ---------------------------------------------------
+
+
+def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
+    errors = err.errors(include_url=False)
+    first = errors[0]
+    field = _field_path(first["loc"], data)
+    ctx = first.get("ctx") or {}
+    kind = first["type"]
+    if "field" in ctx:
+        field = f"{field}.{ctx['field']}" if field else ctx["field"]
+    if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity"):
+        message = ctx["msg"]
+    elif kind == "missing":
+        message = "required field is missing"
+    elif kind in ("union_tag_invalid", "union_tag_not_found"):
+        allowed = ", ".join(KINDS.get(field.rsplit(".", 1)[-1], {})) or ctx.get("expected_tags", "")
+        got = f'unknown kind "{ctx["tag"]}"' if kind == "union_tag_invalid" else "missing `kind`"
+        message = f"{got}; allowed: {allowed}"
+    else:
+        message = f"{_show(first.get('input'))}: {first['msg']}"
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return ScenarioError(field, message)
+
+
+def _field_path(loc, data) -> str:
+    """`('flows', 0, 'queue', 'droptail', 'packets')` -> `flows[0].queue.packets` (tags dropped)."""
+    out = ""
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part not in node and node.get("kind") == part:
+            continue  # the discriminator tag pydantic inserts for tagged unions
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
+    return out
+
+
+def _show(value) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "table"
+    return repr(value)
+
+
+def load(source, base_dir: Path | str | None = None) -> Scenario:
+    """A Scenario from a Scenario, a path to a TOML file, TOML text or a dict."""
+    if isinstance(source, Scenario):
+        return source
+    if isinstance(source, dict):
+        return Scenario.from_dict(source, base_dir or ".")
+    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source):
+        return Scenario.from_file(source)
+    if isinstance(source, str):
+        return Scenario.from_toml(source, base_dir or ".")
+    raise TypeError(f"expected a Scenario, a path, TOML text or a dict, not {type(source).__name__}")

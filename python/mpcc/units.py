@@ -1,0 +1,82 @@
+"""Parsing of the units scenarios are written in.
+
+Durations become integer nanoseconds, rates bits per second (float) and sizes
+integer bytes. Decimal arithmetic keeps "1.5us" exactly 1500 ns. Every error is
+a `UnitError` whose message quotes the input and shows a valid example.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+DURATION_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "min": 60 * 10**9}
+RATE_UNITS = {"bps": 1, "kbps": 10**3, "mbps": 10**6, "gbps": 10**9, "tbps": 10**12}
+# SI prefixes (KB = 1000 B), binary ones spelt KiB, MiB, GiB.
+SIZE_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30}
+
+_NUMBER_UNIT = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-zµ]*)\s*$")
+
+
+class UnitError(ValueError):
+    """A value that is not a valid duration, rate or size."""
+
+
+def _split(value, what: str, example: str, units: dict) -> tuple[Decimal, int]:
+    """Returns (number, multiplier) of `value`, a bare number or a string with a unit."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise UnitError(f"{_show(value)} is not a {what}; expected a string like \"{example}\"")
+    if isinstance(value, (int, float)):
+        number, multiplier = Decimal(repr(value)) if isinstance(value, float) else Decimal(value), 1
+    else:
+        m = _NUMBER_UNIT.match(value)
+        if not m:
+            raise UnitError(f"{_show(value)} is not a {what}; expected a number with a unit like \"{example}\"")
+        try:
+            number = Decimal(m.group(1))
+        except InvalidOperation:  # pragma: no cover - the pattern admits only valid numbers
+            raise UnitError(f"{_show(value)} is not a number; expected a {what} like \"{example}\"") from None
+        unit = m.group(2)
+        key = unit if unit in units else unit.lower()
+        if unit == "":
+            multiplier = 1
+        elif key in units:
+            multiplier = units[key]
+        else:
+            allowed = ", ".join(u for u in units if u != "µs")
+            raise UnitError(f"{_show(value)} has unknown unit \"{unit}\"; allowed: {allowed} (e.g. \"{example}\")")
+    if not number.is_finite():
+        raise UnitError(f"{_show(value)} is not finite; expected a {what} like \"{example}\"")
+    if number < 0:
+        raise UnitError(f"{_show(value)} is negative; expected a positive {what} like \"{example}\"")
+    return number, multiplier
+
+
+def _show(value) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def duration_ns(value) -> int:
+    """ "20ms" -> 20_000_000; a bare number is seconds."""
+    number, mult = _split(value, "duration", "20ms", DURATION_UNITS)
+    if isinstance(value, (int, float)) or _NUMBER_UNIT.match(value).group(2) == "":
+        mult = DURATION_UNITS["s"]
+    return int((number * mult).to_integral_value())
+
+
+def rate_bps(value, allow_zero: bool = False) -> float:
+    """ "10Mbps" -> 1e7; a bare number is bits per second. Zero is refused unless allowed."""
+    number, mult = _split(value, "rate", "10Mbps", RATE_UNITS)
+    bps = float(number * mult)
+    if bps == 0 and not allow_zero:
+        raise UnitError(f"{_show(value)} is zero; expected a positive rate like \"10Mbps\"")
+    return bps
+
+
+def size_bytes(value) -> int:
+    """ "64KB" -> 64000, "1MiB" -> 1048576; a bare number is bytes."""
+    number, mult = _split(value, "size", "64KB", SIZE_UNITS)
+    total = number * mult
+    if total != total.to_integral_value():
+        raise UnitError(f"{_show(value)} is not a whole number of bytes; expected a size like \"64KB\"")
+    return int(total)
