@@ -79,6 +79,7 @@ define_controllers! {
         Reno(Uncoupled<single::reno::Reno>),
     ],
     multi: [
+        Lia(multi::lia::Lia),
     ],
 }
 

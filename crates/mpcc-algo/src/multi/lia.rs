@@ -1,0 +1,215 @@
+//! LIA, Linked Increases (RFC 6356), with the phi family of its original design.
+//!
+//! Per acked segment on subflow r in congestion avoidance the window grows by
+//! `min(w_r^(1-phi) * max_s(w_s^phi / rtt_s^2) / (sum_i w_i/rtt_i)^2, 1 / w_r)`.
+//! With phi = 1 this is RFC 6356's `min(alpha / w_total, 1 / w_r)` with
+//! `alpha = w_total * max_s(w_s/rtt_s^2) / (sum_i w_i/rtt_i)^2`. The decrease is
+//! Reno's halving. See docs/algorithms/lia.md for the derivation of the phi form.
+//!
+//! Computed as a denominator `N_r` (increase `acked / max(N_r, w_r)`) through
+//! `s = sum_i w_i rtt_b / rtt_i` where b is the best path: one subflow then gives
+//! `N = w` exactly, i.e. Reno bit for bit.
+
+use super::base::{argmax, may_grow, scaled_sum, Path};
+use crate::common::slow_start;
+use crate::{AckEvent, CongestionControl, CongestionEvent};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct Lia {
+    init_cwnd: f64,
+    /// Family parameter in [0, 2]; 1 is RFC 6356.
+    pub phi: f64,
+    pub(crate) paths: Vec<Path>,
+}
+
+impl Lia {
+    pub fn new(init_cwnd: f64, phi: f64) -> Lia {
+        Lia { init_cwnd, phi, paths: Vec::new() }
+    }
+
+    /// `N_r`: the subflow grows by `acked / N_r` in congestion avoidance.
+    #[inline]
+    pub fn denominator(&self, r: usize) -> f64 {
+        let me = &self.paths[r];
+        if !me.eligible() {
+            return me.cwnd; // no RTT yet: uncoupled Reno increase
+        }
+        let phi = self.phi;
+        let b = if phi == 1.0 {
+            argmax(self.paths.iter(), |p| p.cwnd / (p.srtt * p.srtt))
+        } else {
+            argmax(self.paths.iter(), |p| p.cwnd.powf(phi) / (p.srtt * p.srtt))
+        };
+        let Some(b) = b else { return me.cwnd };
+        let pb = &self.paths[b];
+        let s = scaled_sum(pb.srtt, self.paths.iter());
+        // numerator w_r^(1-phi) * w_b^phi (just w_b when phi = 1)
+        let num = if phi == 1.0 { pb.cwnd } else { me.cwnd.powf(1.0 - phi) * pb.cwnd.powf(phi) };
+        let n = s * (s / num);
+        if n.is_finite() && n > me.cwnd {
+            n
+        } else {
+            me.cwnd
+        }
+    }
+
+    /// RFC 6356's alpha (phi = 1 form), for tests and traces.
+    pub fn alpha(&self) -> f64 {
+        let mut best: f64 = 0.0;
+        let (mut sum_x, mut w_total) = (0.0, 0.0);
+        for p in self.paths.iter().filter(|p| p.eligible()) {
+            best = best.max(p.cwnd / (p.srtt * p.srtt));
+            sum_x += p.rate();
+            w_total += p.cwnd;
+        }
+        w_total * best / (sum_x * sum_x)
+    }
+
+    /// The shared AIMD step; CDD reuses it.
+    #[inline]
+    pub(crate) fn grow(&mut self, sf: usize, ev: &AckEvent) {
+        self.paths[sf].observe(ev);
+        if !may_grow(ev) {
+            return;
+        }
+        let p = &mut self.paths[sf];
+        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        if left > 0.0 {
+            let n = self.denominator(sf);
+            self.paths[sf].cwnd += left / n;
+        }
+    }
+}
+
+impl CongestionControl for Lia {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(Path::new(self.init_cwnd));
+        self.paths.len() - 1
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        self.grow(sf, ev);
+    }
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.paths[sf].halve(ev.kind);
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    /// Two (or more) subflows with set windows and RTTs (ms), in CA.
+    fn lia(phi: f64, flows: &[(f64, f64)]) -> Lia {
+        let mut c = Lia::new(10.0, phi);
+        for &(w, rtt) in flows {
+            let i = c.add_subflow(0);
+            c.paths[i] = path(w, rtt);
+        }
+        c
+    }
+
+    #[test]
+    fn one_subflow_is_reno() {
+        assert_reno_equivalent(|| Box::new(Lia::new(10.0, 1.0)), 1);
+    }
+
+    #[test]
+    fn alpha_two_subflows_hand_computed() {
+        // w = (10, 20), rtt = (100 ms, 200 ms): x = (100, 100), w/rtt^2 = (1000, 500).
+        // alpha = 30 * 1000 / 200^2 = 0.75; per-segment increase alpha/30 = 1/40.
+        let c = lia(1.0, &[(10.0, 100.0), (20.0, 200.0)]);
+        assert!((c.alpha() - 0.75).abs() < 1e-12);
+        assert!((c.denominator(0) - 40.0).abs() < 1e-9);
+        assert!((c.denominator(1) - 40.0).abs() < 1e-9);
+        // Capped by 1/w_r: a big window on a slow path next to a fast one.
+        // w/rtt^2 = (1e5, 50), sum x = 1050: alpha/w_total = 1e5/1050^2 = 0.0907 > 1/50,
+        // so subflow 1 grows by 1/50 (Reno) while subflow 0 gets 1/11.025.
+        let c = lia(1.0, &[(10.0, 10.0), (50.0, 1000.0)]);
+        assert_eq!(c.denominator(1), 50.0);
+        assert!((c.denominator(0) - 11.025).abs() < 1e-9);
+    }
+
+    #[test]
+    fn kernel_vectors_precise_form() {
+        // kernel-cc-reference.md 2.7, "ideal" column: per-segment 1/N.
+        // srtt_us raw 800000 = 100 ms etc. (raw is 8x microseconds).
+        let cases: &[(&[(f64, f64)], f64)] = &[
+            (&[(10.0, 100.0), (10.0, 100.0)], 40.0),  // L1 (kernel: +1 per 41 ACKs)
+            (&[(40.0, 10.0), (20.0, 50.0)], 48.40),   // L2 (kernel N 48)
+            (&[(10.0, 100.0), (10.0, 200.0)], 22.5),  // L3 (kernel 91: best-path quirk)
+            (&[(10.0, 200.0), (10.0, 100.0)], 22.5),  // L3' (kernel 22)
+            (&[(100.0, 100.0)], 100.0),               // L4 (kernel 102)
+        ];
+        for (flows, n) in cases {
+            let c = lia(1.0, flows);
+            for r in 0..flows.len() {
+                let got = c.denominator(r);
+                assert!((got - n).abs() < 0.01, "{flows:?} r={r}: {got} vs {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn phi_family_endpoints() {
+        // Equal paths, equal windows w: phi in {0, 1, 2} all give 1/(n^2 w) ... per
+        // segment, n = 2: the family agrees when the paths are symmetric.
+        for phi in [0.0, 0.5, 1.0, 1.5, 2.0] {
+            let c = lia(phi, &[(10.0, 50.0), (10.0, 50.0)]);
+            assert!((c.denominator(0) - 40.0).abs() < 1e-9, "phi {phi}");
+        }
+        // Asymmetric windows, same RTT: phi = 2 gives w_r^-1 max(w_s^2)/(sum w)^2,
+        // phi = 0 gives w_r / (sum w)^2 (the fully coupled direction).
+        let c = lia(2.0, &[(10.0, 50.0), (30.0, 50.0)]);
+        // r = 0: 1/10 * 900 / 1600 = 0.05625 -> N = 17.78; r = 1: 1/30*900/1600 -> 53.3
+        assert!((c.denominator(0) - 1600.0 / 90.0).abs() < 1e-9);
+        assert!((c.denominator(1) - 1600.0 / 30.0).abs() < 1e-9);
+        let c = lia(0.0, &[(10.0, 50.0), (30.0, 50.0)]);
+        assert!((c.denominator(0) - 160.0).abs() < 1e-9);
+        assert!((c.denominator(1) - 1600.0 / 30.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn total_increase_at_most_one_reno_on_best_path() {
+        // RFC 6356 goal: per unit time the connection's total window grows by at
+        // most 1/rtt_min (one Reno on the fastest path) and its throughput by at most
+        // 1/rtt_min^2. Random states, phi = 1.
+        let mut rng = mpcc_core::Rng::stream(7, 1);
+        for _ in 0..2000 {
+            let n = 1 + (rng.next_u64() % 4) as usize;
+            let flows: Vec<(f64, f64)> =
+                (0..n).map(|_| (1.0 + 200.0 * rng.uniform(), 5.0 + 400.0 * rng.uniform())).collect();
+            let c = lia(1.0, &flows);
+            let rmin = flows.iter().map(|f| f.1 / 1e3).fold(f64::INFINITY, f64::min);
+            let (mut dw, mut dx) = (0.0, 0.0);
+            for (r, &(w, rtt)) in flows.iter().enumerate() {
+                let acks_per_s = w / (rtt / 1e3);
+                dw += acks_per_s / c.denominator(r);
+                dx += acks_per_s / c.denominator(r) / (rtt / 1e3);
+            }
+            assert!(dw <= 1.0 / rmin * (1.0 + 1e-9), "{flows:?}: {dw} > {}", 1.0 / rmin);
+            assert!(dx <= 1.0 / (rmin * rmin) * (1.0 + 1e-9), "{flows:?}");
+        }
+        // And it is tight for one subflow: exactly Reno's one segment per RTT.
+        let c = lia(1.0, &[(37.0, 80.0)]);
+        assert!(((37.0 / 0.08) / c.denominator(0) - 1.0 / 0.08).abs() < 1e-9);
+    }
+
+    #[test]
+    fn halves_on_loss() {
+        let mut c = lia(1.0, &[(20.0, 50.0), (10.0, 50.0)]);
+        c.on_congestion(0, &cong(crate::CongestionKind::Loss));
+        assert_eq!((c.cwnd(0), c.ssthresh(0), c.cwnd(1)), (10.0, 10.0, 10.0));
+        c.on_congestion(1, &cong(crate::CongestionKind::Timeout));
+        assert_eq!((c.cwnd(1), c.ssthresh(1)), (1.0, 5.0));
+    }
+}
