@@ -154,13 +154,13 @@ mod tests {
         let mut drops = Vec::new();
         let mut t = 0;
         while t < dur {
-            if t % arr == 0 {
+            if t.is_multiple_of(arr) {
                 q.enqueue(t, 1500, t);
             }
-            if t % deq == 0 {
+            if t.is_multiple_of(deq) {
                 let mut n = 0;
                 q.dequeue(t, &mut |_| n += 1);
-                drops.extend(std::iter::repeat(t).take(n));
+                drops.extend(std::iter::repeat_n(t, n));
             }
             t += 10 * US;
         }
@@ -197,7 +197,7 @@ mod tests {
         let mut dropped = 0;
         for ms in 0..5_000u64 {
             let t = ms * NS_PER_MS;
-            if ms % 10 == 0 {
+            if ms.is_multiple_of(10) {
                 for _ in 0..4 {
                     q.enqueue(t, 1500, t);
                 }
@@ -250,10 +250,10 @@ mod tests {
         let mut dropped_at = None;
         while dropped_at.is_none() {
             t += 10 * US;
-            if (t - t0) % (400 * US) == 0 {
+            if (t - t0).is_multiple_of(400 * US) {
                 q.enqueue(t, 1500, t);
             }
-            if (t - t0) % NS_PER_MS == 0 {
+            if (t - t0).is_multiple_of(NS_PER_MS) {
                 q.dequeue(t, &mut |_| dropped_at = Some(t));
             }
         }

@@ -1,0 +1,138 @@
+//! Link capacity over time: a constant rate, a piecewise-constant schedule, a
+//! multiplicative random walk, or a mahimahi packet-delivery trace.
+//!
+//! `tx_end` is the hot path. Calls must come in link order (each `start` at or
+//! after the previous packet's end), as a FIFO link makes them; `bits_between` and
+//! `rate_at` may be asked about any time.
+
+mod random_walk;
+mod schedule;
+mod trace;
+
+pub use random_walk::RandomWalk;
+pub use schedule::Schedule;
+pub use trace::{Trace, RATE_WINDOW};
+
+use mpcc_core::time::tx_time;
+use mpcc_core::{Nanos, Rng};
+
+#[derive(Clone, Debug)]
+pub enum Capacity {
+    /// A fixed rate in bits per second.
+    Constant { bps: f64 },
+    Schedule(Schedule),
+    RandomWalk(RandomWalk),
+    Trace(Trace),
+}
+
+/// Checks a rate is a finite number > 0.
+pub(crate) fn positive_rate(field: &str, bps: f64) -> Result<f64, String> {
+    if bps.is_finite() && bps > 0.0 {
+        Ok(bps)
+    } else {
+        Err(format!("{field} must be a finite rate > 0 bps, got {bps}"))
+    }
+}
+
+/// End of serialising `need` bits from `t` at `bps` within a segment ending at
+/// `end`, or None (and `need` reduced by what fits) if the segment is too short.
+#[inline]
+pub(crate) fn serialise_within(t: Nanos, end: Nanos, bps: f64, need: &mut f64) -> Option<Nanos> {
+    if bps <= 0.0 {
+        return None;
+    }
+    let avail = bps * (end - t) as f64 * 1e-9;
+    // The slack absorbs float rounding so a packet that exactly fills a segment
+    // ends there instead of spilling a fraction of a bit into the next one.
+    if *need <= avail + 1e-6 {
+        let dt = (*need * 1e9 / bps).ceil() as Nanos;
+        return Some((t + dt).min(end));
+    }
+    *need -= avail;
+    None
+}
+
+impl Capacity {
+    pub fn constant(bps: f64) -> Result<Self, String> {
+        Ok(Capacity::Constant { bps: positive_rate("capacity.constant.bps", bps)? })
+    }
+
+    /// Piecewise-constant rate; see [`Schedule::new`].
+    pub fn schedule(steps: &[(Nanos, f64)], period_ns: Nanos) -> Result<Self, String> {
+        Ok(Capacity::Schedule(Schedule::new(steps, period_ns)?))
+    }
+
+    /// Multiplicative random walk; see [`RandomWalk::new`].
+    pub fn random_walk(
+        initial_bps: f64,
+        min_bps: f64,
+        max_bps: f64,
+        step_ns: Nanos,
+        sigma: f64,
+        rng: Rng,
+    ) -> Result<Self, String> {
+        Ok(Capacity::RandomWalk(RandomWalk::new(initial_bps, min_bps, max_bps, step_ns, sigma, rng)?))
+    }
+
+    /// Reads a mahimahi packet-delivery trace; see [`Trace`].
+    pub fn from_mahimahi_file(path: &str, bytes_per_opportunity: u32) -> Result<Self, String> {
+        Ok(Capacity::Trace(Trace::from_file(path, bytes_per_opportunity)?))
+    }
+
+    /// Parses mahimahi trace text; `name` is used in error messages.
+    pub fn from_mahimahi_str(text: &str, name: &str, bytes_per_opportunity: u32) -> Result<Self, String> {
+        Ok(Capacity::Trace(Trace::parse(text, name, bytes_per_opportunity)?))
+    }
+
+    /// When a packet of `bytes` whose transmission starts at `start` has been
+    /// fully serialised.
+    #[inline]
+    pub fn tx_end(&mut self, start: Nanos, bytes: u32) -> Nanos {
+        match self {
+            Capacity::Constant { bps } => start + tx_time(bytes, *bps),
+            Capacity::Schedule(s) => s.tx_end(start, bytes),
+            Capacity::RandomWalk(w) => w.tx_end(start, bytes),
+            Capacity::Trace(t) => t.tx_end(start, bytes),
+        }
+    }
+
+    /// Bits the link could have carried in [t0, t1), for utilization.
+    pub fn bits_between(&mut self, t0: Nanos, t1: Nanos) -> f64 {
+        if t1 <= t0 {
+            return 0.0;
+        }
+        match self {
+            Capacity::Constant { bps } => *bps * (t1 - t0) as f64 * 1e-9,
+            Capacity::Schedule(s) => s.bits_until(t1) - s.bits_until(t0),
+            Capacity::RandomWalk(w) => w.bits_between(t0, t1),
+            Capacity::Trace(t) => t.bits_between(t0, t1),
+        }
+    }
+
+    /// The rate at time `t`, bits per second (for plots and the bandwidth-delay
+    /// product). A trace has no instantaneous rate: it reports the mean over
+    /// [`RATE_WINDOW`] around `t`.
+    pub fn rate_at(&mut self, t: Nanos) -> f64 {
+        match self {
+            Capacity::Constant { bps } => *bps,
+            Capacity::Schedule(s) => s.rate_at(t),
+            Capacity::RandomWalk(w) => w.rate_at(t),
+            Capacity::Trace(tr) => tr.rate_at(t),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant() {
+        let mut c = Capacity::constant(12e6).unwrap();
+        assert_eq!(c.tx_end(10, 1500), 10 + 1_000_000);
+        assert_eq!(c.bits_between(0, 500_000_000), 6e6);
+        assert_eq!(c.bits_between(5, 5), 0.0);
+        assert!(Capacity::constant(0.0).unwrap_err().contains("capacity.constant.bps"));
+        assert!(Capacity::constant(f64::INFINITY).is_err());
+    }
+}
