@@ -1,0 +1,139 @@
+//! Builds links and flows from the canonical configuration, checking everything
+//! the simulator relies on. Errors name the field and what is allowed.
+
+use crate::config::{CapacityConfig, Config, LossConfig, QueueConfig};
+use crate::flow::{Flow, FlowCounters, ReverseRoute};
+use crate::link::{Link, LinkStats};
+use crate::metrics::RttStats;
+use crate::sim::app_bytes;
+use crate::tcp::{Receiver, Sender};
+use mpcc_algo::{CongestionControl, Params};
+use mpcc_core::Rng;
+use mpcc_net::queue::droptail::{DropTail, Limit};
+use mpcc_net::{Capacity, LossModel, Queue};
+
+/// Random-stream numbers: each component draws from its own stream of the seed.
+const STREAM_LINK_LOSS: u64 = 1 << 32;
+const STREAM_LINK_CAPACITY: u64 = 2 << 32;
+const STREAM_LINK_QUEUE: u64 = 3 << 32;
+
+pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
+    let mut out = Vec::with_capacity(cfg.links.len());
+    for (i, lc) in cfg.links.iter().enumerate() {
+        let field = |f: &str| format!("links.{}.{}", lc.name, f);
+        let capacity = match &lc.capacity {
+            CapacityConfig::Constant { bps } => {
+                if !(bps.is_finite() && *bps > 0.0) {
+                    return Err(format!("{}: {bps} bit/s; allowed: a positive rate", field("rate")));
+                }
+                Capacity::Constant { bps: *bps }
+            }
+            other => return Err(format!("{}: capacity kind {:?} is not supported yet", field("capacity"), other)),
+        };
+        let _ = Rng::stream(cfg.seed, STREAM_LINK_CAPACITY + i as u64);
+        let queue = match &lc.queue {
+            QueueConfig::Droptail { packets, bytes } => {
+                let limit = match (packets, bytes) {
+                    (Some(p), None) => Limit::Packets(*p),
+                    (None, Some(b)) => Limit::Bytes(*b),
+                    _ => return Err(format!("{}: give exactly one of packets or bytes", field("queue"))),
+                };
+                Queue::DropTail(DropTail::new(limit))
+            }
+            other => return Err(format!("{}: queue kind {:?} is not supported yet", field("queue"), other)),
+        };
+        let _ = Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64);
+        let loss_rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
+        let loss = match &lc.loss {
+            LossConfig::None => LossModel::None,
+            LossConfig::Bernoulli { p } => {
+                if !(0.0..=1.0).contains(p) {
+                    return Err(format!("{}: p = {p}; allowed: 0 to 1", field("loss")));
+                }
+                LossModel::Bernoulli { p: *p, rng: loss_rng }
+            }
+            LossConfig::Periodic { every } => {
+                if *every == 0 {
+                    return Err(format!("{}: every = 0; allowed: a positive packet count", field("loss")));
+                }
+                LossModel::Periodic { every: *every, count: 0 }
+            }
+            other => return Err(format!("{}: loss kind {:?} is not supported yet", field("loss"), other)),
+        };
+        out.push(Link {
+            name: lc.name.clone(),
+            queue,
+            capacity,
+            loss,
+            delay: lc.delay_ns,
+            in_tx: None,
+            stats: LinkStats::default(),
+        });
+    }
+    Ok(out)
+}
+
+pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
+    let mut out = Vec::with_capacity(cfg.flows.len());
+    for (i, fc) in cfg.flows.iter().enumerate() {
+        let field = |f: &str| format!("flows.{}.{}", fc.name, f);
+        let check_route = |r: &[usize], name: &str| -> Result<Vec<u32>, String> {
+            if r.is_empty() {
+                return Err(format!("{}: empty; allowed: a list of one or more link names", field(name)));
+            }
+            if r.len() > u16::MAX as usize {
+                return Err(format!("{}: too many hops", field(name)));
+            }
+            r.iter()
+                .map(|&l| {
+                    if l < links.len() {
+                        Ok(l as u32)
+                    } else {
+                        Err(format!("{}: link index {l} does not exist; {} links are defined", field(name), links.len()))
+                    }
+                })
+                .collect()
+        };
+        let fwd = check_route(&fc.path, "path")?;
+        let rev = match &fc.reverse_path {
+            Some(r) => ReverseRoute::Links(check_route(r, "reverse_path")?),
+            None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l as usize].delay).sum()),
+        };
+        let tcp = &fc.tcp;
+        if tcp.mss == 0 || tcp.mss > 65_000 {
+            return Err(format!("{}: {}; allowed: 1 to 65000 bytes", field("tcp.mss"), tcp.mss));
+        }
+        if tcp.min_rto_ns == 0 || tcp.min_rto_ns > tcp.max_rto_ns {
+            return Err(format!("{}: must be positive and at most max_rto", field("tcp.min_rto")));
+        }
+        if tcp.dupthresh == 0 || tcp.dupthresh as usize > crate::tcp::sender::MAX_DUPTHRESH {
+            return Err(format!("{}: {}; allowed: 1 to {}", field("tcp.dupthresh"), tcp.dupthresh, crate::tcp::sender::MAX_DUPTHRESH));
+        }
+        let params = Params(fc.cc_params.clone());
+        let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
+        let sf = cc.add_subflow(fc.start_ns);
+        let app_bytes = app_bytes(&fc.app);
+        if app_bytes == 0 {
+            return Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes")));
+        }
+        out.push(Flow {
+            name: fc.name.clone(),
+            cc_name: fc.cc.clone(),
+            cc,
+            snd: Sender::new(i as u32, sf, tcp),
+            rcv: Receiver::new(i as u32, tcp),
+            fwd,
+            rev,
+            start: fc.start_ns,
+            stop: fc.stop_ns,
+            app_bytes,
+            delivered_bytes: 0,
+            completed_at: None,
+            drops: 0,
+            rtt: RttStats::default(),
+            delack_timeout: tcp.delack_timeout_ns,
+            base: FlowCounters::default(),
+        });
+    }
+    Ok(out)
+}

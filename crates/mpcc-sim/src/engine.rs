@@ -1,0 +1,106 @@
+//! The event queue: one binary heap ordered by (time, insertion sequence), so
+//! simultaneous events run in the order they were scheduled, deterministically.
+
+use crate::packet::Packet;
+use mpcc_core::Nanos;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// What can happen. Small plain values with indices, never closures.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// A packet finished propagating over a link and enters the next link's queue.
+    Arrive { link: u32, pkt: Packet },
+    /// A link finished serialising its packet in transmission.
+    TxDone { link: u32 },
+    /// A packet reached its endpoint: data at the receiver, an ACK at the sender.
+    Deliver { pkt: Packet },
+    /// A flow's retransmission timer may have expired.
+    Rto { flow: u32 },
+    /// A flow's delayed-ACK timer expired.
+    DelAck { flow: u32 },
+    FlowStart { flow: u32 },
+    FlowStop { flow: u32 },
+    /// Record one row of every time series.
+    Sample,
+    /// End of the warm-up: summary statistics start here.
+    WarmupEnd,
+}
+
+struct Entry {
+    time: Nanos,
+    seq: u64,
+    ev: Event,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.time == o.time && self.seq == o.seq
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.time.cmp(&self.time).then_with(|| o.seq.cmp(&self.seq))
+    }
+}
+
+pub struct EventQueue {
+    heap: BinaryHeap<Entry>,
+    seq: u64,
+}
+
+impl EventQueue {
+    pub fn new() -> Self {
+        EventQueue { heap: BinaryHeap::with_capacity(1024), seq: 0 }
+    }
+
+    #[inline]
+    pub fn schedule(&mut self, time: Nanos, ev: Event) {
+        self.seq += 1;
+        self.heap.push(Entry { time, seq: self.seq, ev });
+    }
+
+    #[inline]
+    pub fn pop(&mut self) -> Option<(Nanos, Event)> {
+        self.heap.pop().map(|e| (e.time, e.ev))
+    }
+
+    /// Events scheduled so far.
+    pub fn scheduled(&self) -> u64 {
+        self.seq
+    }
+}
+
+impl Default for EventQueue {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_break_by_insertion_order() {
+        let mut q = EventQueue::new();
+        q.schedule(5, Event::Rto { flow: 1 });
+        q.schedule(3, Event::Rto { flow: 2 });
+        q.schedule(5, Event::Rto { flow: 3 });
+        q.schedule(5, Event::Rto { flow: 4 });
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop())
+            .map(|(_, e)| match e {
+                Event::Rto { flow } => flow,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(order, vec![2, 1, 3, 4]);
+    }
+}

@@ -1,0 +1,110 @@
+//! Summary statistics and time series.
+
+use mpcc_core::Nanos;
+
+/// RTT samples of one flow: running mean and variance (Welford) and every
+/// sample kept for exact percentiles.
+#[derive(Clone, Debug, Default)]
+pub struct RttStats {
+    n: u64,
+    mean: f64,
+    m2: f64,
+    min: Nanos,
+    samples: Vec<u32>,
+}
+
+impl RttStats {
+    #[inline]
+    pub fn add(&mut self, rtt: Nanos) {
+        let x = rtt as f64 * 1e-9;
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+        self.min = if self.n == 1 { rtt } else { self.min.min(rtt) };
+        // Microseconds in a u32: 71 minutes of RTT is plenty, and half the memory.
+        self.samples.push((rtt / 1000).min(u32::MAX as u64) as u32);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    pub fn mean_s(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.mean }
+    }
+    /// Population variance, s^2.
+    pub fn var_s2(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.m2 / self.n as f64 }
+    }
+    pub fn min_s(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.min as f64 * 1e-9 }
+    }
+
+    /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
+    pub fn percentiles(&self, ps: &[f64]) -> Vec<f64> {
+        if self.samples.is_empty() {
+            return ps.iter().map(|_| f64::NAN).collect();
+        }
+        let mut v = self.samples.clone();
+        v.sort_unstable();
+        ps.iter()
+            .map(|p| {
+                let rank = ((p / 100.0) * v.len() as f64).ceil().max(1.0) as usize;
+                v[rank.min(v.len()) - 1] as f64 * 1e-6
+            })
+            .collect()
+    }
+
+    pub fn reset(&mut self) {
+        *self = RttStats::default();
+    }
+}
+
+/// Jain's fairness index of a set of rates: (sum x)^2 / (n sum x^2).
+pub fn jain(xs: &[f64]) -> f64 {
+    let s: f64 = xs.iter().sum();
+    let s2: f64 = xs.iter().map(|x| x * x).sum();
+    if s2 == 0.0 { f64::NAN } else { s * s / (xs.len() as f64 * s2) }
+}
+
+/// A columnar table built row by row.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    pub names: Vec<&'static str>,
+    pub data: Vec<Vec<f64>>,
+}
+
+impl Columns {
+    pub fn new(names: &[&'static str]) -> Self {
+        Columns { names: names.to_vec(), data: names.iter().map(|_| Vec::new()).collect() }
+    }
+    pub fn push(&mut self, row: &[f64]) {
+        debug_assert_eq!(row.len(), self.data.len());
+        for (c, v) in self.data.iter_mut().zip(row) {
+            c.push(*v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rtt_mean_var_percentiles() {
+        let mut s = RttStats::default();
+        for ms in [10u64, 20, 30, 40] {
+            s.add(ms * 1_000_000);
+        }
+        assert!((s.mean_s() - 0.025).abs() < 1e-12);
+        assert!((s.var_s2() - 1.25e-4).abs() < 1e-12);
+        assert_eq!(s.percentiles(&[50.0, 95.0, 100.0]), vec![0.02, 0.04, 0.04]);
+        assert_eq!(s.min_s(), 0.01);
+    }
+
+    #[test]
+    fn jain_index() {
+        assert!((jain(&[1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
+        assert!((jain(&[1.0, 0.0]) - 0.5).abs() < 1e-12);
+    }
+}

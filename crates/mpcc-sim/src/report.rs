@@ -1,0 +1,74 @@
+//! The summary of a run (`summary.json`): per flow, per link and for the run.
+
+use crate::sim::Sim;
+use serde_json::{json, Map, Value};
+
+/// NaN and infinities are not JSON: they become null.
+fn num(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
+    let end = sim.end;
+    let mut flows = Map::new();
+    for f in sim.flows.iter() {
+        let c = f.counters();
+        let b = f.base;
+        let from = f.start.max(sim.warmup);
+        let to = f.stop.unwrap_or(end).min(end);
+        let active_s = to.saturating_sub(from) as f64 * 1e-9;
+        let rate = |bytes: u64| if active_s > 0.0 { bytes as f64 * 8.0 / active_s } else { f64::NAN };
+        let p = f.rtt.percentiles(&[50.0, 95.0, 99.0]);
+        let mut m = Map::new();
+        m.insert("cc".into(), json!(f.cc_name));
+        m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes)));
+        m.insert("goodput_bps".into(), num(rate(c.delivered_bytes - b.delivered_bytes)));
+        m.insert("delivered_bytes".into(), json!(c.delivered_bytes - b.delivered_bytes));
+        m.insert("rtt_mean_s".into(), num(f.rtt.mean_s()));
+        m.insert("rtt_var_s2".into(), num(f.rtt.var_s2()));
+        m.insert("rtt_min_s".into(), num(f.rtt.min_s()));
+        m.insert("rtt_p50_s".into(), num(p[0]));
+        m.insert("rtt_p95_s".into(), num(p[1]));
+        m.insert("rtt_p99_s".into(), num(p[2]));
+        m.insert("rtt_samples".into(), json!(f.rtt.count()));
+        m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
+        m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
+        m.insert("losses".into(), json!(c.losses - b.losses));
+        m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
+        m.insert("drops".into(), json!(c.drops - b.drops));
+        m.insert("reorder_peak_segments".into(), json!(f.rcv.ooo_peak));
+        m.insert("fct_s".into(), f.completed_at.map_or(Value::Null, |t| num((t - f.start) as f64 * 1e-9)));
+        flows.insert(f.name.clone(), Value::Object(m));
+    }
+    let mut links = Map::new();
+    for (i, l) in sim.links.iter_mut().enumerate() {
+        let (tx0, qd0, ld0, dq0, so0) = sim.link_base[i];
+        let q = *l.queue.stats();
+        let cap_bits = l.capacity.bits_between(sim.warmup, end);
+        let tx_bytes = l.stats.tx_bytes - tx0;
+        let dequeued = q.dequeued - dq0;
+        let mut m = Map::new();
+        m.insert("utilization".into(), num(tx_bytes as f64 * 8.0 / cap_bits));
+        m.insert("drops".into(), json!((q.drops - qd0) + (l.stats.loss_drops - ld0)));
+        m.insert("queue_drops".into(), json!(q.drops - qd0));
+        m.insert("loss_drops".into(), json!(l.stats.loss_drops - ld0));
+        m.insert("tx_bytes".into(), json!(tx_bytes));
+        m.insert(
+            "queue_delay_mean_s".into(),
+            num(if dequeued > 0 { (q.sojourn_sum - so0) as f64 * 1e-9 / dequeued as f64 } else { 0.0 }),
+        );
+        links.insert(l.name.clone(), Value::Object(m));
+    }
+    json!({
+        "flows": flows,
+        "links": links,
+        "sim": {
+            "events": sim.processed,
+            "packets": sim.delivered_packets,
+            "wall_s": wall_s,
+            "duration_s": end as f64 * 1e-9,
+            "warmup_s": sim.warmup as f64 * 1e-9,
+            "seed": sim.seed,
+        }
+    })
+}

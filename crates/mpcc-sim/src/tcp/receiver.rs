@@ -1,0 +1,230 @@
+//! The TCP receiver: cumulative and SACK acknowledgements, a reordering buffer
+//! bounded by the receive buffer, optional delayed ACKs (RFC 1122/5681: every
+//! second full segment or after a timeout; out-of-order and hole-filling segments
+//! are acknowledged at once).
+
+use crate::config::TcpConfig;
+use crate::packet::{Kind, Packet};
+use mpcc_core::Nanos;
+
+/// What the receiver wants done after a data segment.
+#[derive(Clone, Copy, Debug)]
+pub enum AckAction {
+    /// Send this ACK now.
+    Now(Packet),
+    /// Hold the ACK; arm the delayed-ACK timer if it is not running.
+    Delay,
+}
+
+
+pub struct Receiver {
+    pub flow: u32,
+    /// Next expected segment.
+    pub rcv_nxt: u64,
+    /// Out-of-order segments held, as sorted disjoint ranges [lo, hi) above rcv_nxt.
+    ooo: Vec<(u64, u64)>,
+    pub ooo_segs: u64,
+    /// Receive buffer in segments (the window's right edge is rcv_nxt + this).
+    buf_segs: u64,
+    delayed_ack: bool,
+    /// In-order segments not yet acknowledged (delayed ACKs).
+    pending: u32,
+    /// Timestamp to echo in the next delayed ACK (the earliest unacknowledged, RFC 7323).
+    pending_ts: Nanos,
+    pending_owd: Nanos,
+    pending_trig: u64,
+    pub delack_armed: bool,
+    header: u32,
+    /// Data segments that arrived (duplicates included) and their payload bytes.
+    pub received_packets: u64,
+    pub received_bytes: u64,
+    /// Peak reordering-buffer occupancy in segments.
+    pub ooo_peak: u64,
+}
+
+impl Receiver {
+    pub fn new(flow: u32, tcp: &TcpConfig) -> Receiver {
+        let buf_segs = match tcp.rcv_buf_bytes {
+            Some(b) => (b / tcp.mss as u64).max(1),
+            None => u64::MAX / 4,
+        };
+        Receiver {
+            flow,
+            rcv_nxt: 0,
+            ooo: Vec::with_capacity(16),
+            ooo_segs: 0,
+            buf_segs,
+            delayed_ack: tcp.delayed_ack,
+            pending: 0,
+            pending_ts: 0,
+            pending_owd: 0,
+            pending_trig: 0,
+            delack_armed: false,
+            header: tcp.header_bytes,
+            received_packets: 0,
+            received_bytes: 0,
+            ooo_peak: 0,
+        }
+    }
+
+    fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, block: (u64, u64)) -> Packet {
+        Packet {
+            flow: self.flow,
+            hop: 0,
+            kind: Kind::Ack,
+            bytes: self.header,
+            seq: self.rcv_nxt,
+            ts,
+            owd,
+            trig,
+            sack_lo: block.0,
+            sack_hi: block.1,
+            rwnd: self.buf_segs,
+        }
+    }
+
+    /// A data segment arrives at `now`. Returns the acknowledgement decision and the
+    /// number of segments newly delivered in order to the application.
+    pub fn on_data(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
+        let s = pkt.seq;
+        let owd = now - pkt.ts;
+        self.received_packets += 1;
+        self.received_bytes += payload as u64;
+        if s < self.rcv_nxt {
+            // A duplicate: acknowledge at once (the sender may have timed out).
+            return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), 0);
+        }
+        if s > self.rcv_nxt {
+            if s >= self.rcv_nxt + self.buf_segs {
+                // Beyond the advertised window: discarded, acknowledged.
+                return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), 0);
+            }
+            let block = self.insert(s);
+            self.ooo_peak = self.ooo_peak.max(self.ooo_segs);
+            return (AckAction::Now(self.ack(pkt.ts, owd, s, block)), 0);
+        }
+        // In order.
+        let had_ooo = !self.ooo.is_empty();
+        let before = self.rcv_nxt;
+        self.rcv_nxt += 1;
+        if had_ooo && self.ooo[0].0 == self.rcv_nxt {
+            let (lo, hi) = self.ooo.remove(0);
+            self.ooo_segs -= hi - lo;
+            self.rcv_nxt = hi;
+        }
+        let delivered = self.rcv_nxt - before;
+        if had_ooo || !self.delayed_ack {
+            self.pending = 0;
+            return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), delivered);
+        }
+        if self.pending == 0 {
+            self.pending_ts = pkt.ts;
+            self.pending_owd = owd;
+            self.pending_trig = s;
+        }
+        self.pending += 1;
+        if self.pending >= 2 {
+            self.pending = 0;
+            return (AckAction::Now(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, (0, 0))), delivered);
+        }
+        (AckAction::Delay, delivered)
+    }
+
+    /// The delayed-ACK timer fired: the held ACK, if any.
+    pub fn on_delack_timer(&mut self) -> Option<Packet> {
+        self.delack_armed = false;
+        if self.pending == 0 {
+            return None;
+        }
+        self.pending = 0;
+        Some(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, (0, 0)))
+    }
+
+    /// Adds out-of-order segment `s`; returns the SACK block that now contains it.
+    fn insert(&mut self, s: u64) -> (u64, u64) {
+        let i = self.ooo.partition_point(|r| r.0 <= s);
+        if i > 0 && self.ooo[i - 1].1 > s {
+            return self.ooo[i - 1]; // already held
+        }
+        self.ooo_segs += 1;
+        let joins_prev = i > 0 && self.ooo[i - 1].1 == s;
+        let joins_next = i < self.ooo.len() && self.ooo[i].0 == s + 1;
+        match (joins_prev, joins_next) {
+            (true, true) => {
+                self.ooo[i - 1].1 = self.ooo[i].1;
+                self.ooo.remove(i);
+                self.ooo[i - 1]
+            }
+            (true, false) => {
+                self.ooo[i - 1].1 = s + 1;
+                self.ooo[i - 1]
+            }
+            (false, true) => {
+                self.ooo[i].0 = s;
+                self.ooo[i]
+            }
+            (false, false) => {
+                self.ooo.insert(i, (s, s + 1));
+                (s, s + 1)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(seq: u64) -> Packet {
+        Packet::data(0, seq, 1500, 0)
+    }
+
+    fn acked(a: AckAction) -> Packet {
+        match a {
+            AckAction::Now(p) => p,
+            other => panic!("expected an ACK, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn sack_blocks_and_hole_filling() {
+        let mut r = Receiver::new(0, &TcpConfig::default());
+        let (a, d) = r.on_data(1, &data(0), 1448);
+        assert_eq!((acked(a).seq, d), (1, 1));
+        let a = acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!((a.seq, a.sack_lo, a.sack_hi), (1, 2, 3));
+        let a = acked(r.on_data(1, &data(4), 1448).0);
+        assert_eq!((a.sack_lo, a.sack_hi), (4, 5));
+        let a = acked(r.on_data(1, &data(3), 1448).0);
+        assert_eq!((a.sack_lo, a.sack_hi), (2, 5), "blocks merge");
+        assert_eq!(r.ooo_segs, 3);
+        let (a, d) = r.on_data(1, &data(1), 1448);
+        assert_eq!((acked(a).seq, d), (5, 4), "hole filled: everything delivered");
+        assert_eq!(r.ooo_segs, 0);
+    }
+
+    #[test]
+    fn delayed_acks_every_second_segment() {
+        let tcp = TcpConfig { delayed_ack: true, ..Default::default() };
+        let mut r = Receiver::new(0, &tcp);
+        assert!(matches!(r.on_data(1, &data(0), 1448).0, AckAction::Delay));
+        let a = acked(r.on_data(2, &data(1), 1448).0);
+        assert_eq!(a.seq, 2);
+        assert!(matches!(r.on_data(3, &data(2), 1448).0, AckAction::Delay));
+        assert_eq!(r.on_delack_timer().unwrap().seq, 3);
+        assert!(r.on_delack_timer().is_none());
+        // Out of order: immediate.
+        assert!(matches!(r.on_data(4, &data(5), 1448).0, AckAction::Now(_)));
+    }
+
+    #[test]
+    fn segments_beyond_the_buffer_are_discarded() {
+        let tcp = TcpConfig { rcv_buf_bytes: Some(4 * 1448), ..Default::default() };
+        let mut r = Receiver::new(0, &tcp);
+        let a = acked(r.on_data(1, &data(4), 1448).0);
+        assert_eq!((a.sack_lo, a.sack_hi, a.rwnd), (0, 0, 4));
+        assert_eq!(r.ooo_segs, 0);
+        acked(r.on_data(1, &data(3), 1448).0);
+        assert_eq!(r.ooo_segs, 1);
+    }
+}
