@@ -1,0 +1,306 @@
+// mpcc's ns-3 reference dumbbell, for the side-by-side benchmark and the cross-check
+// (bench/bench.py, bench/validate_ns3.py). Built against the PyPI `ns3` wheel by
+// bench/build_ns3.sh; never used as a library, only run as a process.
+//
+// Topology: N senders S_i and N receivers R_i; S_i --access--> A --bottleneck--> B --access--> R_i.
+// Every link is a point-to-point link (full duplex; ACKs come back the same way).
+// Queues: the bottleneck device queue is a DropTail queue of `queue` packets (the packet
+// being serialised is not counted: ns-3 dequeues it when transmission starts); access
+// queues are `accessQueue` packets. ns-3's default root queue discs (FqCoDel) are removed,
+// so the device queues are the only buffers. A full device queue stops its transmit queue
+// and the traffic-control layer then drops the arriving packet (trace TcDrop): that is
+// where DropTail drops show up, so bottleneck drops are counted there on the left router.
+// Flows: bulk transfers (BulkSendApplication -> PacketSink) started at start + i * gap.
+//
+// Output: one JSON object on stdout. Goodput is bytes delivered to the receiving
+// application (PacketSink::GetTotalRx). Mean RTT is measured by this program, not by
+// ns-3's estimator (whose samples come from the millisecond TCP timestamp clock): the
+// sender socket's Tx trace records the send time of every data segment; on every ACK that
+// advances the cumulative acknowledgement from `una` to a higher value, the segment that
+// starts at `una` is the one whose arrival triggered that ACK (no reordering in a
+// dumbbell, ACK every segment), so now - its send time is an exact RTT sample. Segments
+// that were retransmitted are skipped (Karn), and so are duplicate ACKs.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+struct FlowProbe
+{
+    std::map<uint32_t, std::pair<int64_t, bool>> inFlight; // seq -> (send time ns, retransmitted)
+    bool haveUna = false;
+    uint32_t una = 0;
+    double rttSum = 0.0; // seconds
+    uint64_t rttSamples = 0;
+    uint64_t segmentsSent = 0;
+    uint64_t retransmissions = 0;
+};
+
+std::vector<FlowProbe> g_probes;
+uint64_t g_bottleneckDrops = 0;
+
+void
+OnBottleneckDrop(Ptr<const Packet>)
+{
+    g_bottleneckDrops++;
+}
+
+void
+OnTx(uint32_t flow, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (packet->GetSize() == 0)
+    {
+        return; // pure ACK or control segment
+    }
+    FlowProbe& p = g_probes[flow];
+    uint32_t seq = header.GetSequenceNumber().GetValue();
+    int64_t now = Simulator::Now().GetNanoSeconds();
+    p.segmentsSent++;
+    auto it = p.inFlight.find(seq);
+    if (it == p.inFlight.end())
+    {
+        p.inFlight.emplace(seq, std::make_pair(now, false));
+    }
+    else
+    {
+        it->second = std::make_pair(now, true);
+        p.retransmissions++;
+    }
+}
+
+void
+OnRx(uint32_t flow, Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (!(header.GetFlags() & TcpHeader::ACK))
+    {
+        return;
+    }
+    FlowProbe& p = g_probes[flow];
+    uint32_t ack = header.GetAckNumber().GetValue();
+    if (!p.haveUna)
+    {
+        p.haveUna = true;
+        p.una = ack;
+        return;
+    }
+    if (ack <= p.una)
+    {
+        return; // duplicate ACK
+    }
+    auto trigger = p.inFlight.find(p.una);
+    if (trigger != p.inFlight.end() && !trigger->second.second)
+    {
+        p.rttSum += (Simulator::Now().GetNanoSeconds() - trigger->second.first) * 1e-9;
+        p.rttSamples++;
+    }
+    p.inFlight.erase(p.inFlight.begin(), p.inFlight.lower_bound(ack));
+    p.una = ack;
+}
+
+void
+AttachProbe(uint32_t flow, Ptr<Application> app)
+{
+    Ptr<Socket> socket = DynamicCast<BulkSendApplication>(app)->GetSocket();
+    bool tx = socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, flow));
+    bool rx = socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, flow));
+    NS_ABORT_MSG_UNLESS(tx && rx, "cannot trace the sender socket");
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    auto wallStart = std::chrono::steady_clock::now();
+
+    std::string cc = "NewReno";
+    uint32_t flows = 1;
+    double duration = 60.0;
+    std::string bottleneckRate = "10Mbps";
+    std::string bottleneckDelay = "48ms";
+    std::string accessRate = "100Mbps";
+    std::string accessDelay = "1ms";
+    uint32_t queue = 100;
+    uint32_t accessQueue = 1000;
+    uint32_t segmentSize = 1448;
+    bool sack = true;
+    uint32_t delAckCount = 1;
+    bool hystart = true;
+    double start = 0.1;
+    double gap = 0.05;
+    uint32_t bufferBytes = 16 << 20;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("cc", "congestion control: NewReno or Cubic", cc);
+    cmd.AddValue("flows", "number of bulk flows", flows);
+    cmd.AddValue("duration", "simulated time in seconds", duration);
+    cmd.AddValue("bottleneckRate", "bottleneck rate", bottleneckRate);
+    cmd.AddValue("bottleneckDelay", "bottleneck one-way propagation delay", bottleneckDelay);
+    cmd.AddValue("accessRate", "access link rate", accessRate);
+    cmd.AddValue("accessDelay", "access link one-way propagation delay", accessDelay);
+    cmd.AddValue("queue", "bottleneck DropTail queue in packets", queue);
+    cmd.AddValue("accessQueue", "access DropTail queues in packets", accessQueue);
+    cmd.AddValue("segmentSize", "TCP segment payload in bytes", segmentSize);
+    cmd.AddValue("sack", "enable SACK", sack);
+    cmd.AddValue("delAckCount", "segments per ACK (1 = ACK every segment)", delAckCount);
+    cmd.AddValue("hystart", "CUBIC HyStart (ns-3 default: on)", hystart);
+    cmd.AddValue("start", "start time of flow 0 in seconds", start);
+    cmd.AddValue("gap", "start time spacing between flows in seconds", gap);
+    cmd.AddValue("buffer", "socket send and receive buffers in bytes", bufferBytes);
+    cmd.Parse(argc, argv);
+
+    if (cc != "NewReno" && cc != "Cubic")
+    {
+        std::fprintf(stderr, "--cc must be NewReno or Cubic, not %s\n", cc.c_str());
+        return 2;
+    }
+
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::Tcp" + cc));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAckCount));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(bufferBytes));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(bufferBytes));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(hystart));
+
+    NodeContainer senders;
+    NodeContainer receivers;
+    NodeContainer routers;
+    senders.Create(flows);
+    receivers.Create(flows);
+    routers.Create(2);
+
+    PointToPointHelper accessLink;
+    accessLink.SetDeviceAttribute("DataRate", StringValue(accessRate));
+    accessLink.SetChannelAttribute("Delay", StringValue(accessDelay));
+    accessLink.SetQueue("ns3::DropTailQueue<Packet>",
+                        "MaxSize",
+                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, accessQueue)));
+    PointToPointHelper bottleneckLink;
+    bottleneckLink.SetDeviceAttribute("DataRate", StringValue(bottleneckRate));
+    bottleneckLink.SetChannelAttribute("Delay", StringValue(bottleneckDelay));
+    bottleneckLink.SetQueue("ns3::DropTailQueue<Packet>",
+                            "MaxSize",
+                            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queue)));
+
+    InternetStackHelper internet;
+    internet.InstallAll();
+
+    NetDeviceContainer allDevices;
+    Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
+    NetDeviceContainer core = bottleneckLink.Install(routers.Get(0), routers.Get(1));
+    allDevices.Add(core);
+    addresses.Assign(core);
+    std::vector<Ipv4Address> receiverAddress;
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        addresses.NewNetwork();
+        NetDeviceContainer left = accessLink.Install(senders.Get(i), routers.Get(0));
+        allDevices.Add(left);
+        addresses.Assign(left);
+        addresses.NewNetwork();
+        NetDeviceContainer right = accessLink.Install(routers.Get(1), receivers.Get(i));
+        allDevices.Add(right);
+        receiverAddress.push_back(addresses.Assign(right).GetAddress(1));
+    }
+    TrafficControlHelper().Uninstall(allDevices);
+    bool connected = routers.Get(0)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "TcDrop",
+        MakeCallback(&OnBottleneckDrop));
+    NS_ABORT_MSG_UNLESS(connected, "cannot trace TcDrop");
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    g_probes.resize(flows);
+    std::vector<Ptr<PacketSink>> sinks;
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        uint16_t port = 9000 + i;
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sinkApp = sinkHelper.Install(receivers.Get(i));
+        sinkApp.Start(Seconds(0.0));
+        sinks.push_back(DynamicCast<PacketSink>(sinkApp.Get(0)));
+
+        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiverAddress[i], port));
+        source.SetAttribute("MaxBytes", UintegerValue(0));
+        source.SetAttribute("SendSize", UintegerValue(segmentSize));
+        ApplicationContainer sourceApp = source.Install(senders.Get(i));
+        Time startAt = Seconds(start + gap * i);
+        sourceApp.Start(startAt);
+        // The socket exists once the application has started: attach the probe just after.
+        Simulator::Schedule(startAt + NanoSeconds(1), &AttachProbe, i, sourceApp.Get(0));
+    }
+
+    Simulator::Stop(Seconds(duration));
+    auto runStart = std::chrono::steady_clock::now();
+    Simulator::Run();
+    auto runEnd = std::chrono::steady_clock::now();
+
+    Ptr<Queue<Packet>> bottleneckQueue =
+        DynamicCast<PointToPointNetDevice>(core.Get(0))->GetQueue();
+    uint64_t deliveredBytes = 0;
+    double rttSum = 0.0;
+    uint64_t rttSamples = 0;
+    std::string perFlow;
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        uint64_t bytes = sinks[i]->GetTotalRx();
+        const FlowProbe& p = g_probes[i];
+        deliveredBytes += bytes;
+        rttSum += p.rttSum;
+        rttSamples += p.rttSamples;
+        char buf[512];
+        std::snprintf(buf,
+                      sizeof buf,
+                      "%s{\"goodput_bytes\": %llu, \"goodput_bps\": %.1f, \"rtt_mean_s\": %.9f, "
+                      "\"rtt_samples\": %llu, \"segments_sent\": %llu, \"retransmissions\": %llu}",
+                      i ? ", " : "",
+                      (unsigned long long)bytes,
+                      bytes * 8.0 / duration,
+                      p.rttSamples ? p.rttSum / p.rttSamples : 0.0,
+                      (unsigned long long)p.rttSamples,
+                      (unsigned long long)p.segmentsSent,
+                      (unsigned long long)p.retransmissions);
+        perFlow += buf;
+    }
+    uint64_t events = Simulator::GetEventCount();
+    Simulator::Destroy();
+    auto wallEnd = std::chrono::steady_clock::now();
+
+    std::printf("{\"simulator\": \"ns-3.44\", \"cc\": \"%s\", \"flows\": %u, \"duration_s\": %.3f, "
+                "\"bottleneck_rate\": \"%s\", \"access_rate\": \"%s\", \"queue_packets\": %u, "
+                "\"delivered_bytes\": %llu, \"delivered_packets\": %llu, \"throughput_bps\": %.1f, "
+                "\"rtt_mean_s\": %.9f, \"rtt_samples\": %llu, \"bottleneck_drops\": %llu, "
+                "\"events\": %llu, \"run_s\": %.6f, \"wall_s\": %.6f, \"per_flow\": [%s]}\n",
+                cc.c_str(),
+                flows,
+                duration,
+                bottleneckRate.c_str(),
+                accessRate.c_str(),
+                queue,
+                (unsigned long long)deliveredBytes,
+                (unsigned long long)(deliveredBytes / segmentSize),
+                deliveredBytes * 8.0 / duration,
+                rttSamples ? rttSum / rttSamples : 0.0,
+                (unsigned long long)rttSamples,
+                (unsigned long long)(g_bottleneckDrops + bottleneckQueue->GetTotalDroppedPackets()),
+                (unsigned long long)events,
+                std::chrono::duration<double>(runEnd - runStart).count(),
+                std::chrono::duration<double>(wallEnd - wallStart).count(),
+                perFlow.c_str());
+    return 0;
+}
