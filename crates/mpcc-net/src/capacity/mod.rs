@@ -84,6 +84,19 @@ impl Capacity {
         Ok(Capacity::Trace(Trace::parse(text, name, bytes_per_opportunity)?))
     }
 
+    /// A representative rate for rate-dependent settings (RED's idle-time
+    /// correction, a default buffer of one bandwidth-delay product): the constant
+    /// rate; a repeating schedule's or a trace's mean over one period; a
+    /// non-repeating schedule's first non-zero rate; a random walk's initial rate.
+    pub fn nominal_bps(&self) -> f64 {
+        match self {
+            Capacity::Constant { bps } => *bps,
+            Capacity::Schedule(s) => s.nominal_bps(),
+            Capacity::RandomWalk(w) => w.initial_bps(),
+            Capacity::Trace(t) => t.nominal_bps(),
+        }
+    }
+
     /// When a packet of `bytes` whose transmission starts at `start` has been
     /// fully serialised.
     #[inline]
@@ -134,5 +147,12 @@ mod tests {
         assert_eq!(c.bits_between(5, 5), 0.0);
         assert!(Capacity::constant(0.0).unwrap_err().contains("capacity.constant.bps"));
         assert!(Capacity::constant(f64::INFINITY).is_err());
+        assert_eq!(c.nominal_bps(), 12e6);
+        let s = Capacity::schedule(&[(0, 10e6), (4, 5e6)], 5).unwrap();
+        assert_eq!(s.nominal_bps(), 9e6);
+        let s = Capacity::schedule(&[(0, 0.0), (4, 5e6)], 0).unwrap();
+        assert_eq!(s.nominal_bps(), 5e6);
+        let t = Capacity::from_mahimahi_str("1\n1\n3\n4\n", "t", 1500).unwrap();
+        assert_eq!(t.nominal_bps(), 12e6);
     }
 }

@@ -121,6 +121,10 @@ impl RandomWalk {
         self.bits_until(t1) - b0
     }
 
+    pub fn initial_bps(&self) -> f64 {
+        self.initial
+    }
+
     pub fn rate_at(&mut self, t: Nanos) -> f64 {
         let s = self.slot(t / self.step);
         self.rates[s]

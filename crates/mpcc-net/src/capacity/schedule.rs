@@ -122,6 +122,15 @@ impl Schedule {
             + self.rates[i] * (t - base - self.starts[i]) as f64 * 1e-9
     }
 
+    /// Mean over a period if repeating, else the first non-zero rate.
+    pub fn nominal_bps(&self) -> f64 {
+        if self.period > 0 {
+            self.period_bits / (self.period as f64 * 1e-9)
+        } else {
+            self.rates.iter().copied().find(|&r| r > 0.0).unwrap_or(0.0)
+        }
+    }
+
     pub fn rate_at(&self, t: Nanos) -> f64 {
         self.rates[self.locate(t).1]
     }

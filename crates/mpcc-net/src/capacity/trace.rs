@@ -158,6 +158,11 @@ impl Trace {
         n as f64 * self.bytes_per_opportunity as f64 * 8.0
     }
 
+    /// Mean rate over a cycle.
+    pub fn nominal_bps(&self) -> f64 {
+        self.times.len() as f64 * self.bytes_per_opportunity as f64 * 8.0 / (self.period as f64 * 1e-9)
+    }
+
     pub fn rate_at(&self, t: Nanos) -> f64 {
         let t0 = t.saturating_sub(RATE_WINDOW / 2);
         self.bits_between(t0, t0 + RATE_WINDOW) / (RATE_WINDOW as f64 * 1e-9)
