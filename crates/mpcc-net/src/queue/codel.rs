@@ -67,7 +67,8 @@ impl<P: Copy> Codel<P> {
 
     #[inline]
     fn control_law(&self, t: Nanos, count: u32) -> Nanos {
-        t + (self.interval as f64 / (count as f64).sqrt()).round() as Nanos
+        // count >= 1 except after a u32 wrap; guard the division anyway.
+        t + (self.interval as f64 / (count.max(1) as f64).sqrt()).round() as Nanos
     }
 
     /// Pops the head and says whether it may be dropped (RFC 8289 `dodequeue`).
