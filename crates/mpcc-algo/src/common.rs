@@ -29,3 +29,32 @@ pub fn slow_start(cwnd: &mut f64, ssthresh: f64, acked: f64) -> f64 {
 pub fn secs(t: mpcc_core::Nanos) -> f64 {
     t as f64 * 1e-9
 }
+
+/// The first non-zero of `a` and `b` (a duration sample may be 0 = "none").
+#[inline]
+pub fn nonzero_or(a: mpcc_core::Nanos, b: mpcc_core::Nanos) -> mpcc_core::Nanos {
+    if a > 0 {
+        a
+    } else {
+        b
+    }
+}
+
+/// Reno's congestion-avoidance step: `acked / cwnd` (one segment per RTT).
+#[inline]
+pub fn reno_increase(cwnd: &mut f64, acked: f64) {
+    if acked > 0.0 {
+        *cwnd += acked / *cwnd;
+    }
+}
+
+/// A multiplicative-decrease result for ssthresh: `w`, floored at [`MIN_SSTHRESH`]
+/// (NaN maps to the floor, so a bad input can never poison the window).
+#[inline]
+pub fn ssthresh_floor(w: f64) -> f64 {
+    if w >= MIN_SSTHRESH {
+        w
+    } else {
+        MIN_SSTHRESH
+    }
+}

@@ -77,6 +77,11 @@ macro_rules! define_controllers {
 define_controllers! {
     single: [
         Reno(Uncoupled<single::reno::Reno>),
+        Cubic(Uncoupled<single::cubic::Cubic>),
+        Vegas(Uncoupled<single::vegas::Vegas>),
+        Veno(Uncoupled<single::veno::Veno>),
+        Westwood(Uncoupled<single::westwood::Westwood>),
+        Binomial(Uncoupled<single::binomial::Binomial>),
     ],
     multi: [
         Lia(multi::lia::Lia),
