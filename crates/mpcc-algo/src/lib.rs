@@ -85,6 +85,12 @@ define_controllers! {
     ],
     multi: [
         Lia(multi::lia::Lia),
+        Olia(multi::olia::Olia),
+        Balia(multi::balia::Balia),
+        Wvegas(multi::wvegas::WVegas),
+        Ewtcp(multi::ewtcp::Ewtcp),
+        Coupled(multi::coupled::Coupled),
+        NodaIto(multi::noda_ito::NodaIto),
     ],
 }
 

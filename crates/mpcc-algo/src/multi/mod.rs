@@ -3,8 +3,14 @@
 //! Each controller owns a table of per-subflow records (embedding [`base::Path`])
 //! indexed by the dense subflow id; its coupling term is computed from that table.
 
+pub mod balia;
 pub mod base;
+pub mod coupled;
+pub mod ewtcp;
 pub mod lia;
+pub mod noda_ito;
+pub mod olia;
+pub mod wvegas;
 
 use crate::registry::{AlgoInfo, ParamInfo, INIT_CWND};
 use crate::Controller;
@@ -18,12 +24,73 @@ pub static REGISTRY: &[AlgoInfo] = &[AlgoInfo {
         INIT_CWND,
         ParamInfo { name: "phi", default: 1.0, min: 0.0, max: 2.0, help: "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled" },
     ],
+},
+AlgoInfo {
+    name: "olia",
+    kind: "multi",
+    summary: "Opportunistic Linked Increases (Khalili et al. 2012/2013); Reno halving",
+    doc: "docs/algorithms/olia.md",
+    params: &[INIT_CWND],
+},
+AlgoInfo {
+    name: "balia",
+    kind: "multi",
+    summary: "Balanced Linked Adaptation (Peng, Walid, Hwang, Low 2016)",
+    doc: "docs/algorithms/balia.md",
+    params: &[INIT_CWND],
+},
+AlgoInfo {
+    name: "wvegas",
+    kind: "multi",
+    summary: "weighted Vegas (Cao, Xu, Fu 2012): delay-based, per-round, weighted alpha",
+    doc: "docs/algorithms/wvegas.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "total_alpha", default: 10.0, min: 1.0, max: 100.0, help: "packets queued by the whole connection, shared by rate weight" },
+        ParamInfo { name: "alpha_min", default: 2.0, min: 0.0, max: 50.0, help: "smallest per-subflow alpha (packets)" },
+        ParamInfo { name: "gamma", default: 1.0, min: 0.0, max: 50.0, help: "slow-start exit threshold (packets queued)" },
+    ],
+},
+AlgoInfo {
+    name: "ewtcp",
+    kind: "multi",
+    summary: "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
+    doc: "docs/algorithms/ewtcp.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "a", default: 0.0, min: 0.0, max: 1.0, help: "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)" },
+    ],
+},
+AlgoInfo {
+    name: "coupled",
+    kind: "multi",
+    summary: "fully coupled: w_r += 1/w_total per segment, w_r -= w_total/2 on loss (floor 1)",
+    doc: "docs/algorithms/coupled.md",
+    params: &[INIT_CWND],
+},
+AlgoInfo {
+    name: "noda_ito",
+    kind: "multi",
+    summary: "Noda & Ito: per-subflow delay rule that suppresses RTT fluctuation",
+    doc: "docs/algorithms/noda_ito.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "beta", default: 0.5, min: 0.01, max: 0.99, help: "multiplicative decrease fraction on loss (paper leaves it open)" },
+        ParamInfo { name: "min_cwnd", default: 1.0, min: 1.0, max: 2.0, help: "floor of the delay-driven decrease (1, or 2 kernel style)" },
+        ParamInfo { name: "mean_per_ack", default: 0.0, min: 0.0, max: 1.0, help: "1: update MeanRTT on every ACK; 0: once per round" },
+    ],
 }];
 
 /// Builds a registered multipath controller; `p` yields a parameter's value or default.
 pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
     Some(match name {
         "lia" => Controller::Lia(lia::Lia::new(p("init_cwnd"), p("phi"))),
+        "olia" => Controller::Olia(olia::Olia::new(p("init_cwnd"))),
+        "balia" => Controller::Balia(balia::Balia::new(p("init_cwnd"))),
+        "wvegas" => Controller::Wvegas(wvegas::WVegas::new(p("init_cwnd"), p("total_alpha"), p("alpha_min"), p("gamma"))),
+        "ewtcp" => Controller::Ewtcp(ewtcp::Ewtcp::new(p("init_cwnd"), p("a"))),
+        "coupled" => Controller::Coupled(coupled::Coupled::new(p("init_cwnd"))),
+        "noda_ito" => Controller::NodaIto(noda_ito::NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5)),
         _ => return None,
     })
 }

@@ -1,0 +1,95 @@
+//! COUPLED, the fully coupled rule (Kelly & Voice 2005; Han et al. 2006; as
+//! analysed by Raiciu, Wischik, Handley): per acked segment on subflow r
+//! `w_r += 1 / w_total`, on loss `w_r = max(w_r - w_total / 2, 1)`.
+//!
+//! It sends everything over the least-congested paths (perfect resource pooling)
+//! and is flappy when the paths are equally congested.
+
+use super::base::{may_grow, Path};
+use crate::common::{slow_start, MIN_CWND};
+use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct Coupled {
+    init_cwnd: f64,
+    pub(crate) paths: Vec<Path>,
+}
+
+impl Coupled {
+    pub fn new(init_cwnd: f64) -> Coupled {
+        Coupled { init_cwnd, paths: Vec::new() }
+    }
+    #[inline]
+    fn total(&self) -> f64 {
+        self.paths.iter().map(|p| p.cwnd).sum()
+    }
+}
+
+impl CongestionControl for Coupled {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(Path::new(self.init_cwnd));
+        self.paths.len() - 1
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        self.paths[sf].observe(ev);
+        if !may_grow(ev) {
+            return;
+        }
+        let p = &mut self.paths[sf];
+        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        if left > 0.0 {
+            let total = self.total();
+            self.paths[sf].cwnd += left / total;
+        }
+    }
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        let total = self.total();
+        let p = &mut self.paths[sf];
+        let w = (p.cwnd - total / 2.0).max(MIN_CWND);
+        // ssthresh = the reduced window: the subflow stays in congestion avoidance.
+        p.ssthresh = w;
+        p.cwnd = if ev.kind == CongestionKind::Timeout { MIN_CWND } else { w };
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    #[test]
+    fn increase_and_decrease_use_the_total() {
+        let mut c = Coupled::new(10.0);
+        for w in [30.0, 10.0] {
+            let i = c.add_subflow(0);
+            c.paths[i] = path(w, 50.0);
+        }
+        c.on_ack(1, &ack(1, 2.0, 50.0));
+        assert!((c.cwnd(1) - (10.0 + 2.0 / 40.0)).abs() < 1e-12);
+        // total 40.05: subflow 0 drops by 20.025, subflow 1 floors at 1
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        assert!((c.cwnd(0) - (30.0 - 40.05 / 2.0)).abs() < 1e-12);
+        c.on_congestion(1, &cong(CongestionKind::Loss));
+        assert_eq!((c.cwnd(1), c.ssthresh(1)), (1.0, 1.0));
+    }
+
+    #[test]
+    fn one_subflow_is_reno_in_congestion_avoidance() {
+        let mut c = Coupled::new(10.0);
+        c.add_subflow(0);
+        c.paths[0].ssthresh = 1.0;
+        c.on_ack(0, &ack(1, 1.0, 50.0));
+        assert!((c.cwnd(0) - 10.1).abs() < 1e-12);
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        assert!((c.cwnd(0) - 5.05).abs() < 1e-12);
+    }
+}

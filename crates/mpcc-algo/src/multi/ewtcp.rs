@@ -1,0 +1,136 @@
+//! EWTCP, equally weighted TCP (Honda et al. 2009; analysed by Raiciu, Wischik,
+//! Handley 2009/2011): every subflow runs Reno with its increase scaled by `a`,
+//! `w_r += a / w_r` per acked segment, halving on loss.
+//!
+//! A subflow's equilibrium window is `sqrt(2a/p)`, so its rate scales with
+//! `sqrt(a)`: N subflows on one bottleneck take together what one Reno flow takes
+//! when `a = 1/N^2`. That is the default (`a = 0` selects it, with N the current
+//! number of subflows). The MPMTP paper's `a = 1/sqrt(N)` is available by setting
+//! `a` explicitly; it gives N^(3/4) times one flow's share (test
+//! `one_over_n_squared_is_fair_on_a_shared_loss_rate`).
+
+use super::base::{may_grow, Path};
+use crate::common::slow_start;
+use crate::{AckEvent, CongestionControl, CongestionEvent};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct Ewtcp {
+    init_cwnd: f64,
+    /// Increase weight; 0 means 1/N^2.
+    pub a: f64,
+    pub(crate) paths: Vec<Path>,
+}
+
+impl Ewtcp {
+    pub fn new(init_cwnd: f64, a: f64) -> Ewtcp {
+        Ewtcp { init_cwnd, a, paths: Vec::new() }
+    }
+    /// The weight in use.
+    #[inline]
+    pub fn weight(&self) -> f64 {
+        if self.a > 0.0 {
+            self.a
+        } else {
+            let n = self.paths.len().max(1) as f64;
+            1.0 / (n * n)
+        }
+    }
+}
+
+impl CongestionControl for Ewtcp {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(Path::new(self.init_cwnd));
+        self.paths.len() - 1
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        let a = self.weight();
+        let p = &mut self.paths[sf];
+        p.observe(ev);
+        if !may_grow(ev) {
+            return;
+        }
+        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        if left > 0.0 {
+            p.cwnd += a * left / p.cwnd;
+        }
+    }
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.paths[sf].halve(ev.kind);
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::single::reno::Reno;
+    use crate::{CongestionKind, Uncoupled};
+    use mpcc_core::Rng;
+
+    #[test]
+    fn increase_is_a_over_w() {
+        let mut c = Ewtcp::new(10.0, 0.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        c.paths[0].ssthresh = 1.0;
+        c.on_ack(0, &ack(1, 2.0, 50.0));
+        assert!((c.cwnd(0) - (10.0 + 0.25 * 2.0 / 10.0)).abs() < 1e-12);
+        let mut c = Ewtcp::new(10.0, 0.7);
+        c.add_subflow(0);
+        c.paths[0].ssthresh = 1.0;
+        c.on_ack(0, &ack(1, 1.0, 50.0));
+        assert!((c.cwnd(0) - 10.07).abs() < 1e-12);
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        assert!((c.cwnd(0) - 5.035).abs() < 1e-12);
+    }
+
+    /// Round-based Monte Carlo: every segment of a round's window is lost with
+    /// probability p independently (at most one loss event per round), all paths with equal RTT.
+    /// Returns the mean number of segments delivered per round, summed over subflows.
+    fn mean_rate(c: &mut dyn CongestionControl, n: usize, p: f64, seed: u64) -> f64 {
+        let mut rng = Rng::stream(seed, 5);
+        for _ in 0..n {
+            c.add_subflow(0);
+        }
+        let (mut sent, rounds, warm) = (0.0, 60_000, 5_000);
+        for k in 0..rounds {
+            for sf in 0..n {
+                let w = c.cwnd(sf);
+                if rng.bernoulli(1.0 - (1.0 - p).powf(w)) {
+                    c.on_congestion(sf, &cong(CongestionKind::Loss));
+                } else {
+                    c.on_ack(sf, &ack(k, w, 50.0));
+                }
+                if k >= warm {
+                    sent += w;
+                }
+            }
+        }
+        sent / (rounds - warm) as f64
+    }
+
+    #[test]
+    fn one_over_n_squared_is_fair_on_a_shared_loss_rate() {
+        let p = 0.002;
+        let mut reno = Uncoupled::new(Reno::new(10.0, 0.5));
+        let one = mean_rate(&mut reno, 1, p, 1);
+        for n in [2usize, 3] {
+            let mut auto = Ewtcp::new(10.0, 0.0);
+            let fair = mean_rate(&mut auto, n, p, 2);
+            assert!((fair / one - 1.0).abs() < 0.08, "n={n}: 1/N^2 gives {fair} vs Reno {one}");
+            let mut sq = Ewtcp::new(10.0, 1.0 / (n as f64).sqrt());
+            let greedy = mean_rate(&mut sq, n, p, 3);
+            let expect = (n as f64).powf(0.75);
+            assert!((greedy / one / expect - 1.0).abs() < 0.1, "n={n}: 1/sqrt(N) gives {} x Reno", greedy / one);
+        }
+    }
+}

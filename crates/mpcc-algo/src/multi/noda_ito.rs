@@ -1,0 +1,165 @@
+//! Noda & Ito: MPTCP congestion control that suppresses RTT fluctuation (seeds.md
+//! section 1). Per subflow, no coupling term.
+//!
+//! Per round the subflow takes `RecentRTT` (minimum RTT of the last completed
+//! round) and `MeanRTT = 0.8 MeanRTT + 0.2 RecentRTT`; with `BaseRTT` the lifetime
+//! minimum, `Queueing = RecentRTT - BaseRTT` and `MeanQueueing = MeanRTT - BaseRTT`.
+//! In congestion avoidance, per acked segment: `w += 1/(2w)` if
+//! `Queueing < MeanQueueing`, else `w -= 1/w` (floored at `min_cwnd`). The paper
+//! leaves loss and slow start open: standard slow start, `w *= 1 - beta` on loss.
+
+use super::base::{may_grow, Path};
+use crate::common::{secs, slow_start};
+use crate::{AckEvent, CongestionControl, CongestionEvent};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct NiPath {
+    pub p: Path,
+    round_min: f64,
+    /// Minimum RTT of the last completed round (0 until one completes).
+    pub recent: f64,
+    /// Smoothed RecentRTT (0 until the first RecentRTT).
+    pub mean: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct NodaIto {
+    init_cwnd: f64,
+    /// Multiplicative decrease fraction on loss.
+    pub beta: f64,
+    pub min_cwnd: f64,
+    /// true: MeanRTT is updated on every ACK; false (default): once per round.
+    pub mean_per_ack: bool,
+    pub(crate) paths: Vec<NiPath>,
+}
+
+impl NodaIto {
+    pub fn new(init_cwnd: f64, beta: f64, min_cwnd: f64, mean_per_ack: bool) -> NodaIto {
+        NodaIto { init_cwnd, beta, min_cwnd, mean_per_ack, paths: Vec::new() }
+    }
+}
+
+#[inline]
+fn smooth(mean: f64, recent: f64) -> f64 {
+    if mean == 0.0 {
+        recent
+    } else {
+        0.8 * mean + 0.2 * recent
+    }
+}
+
+impl CongestionControl for NodaIto {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(NiPath { p: Path::new(self.init_cwnd), round_min: f64::INFINITY, recent: 0.0, mean: 0.0 });
+        self.paths.len() - 1
+    }
+
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        let v = &mut self.paths[sf];
+        v.p.observe(ev);
+        if ev.round_start && v.round_min.is_finite() {
+            v.recent = v.round_min;
+            v.round_min = f64::INFINITY;
+            if !self.mean_per_ack {
+                v.mean = smooth(v.mean, v.recent);
+            }
+        }
+        if ev.rtt > 0 {
+            v.round_min = v.round_min.min(secs(ev.rtt));
+        }
+        if !may_grow(ev) {
+            return;
+        }
+        let left = slow_start(&mut v.p.cwnd, v.p.ssthresh, ev.acked);
+        if left <= 0.0 {
+            return;
+        }
+        // During the first round RecentRTT is the running minimum.
+        let recent = if v.recent > 0.0 { v.recent } else { v.round_min };
+        if !recent.is_finite() {
+            return;
+        }
+        if self.mean_per_ack || v.mean == 0.0 {
+            v.mean = smooth(v.mean, recent);
+        }
+        let base = v.p.min_rtt.min(recent);
+        let w = v.p.cwnd;
+        if recent - base < v.mean - base {
+            v.p.cwnd = w + left / (2.0 * w);
+        } else {
+            v.p.cwnd = (w - left / w).max(self.min_cwnd);
+        }
+    }
+
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        let p = &mut self.paths[sf].p;
+        p.reduce_to(ev.kind, p.cwnd * (1.0 - self.beta));
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].p.cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].p.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::CongestionKind;
+
+    fn ca(min_cwnd: f64) -> NodaIto {
+        let mut c = NodaIto::new(10.0, 0.5, min_cwnd, false);
+        c.add_subflow(0);
+        c.paths[0].p.ssthresh = 2.0;
+        c
+    }
+
+    #[test]
+    fn grows_when_queueing_below_its_mean_and_shrinks_otherwise() {
+        let mut c = ca(1.0);
+        // round 1: min RTT 100 ms -> RecentRTT 100, MeanRTT 100, BaseRTT 100
+        c.on_ack(0, &ack(1, 1.0, 100.0)); // first round, Queueing 0 == MeanQueueing 0: shrink
+        assert!((c.cwnd(0) - 9.9).abs() < 1e-12);
+        // round 2 sees 150 ms: at its start RecentRTT = 100 (round 1), then round 3
+        let mut ev = ack(2, 1.0, 150.0);
+        ev.min_rtt = 100 * MS;
+        ev.round_start = true;
+        c.on_ack(0, &ev); // closes round 1: recent 100, mean 100 -> shrink
+        ev.round_start = true;
+        ev.rtt = 120 * MS;
+        c.on_ack(0, &ev); // closes round 2 (min 150): recent 150, mean 110 -> 50 >= 10: shrink
+        assert!((c.paths[0].mean - 0.110).abs() < 1e-12);
+        let w = c.cwnd(0);
+        ev.round_start = true;
+        ev.rtt = 130 * MS;
+        c.on_ack(0, &ev); // closes round 3 (min 120): recent 120, mean 0.8*110+0.2*120 = 112 -> 20 >= 12: shrink
+        assert!((c.cwnd(0) - (w - 1.0 / w)).abs() < 1e-12);
+        ev.round_start = true;
+        ev.rtt = 101 * MS;
+        c.on_ack(0, &ev); // closes round 4 (min 130): recent 130, mean 115.6 -> shrink again
+        let w = c.cwnd(0);
+        ev.round_start = true;
+        c.on_ack(0, &ev); // closes round 5 (min 101): recent 101, mean 112.68 -> 1 < 12.68: grow
+        assert!((c.cwnd(0) - (w + 1.0 / (2.0 * w))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn loss_factor_and_floor() {
+        let mut c = NodaIto::new(10.0, 0.3, 2.0, false);
+        c.add_subflow(0);
+        c.paths[0].p.cwnd = 20.0;
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        assert!((c.cwnd(0) - 14.0).abs() < 1e-12);
+        c.paths[0].p.cwnd = 2.1;
+        c.paths[0].p.ssthresh = 2.0;
+        for i in 0..10 {
+            c.on_ack(0, &ack(i, 1.0, 100.0));
+        }
+        assert_eq!(c.cwnd(0), 2.0, "kernel-style floor of 2");
+    }
+}
