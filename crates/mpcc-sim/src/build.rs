@@ -9,7 +9,7 @@ use crate::sim::app_bytes;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
 use mpcc_core::Rng;
-use mpcc_net::queue::droptail::{DropTail, Limit};
+use mpcc_net::queue::red::RedParams;
 use mpcc_net::{Capacity, LossModel, Queue};
 
 /// Random-stream numbers: each component draws from its own stream of the seed.
@@ -21,44 +21,52 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
     let mut out = Vec::with_capacity(cfg.links.len());
     for (i, lc) in cfg.links.iter().enumerate() {
         let field = |f: &str| format!("links.{}.{}", lc.name, f);
+        let at = |e: String| format!("{}: {e}", field("capacity"));
         let capacity = match &lc.capacity {
             CapacityConfig::Constant { bps } => {
                 if !(bps.is_finite() && *bps > 0.0) {
                     return Err(format!("{}: {bps} bit/s; allowed: a positive rate", field("rate")));
                 }
-                Capacity::Constant { bps: *bps }
+                Capacity::constant(*bps).map_err(at)?
             }
-            other => return Err(format!("{}: capacity kind {:?} is not supported yet", field("capacity"), other)),
+            CapacityConfig::Schedule { steps, period_ns } => Capacity::schedule(steps, *period_ns).map_err(at)?,
+            CapacityConfig::RandomWalk { initial_bps, min_bps, max_bps, step_ns, sigma } => {
+                let rng = Rng::stream(cfg.seed, STREAM_LINK_CAPACITY + i as u64);
+                Capacity::random_walk(*initial_bps, *min_bps, *max_bps, *step_ns, *sigma, rng).map_err(at)?
+            }
+            CapacityConfig::Trace { path, bytes_per_opportunity } => {
+                Capacity::from_mahimahi_file(path, *bytes_per_opportunity).map_err(at)?
+            }
         };
-        let _ = Rng::stream(cfg.seed, STREAM_LINK_CAPACITY + i as u64);
+        let at = |e: String| format!("{}: {e}", field("queue"));
         let queue = match &lc.queue {
-            QueueConfig::Droptail { packets, bytes } => {
-                let limit = match (packets, bytes) {
-                    (Some(p), None) => Limit::Packets(*p),
-                    (None, Some(b)) => Limit::Bytes(*b),
-                    _ => return Err(format!("{}: give exactly one of packets or bytes", field("queue"))),
+            QueueConfig::Droptail { packets, bytes } => Queue::droptail(*packets, *bytes).map_err(at)?,
+            QueueConfig::Red { min_th, max_th, max_p, weight, gentle, limit, mean_pktsize } => {
+                let params = RedParams {
+                    min_th: *min_th,
+                    max_th: *max_th,
+                    max_p: *max_p,
+                    weight: *weight,
+                    gentle: *gentle,
+                    limit: *limit,
+                    mean_pktsize: *mean_pktsize,
                 };
-                Queue::DropTail(DropTail::new(limit))
+                let rng = Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64);
+                Queue::red(params, capacity.nominal_bps(), rng).map_err(at)?
             }
-            other => return Err(format!("{}: queue kind {:?} is not supported yet", field("queue"), other)),
+            QueueConfig::Codel { target_ns, interval_ns, limit, mtu } => {
+                Queue::codel(*target_ns, *interval_ns, *limit, *mtu).map_err(at)?
+            }
         };
-        let _ = Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64);
-        let loss_rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
+        let rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
+        let at = |e: String| format!("{}: {e}", field("loss"));
         let loss = match &lc.loss {
             LossConfig::None => LossModel::None,
-            LossConfig::Bernoulli { p } => {
-                if !(0.0..=1.0).contains(p) {
-                    return Err(format!("{}: p = {p}; allowed: 0 to 1", field("loss")));
-                }
-                LossModel::Bernoulli { p: *p, rng: loss_rng }
+            LossConfig::Bernoulli { p } => LossModel::bernoulli(*p, rng).map_err(at)?,
+            LossConfig::Periodic { every } => LossModel::periodic(*every).map_err(at)?,
+            LossConfig::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
+                LossModel::gilbert_elliott(*p_gb, *p_bg, *loss_good, *loss_bad, rng).map_err(at)?
             }
-            LossConfig::Periodic { every } => {
-                if *every == 0 {
-                    return Err(format!("{}: every = 0; allowed: a positive packet count", field("loss")));
-                }
-                LossModel::Periodic { every: *every, count: 0 }
-            }
-            other => return Err(format!("{}: loss kind {:?} is not supported yet", field("loss"), other)),
         };
         out.push(Link {
             name: lc.name.clone(),
