@@ -82,9 +82,9 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f'--seed: "{text}" is not a whole number') from None
+        raise argparse.ArgumentTypeError(f'"{text}" is not a whole number') from None
     if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"--seed: {value} is out of range; allowed: 0 to 2^64-1")
+        raise argparse.ArgumentTypeError(f"{value} is out of range; allowed: 0 to 2^64-1")
     return value
 
 

@@ -268,7 +268,7 @@ class Tcp(Strict):
     delayed_ack: bool = False
     delack_timeout: Duration = 40_000_000
     rcv_buf: Optional[Size] = None
-    dupthresh: int = Field(default=3, ge=1)
+    dupthresh: int = Field(default=3, ge=1, le=16)
 
     @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf")
     @classmethod
@@ -276,6 +276,21 @@ class Tcp(Strict):
         if v is not None and v <= 0:
             raise PydanticCustomError("range", "{msg}", {"msg": "must be positive"})
         return v
+
+    @field_validator("mss")
+    @classmethod
+    def _mss_range(cls, v):
+        if v > 65000:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes is too large; allowed: 1 to 65000 bytes"})
+        return v
+
+    @model_validator(mode="after")
+    def _rto_order(self):
+        if not self.min_rto <= self.initial_rto <= self.max_rto:
+            raise PydanticCustomError(
+                "range", "{msg}", {"msg": "expected min_rto <= initial_rto <= max_rto", "field": "min_rto"}
+            )
+        return self
 
 
 def _algorithm_names() -> list[str]:
@@ -551,7 +566,8 @@ def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
         got = f'unknown kind "{ctx["tag"]}"' if kind == "union_tag_invalid" else "missing `kind`"
         message = f"{got}; allowed: {allowed}"
     else:
-        message = f"{_show(first.get('input'))}: {first['msg']}"
+        msg = first["msg"]
+        message = f"got {_show(first.get('input'))}; {msg[:1].lower()}{msg[1:]}"
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return ScenarioError(field, message)

@@ -1,0 +1,59 @@
+# mpcc: `make demo` and `make test` do all the set-up (a local virtualenv, the
+# Python dependencies, the Rust extension). Each step is skipped when its stamp
+# file is newer than its inputs, so repeated runs are fast.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
+
+STAMP_DEPS  := $(VENV)/.mpcc-deps
+STAMP_BUILD := $(VENV)/.mpcc-build
+STAMP_BENCH := $(VENV)/.mpcc-bench-deps
+
+RUST_SOURCES := Cargo.toml Cargo.lock $(shell find crates -name '*.rs' -o -name Cargo.toml 2>/dev/null)
+
+.PHONY: demo test validate bench setup clean
+
+demo: $(STAMP_BUILD)
+	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo
+	@echo "Open results/demo/*.png for the plots; results/demo/summary.json for the numbers."
+
+test: $(STAMP_BUILD)
+	cargo test --workspace
+	$(PY) -m pytest tests
+
+# Slow checks against ns-3 and closed-form models (bench/ and tests marked slow).
+validate: $(STAMP_BUILD) $(STAMP_BENCH)
+	@if [ -f bench/validate_ns3.py ]; then $(PY) bench/validate_ns3.py; \
+	 else echo "bench/validate_ns3.py: not written yet"; fi
+	$(PY) -m pytest tests -m slow; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 5 ]
+
+bench: $(STAMP_BUILD) $(STAMP_BENCH)
+	$(PY) bench/bench.py
+
+setup: $(STAMP_BUILD)
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "mpcc: cannot create a virtualenv; on Debian: apt-get install python3-venv" >&2; exit 1; }
+
+# Runtime dependencies are read from pyproject.toml, the one place they are listed.
+$(STAMP_DEPS): pyproject.toml | $(PY)
+	$(PY) -c "import subprocess, sys, tomllib; \
+	  deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; \
+	  sys.exit(subprocess.call([sys.executable, '-m', 'pip', 'install', '--quiet', \
+	                            '--disable-pip-version-check', 'maturin>=1.5,<2', 'pytest', *deps]))"
+	@touch $@
+
+$(STAMP_BUILD): $(STAMP_DEPS) $(RUST_SOURCES)
+	VIRTUAL_ENV=$(CURDIR)/$(VENV) $(VENV)/bin/maturin develop --release
+	@touch $@
+
+# ns-3 (the PyPI package) for the cross-checks and benchmarks.
+$(STAMP_BENCH): $(STAMP_DEPS)
+	$(PIP) ns3 scipy
+	@touch $@
+
+clean:
+	rm -rf results $(STAMP_DEPS) $(STAMP_BUILD) $(STAMP_BENCH)

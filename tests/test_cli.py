@@ -1,0 +1,134 @@
+"""The `mpcc` command: every user error is one line on stderr and exit code 2."""
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import mpcc_command, run_cli
+
+FLOW = """
+[[flows]]
+name = "a"
+cc = "reno"
+path = ["bottleneck"]
+"""
+LINK = """
+duration = "2s"
+[links.bottleneck]
+rate = "10Mbps"
+delay = "20ms"
+"""
+
+BAD = {
+    "malformed TOML": ('duration = "2s"\n[links.b\nrate = 1\n', "line 2"),
+    "unknown algorithm": (LINK + FLOW.replace('"reno"', '"nosuchcc"'), "flows[0].cc"),
+    "negative rate": (LINK.replace('"10Mbps"', '"-5Mbps"') + FLOW, "links.bottleneck.rate"),
+    "unknown link in path": (LINK + FLOW.replace('["bottleneck"]', '["bottleneck", "ghost"]'), "flows[0].path[1]"),
+    "missing trace file": (
+        LINK.replace('rate = "10Mbps"', 'capacity = { kind = "trace", path = "no/such.trace" }') + FLOW,
+        "links.bottleneck.capacity.path",
+    ),
+    "malformed trace file": (
+        LINK.replace('rate = "10Mbps"', 'capacity = { kind = "trace", path = "bad.trace" }') + FLOW,
+        "line 3",
+    ),
+    "unknown field": (LINK.replace("delay", "dealy") + FLOW, "links.bottleneck.dealy"),
+    "unknown queue kind": (LINK + 'queue = { kind = "fifo" }\n' + FLOW, "links.bottleneck.queue"),
+}
+
+
+def assert_one_line_error(proc, *words):
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("mpcc: error: ")
+    assert "Traceback" not in proc.stderr and "panicked" not in proc.stderr
+    for w in words:
+        assert w in lines[0]
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_gives_one_line_and_exit_2(case, write_scenario, tmp_path):
+    text, field = BAD[case]
+    (tmp_path / "bad.trace").write_text("0\n3\n1.5\n")
+    path = write_scenario(text)
+    proc = run_cli("run", path, "--out", tmp_path / "out")
+    assert_one_line_error(proc, field)
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_scenario_file(tmp_path):
+    assert_one_line_error(run_cli("run", tmp_path / "nope.toml"), "nope.toml", "not found")
+
+
+def test_usage_errors_are_one_line():
+    assert_one_line_error(run_cli("frobnicate"), "frobnicate")
+    assert_one_line_error(run_cli("run", "x.toml", "--seed", "minus-one"), "--seed")
+    assert_one_line_error(run_cli("plot", "/nonexistent/results"), "not found")
+
+
+def test_simulator_error_is_one_line(monkeypatch, write_scenario, tmp_path, capsys):
+    """A configuration the simulator rejects: its message, one line, exit code 2."""
+    from mpcc import _core, cli
+
+    def reject(config_json):
+        raise ValueError("flows.a.tcp.mss: 70000; allowed: 1 to 65000 bytes")
+
+    monkeypatch.setattr(_core, "run", reject)
+    code = cli.main(["run", str(write_scenario(LINK + FLOW)), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == "mpcc: error: flows.a.tcp.mss: 70000; allowed: 1 to 65000 bytes\n"
+
+
+def test_list_shows_algorithms_params_and_kinds():
+    proc = run_cli("list")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for word in ["reno", "NewReno", "beta", "init_cwnd", "droptail", "red", "codel", "bernoulli",
+                 "gilbert_elliott", "schedule", "random_walk", "trace"]:
+        assert word in out
+
+
+def test_list_does_not_import_heavy_modules():
+    code = (
+        "import sys; from mpcc.cli import main; main(['list']); "
+        "heavy = [m for m in ('pandas', 'matplotlib', 'pyarrow') if m in sys.modules]; "
+        "assert not heavy, heavy"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_interrupted_run_exits_130(write_scenario, tmp_path):
+    """Ctrl-C while the simulator runs (with the GIL released) stops at once with code 130."""
+    long_run = """
+    duration = "3600s"
+    [links.bottleneck]
+    rate = "1Gbps"
+    delay = "5ms"
+    queue = { kind = "droptail", packets = 1000 }
+    [[flows]]
+    name = "a"
+    cc = "reno"
+    path = ["bottleneck"]
+    count = 20
+    """
+    path = write_scenario(long_run)
+    proc = subprocess.Popen(
+        [*mpcc_command(), "run", str(path), "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(2.0)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("mpcc did not stop within 10 s of SIGINT")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err

@@ -1,0 +1,121 @@
+"""End to end through the simulator: the Python API, the results folder, determinism."""
+
+import json
+
+import pandas as pd
+import pytest
+
+import mpcc
+from conftest import ROOT, dumbbell, run_cli
+
+
+@pytest.fixture(scope="module")
+def result():
+    return mpcc.run(dumbbell("5s", p=0.001))
+
+
+def test_summary_has_the_promised_fields(result):
+    flow_keys = {"throughput_bps", "goodput_bps", "rtt_mean_s", "rtt_var_s2", "rtt_p95_s", "retransmissions",
+                 "losses", "timeouts"}
+    assert set(result.summary["flows"]) == {"a", "b"}
+    for name in ("a", "b"):
+        assert flow_keys <= set(result.summary["flows"][name])
+    assert {"utilization", "drops", "queue_delay_mean_s"} <= set(result.summary["links"]["bottleneck"])
+    assert {"events", "packets", "wall_s"} <= set(result.summary["sim"])
+
+
+def test_entity_frames_follow_the_summary(result):
+    assert list(result.flows.index) == ["a", "b"] and result.flows.index.name == "flow"
+    assert result.flows.loc["a", "throughput_bps"] == result.summary["flows"]["a"]["throughput_bps"]
+    assert list(result.links.index) == ["bottleneck"]
+    # Two Reno flows keep a 10 Mbit/s bottleneck busy.
+    assert 0.8 < result.links.loc["bottleneck", "utilization"] <= 1.0
+    assert result.flows["throughput_bps"].sum() == pytest.approx(9.5e6, rel=0.1)
+
+
+def test_series_use_names_and_derive_throughput(result):
+    fs, ls = result.flow_series, result.link_series
+    assert set(fs["flow"]) == {"a", "b"} and set(ls["link"]) == {"bottleneck"}
+    for col in ("t_s", "cwnd", "srtt_s", "delivered_bytes", "throughput_bps"):
+        assert col in fs
+    for col in ("t_s", "queue_packets"):
+        assert col in ls
+    a = fs[fs["flow"] == "a"].sort_values("t_s")
+    # Sampled every 100 ms: the derived rate integrates back to the delivered bytes.
+    assert a["t_s"].diff().dropna().round(9).eq(0.1).all()
+    delivered = (a["throughput_bps"] * a["t_s"].diff().fillna(a["t_s"].iloc[0])).sum() / 8
+    assert delivered == pytest.approx(a["delivered_bytes"].iloc[-1], rel=1e-9)
+    # Flow b starts at 1 s: nothing delivered before.
+    b = fs[fs["flow"] == "b"]
+    assert (b[b["t_s"] < 1.0]["delivered_bytes"] == 0).all() and b["delivered_bytes"].iloc[-1] > 0
+
+
+def test_results_folder_and_plots(tmp_path):
+    out = tmp_path / "demo"
+    proc = run_cli("run", ROOT / "scenarios/demo.toml", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert str(out) in proc.stdout and "throughput.png" in proc.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["flows"]) == {"reno", "cubic"}
+    fs = pd.read_parquet(out / "flow_series.parquet")
+    ls = pd.read_parquet(out / "link_series.parquet")
+    assert set(fs["flow"]) == {"reno", "cubic"} and len(ls) > 0
+    assert (out / "scenario.toml").read_text() == (ROOT / "scenarios/demo.toml").read_text()
+    assert json.loads((out / "config.json").read_text())["links"][0]["name"] == "bottleneck"
+    pngs = ["throughput.png", "cwnd.png", "rtt.png", "queue.png"]
+    for name in pngs:
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    # `mpcc plot` redraws them from the folder alone.
+    for name in pngs:
+        (out / name).unlink()
+    proc = run_cli("plot", out)
+    assert proc.returncode == 0, proc.stderr
+    assert all((out / name).stat().st_size > 5000 for name in pngs)
+
+
+def _summary_without_wall_time(path):
+    lines = path.read_text().splitlines(keepends=True)
+    wall = [line for line in lines if '"wall_s"' in line]
+    assert len(wall) == 1
+    return "".join(line for line in lines if '"wall_s"' not in line)
+
+
+def test_same_seed_gives_byte_identical_summary(write_scenario, tmp_path):
+    path = write_scenario(dumbbell("5s", p=0.01))
+    for run in ("one", "two"):
+        assert run_cli("run", path, "--out", tmp_path / run, "--no-plots").returncode == 0
+    one = _summary_without_wall_time(tmp_path / "one/summary.json")
+    two = _summary_without_wall_time(tmp_path / "two/summary.json")
+    assert one == two
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "one/flow_series.parquet"), pd.read_parquet(tmp_path / "two/flow_series.parquet")
+    )
+
+
+def test_another_seed_changes_the_random_draws(write_scenario, tmp_path):
+    path = write_scenario(dumbbell("5s", p=0.01))
+    assert run_cli("run", path, "--out", tmp_path / "s1", "--no-plots").returncode == 0
+    assert run_cli("run", path, "--out", tmp_path / "s2", "--no-plots", "--seed", "2").returncode == 0
+    s1 = json.loads((tmp_path / "s1/summary.json").read_text())
+    s2 = json.loads((tmp_path / "s2/summary.json").read_text())
+    assert s1["flows"]["a"]["losses"] > 0
+    assert s1["flows"] != s2["flows"]
+
+
+def test_seed_argument_of_run_matches_the_scenario_seed():
+    text = dumbbell("3s", p=0.02)
+    by_argument = mpcc.run(text, seed=7).summary
+    by_scenario = mpcc.run(text.replace("seed = 1", "seed = 7")).summary
+    assert by_argument["flows"] == by_scenario["flows"]
+
+
+def test_run_from_dict_writes_a_readable_scenario_copy(tmp_path):
+    import tomllib
+
+    data = tomllib.loads(dumbbell("2s", p=0.0))
+    res = mpcc.run(data, out=tmp_path / "r", plots=False)
+    assert res.out == tmp_path / "r"
+    copy = tomllib.loads((tmp_path / "r/scenario.toml").read_text())
+    assert copy == data
+    assert mpcc.Scenario.from_dict(copy).to_config() == res.config
