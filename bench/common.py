@@ -1,0 +1,154 @@
+"""Shared by bench/bench.py and bench/validate_ns3.py: finding (and building) the two
+simulators, turning a scenario of scenarios/validation/ into the command line of each,
+running a process while measuring its wall time and peak memory, and reading results.
+
+mpcc runs as the native binary `mpcc-sim CONFIG.json` (CONFIG.json is the canonical
+configuration that the Python front end makes from the TOML scenario, written once
+before timing); ns-3 runs as bench/build/ns3-dumbbell. Both are timed as whole
+processes, start-up included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+SCENARIOS = ROOT / "scenarios" / "validation"
+OUT = BENCH / "out"
+
+sys.path.insert(0, str(ROOT / "python"))
+
+# Model choices of the ns-3 runs beyond what the TOML file says, per congestion controller.
+# mpcc's CUBIC has no HyStart (RFC 9438 leaves it optional); ns-3's is on by default, so
+# it is switched off to compare the same algorithm (docs/validation.md).
+NS3_CC = {"reno": ["--cc=NewReno"], "cubic": ["--cc=Cubic", "--hystart=0"]}
+
+
+def ns3_binary() -> Path:
+    """bench/build/ns3-dumbbell, built against the ns3 wheel when missing or stale."""
+    out = subprocess.run([str(BENCH / "build_ns3.sh")], check=True, stdout=subprocess.PIPE, text=True)
+    return Path(out.stdout.strip().splitlines()[-1])
+
+
+def mpcc_binary() -> Path:
+    """$MPCC_SIM if set; otherwise `cargo build --release -p mpcc-sim` (a no-op when up to
+    date) and the binary in $CARGO_TARGET_DIR (default: the workspace's target/)."""
+    if os.environ.get("MPCC_SIM"):
+        return Path(os.environ["MPCC_SIM"])
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "mpcc-sim"], cwd=ROOT, check=True)
+    return target / "release" / "mpcc-sim"
+
+
+def mpcc_config(name: str) -> Path:
+    """Writes the canonical JSON configuration of scenario `name`; returns its path."""
+    from mpcc import scenario
+
+    config = scenario.load(SCENARIOS / f"{name}.toml").to_config()
+    path = OUT / "configs" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config))
+    return path
+
+
+def ns3_args(name: str) -> list[str]:
+    """The ns-3 program's options for scenario `name`, read from its TOML file (the
+    layout of bench/make_scenarios.py: bottleneck, access_i, flows f0..fN-1)."""
+    s = tomllib.loads((SCENARIOS / f"{name}.toml").read_text())
+    bottleneck, access = s["links"]["bottleneck"], s["links"]["access_0"]
+    flows = s["flows"]
+    ccs = {f["cc"] for f in flows}
+    assert len(ccs) == 1, f"{name}: one congestion controller for all flows expected"
+    starts = [_seconds(f.get("start", "0s")) for f in flows]
+    gap = round(starts[1] - starts[0], 9) if len(starts) > 1 else 0.0
+    assert all(abs(t - (starts[0] + i * gap)) < 1e-9 for i, t in enumerate(starts)), "evenly spaced starts expected"
+    return NS3_CC[ccs.pop()] + [
+        f"--flows={len(flows)}",
+        f"--duration={_seconds(s['duration'])}",
+        f"--bottleneckRate={bottleneck['rate']}",
+        f"--bottleneckDelay={bottleneck['delay']}",
+        f"--queue={bottleneck['queue']['packets']}",
+        f"--accessRate={access['rate']}",
+        f"--accessDelay={access['delay']}",
+        f"--accessQueue={access['queue']['packets']}",
+        f"--segmentSize={s['tcp']['mss']}",
+        f"--delAckCount={2 if s['tcp']['delayed_ack'] else 1}",
+        f"--start={starts[0]}",
+        f"--gap={gap}",
+    ]
+
+
+def _seconds(text: str) -> float:
+    from mpcc import units
+
+    return units.duration_ns(text) / 1e9
+
+
+GNU_TIME = Path("/usr/bin/time")
+
+
+def run_measured(cmd: list[str]) -> tuple[str, float, int]:
+    """Runs `cmd`; returns (stdout, wall seconds of the whole process, peak RSS in KiB).
+
+    The peak comes from GNU time (`/usr/bin/time -f %M`, Debian package `time`) when it is
+    installed. Without it, wait4's ru_maxrss of the child is used, which is an upper
+    bound: Linux carries the high-water mark of the forking Python process (about 14 MiB)
+    over the exec. The wall time is taken around the whole child either way.
+    """
+    with tempfile.NamedTemporaryFile() as peak, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        argv = [str(c) for c in cmd]
+        if GNU_TIME.exists():
+            argv = [str(GNU_TIME), "-f", "%M", "-o", peak.name] + argv
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err)
+        _, status, rusage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode != 0:
+            tail = err.read().decode(errors="replace").strip()[-2000:]
+            raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {tail}")
+        text = Path(peak.name).read_text().split()
+        rss = int(text[-1]) if GNU_TIME.exists() and text else rusage.ru_maxrss
+        return out.read().decode(), wall, rss
+
+
+def mpcc_result(summary: dict) -> dict:
+    """Aggregate figures of an mpcc summary.json."""
+    flows = summary["flows"].values()
+    duration = summary["sim"]["duration_s"]
+    return _aggregate(
+        [(f["delivered_bytes"], f["rtt_mean_s"]) for f in flows], duration, summary["sim"]["packets"],
+        summary["sim"]["events"],
+    )
+
+
+def ns3_result(out: dict) -> dict:
+    """Aggregate figures of the ns-3 program's JSON."""
+    return _aggregate(
+        [(f["goodput_bytes"], f["rtt_mean_s"]) for f in out["per_flow"]], out["duration_s"],
+        out["delivered_packets"], out["events"],
+    )
+
+
+def _aggregate(flows: list[tuple[int, float]], duration: float, packets: int, events: int) -> dict:
+    """Goodput = bytes delivered to the receiving applications / the whole duration;
+    mean RTT = the per-flow mean RTTs weighted by delivered bytes (about the mean over
+    all samples, as samples are one per ACK)."""
+    delivered = sum(b for b, _ in flows)
+    return {
+        "goodput_bps": delivered * 8 / duration,
+        "rtt_mean_s": sum(b * r for b, r in flows) / delivered if delivered else 0.0,
+        "delivered_packets": packets,
+        "events": events,
+        "per_flow_goodput_bps": [b * 8 / duration for b, _ in flows],
+    }
