@@ -91,6 +91,9 @@ define_controllers! {
         Ewtcp(multi::ewtcp::Ewtcp),
         Coupled(multi::coupled::Coupled),
         NodaIto(multi::noda_ito::NodaIto),
+        Mpveno(multi::mpveno::MpVeno),
+        Mptcpw(multi::mptcpw::Mptcpw),
+        Wmptcpw(multi::wmptcpw::WMptcpw),
     ],
 }
 

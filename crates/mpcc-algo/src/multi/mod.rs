@@ -8,8 +8,11 @@ pub mod base;
 pub mod coupled;
 pub mod ewtcp;
 pub mod lia;
+pub mod mptcpw;
+pub mod mpveno;
 pub mod noda_ito;
 pub mod olia;
+pub mod wmptcpw;
 pub mod wvegas;
 
 use crate::registry::{AlgoInfo, ParamInfo, INIT_CWND};
@@ -79,6 +82,33 @@ AlgoInfo {
         ParamInfo { name: "min_cwnd", default: 1.0, min: 1.0, max: 2.0, help: "floor of the delay-driven decrease (1, or 2 kernel style)" },
         ParamInfo { name: "mean_per_ack", default: 0.0, min: 0.0, max: 1.0, help: "1: update MeanRTT on every ACK; 0: once per round" },
     ],
+},
+AlgoInfo {
+    name: "mpveno",
+    kind: "multi",
+    summary: "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
+    doc: "docs/algorithms/mpveno.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "beta", default: 3.0, min: 0.0, max: 50.0, help: "Veno backlog threshold (packets), scaled by the subflow's rate share" },
+    ],
+},
+AlgoInfo {
+    name: "mptcpw",
+    kind: "multi",
+    summary: "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
+    doc: "docs/algorithms/mptcpw.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "gamma", default: 1.0, min: 0.0, max: 2.0, help: "flappiness vs congestion-balance trade-off (1 = LIA-like increase)" },
+    ],
+},
+AlgoInfo {
+    name: "wmptcpw",
+    kind: "multi",
+    summary: "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
+    doc: "docs/algorithms/wmptcpw.md",
+    params: &[INIT_CWND],
 }];
 
 /// Builds a registered multipath controller; `p` yields a parameter's value or default.
@@ -90,6 +120,9 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
         "wvegas" => Controller::Wvegas(wvegas::WVegas::new(p("init_cwnd"), p("total_alpha"), p("alpha_min"), p("gamma"))),
         "ewtcp" => Controller::Ewtcp(ewtcp::Ewtcp::new(p("init_cwnd"), p("a"))),
         "coupled" => Controller::Coupled(coupled::Coupled::new(p("init_cwnd"))),
+        "mpveno" => Controller::Mpveno(mpveno::MpVeno::new(p("init_cwnd"), p("beta"))),
+        "mptcpw" => Controller::Mptcpw(mptcpw::Mptcpw::new(p("init_cwnd"), p("gamma"))),
+        "wmptcpw" => Controller::Wmptcpw(wmptcpw::WMptcpw::new(p("init_cwnd"))),
         "noda_ito" => Controller::NodaIto(noda_ito::NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5)),
         _ => return None,
     })

@@ -1,0 +1,170 @@
+//! MPTCPW, coordinated multipath TCP Westwood (Le, Hong, Huh, ICOIN 2012; as
+//! restated in the MPVeno paper, seeds.md section 2).
+//!
+//! Per acked segment on subflow r: `w_r += min(delta_r, 1) / w_r` with
+//! `delta_r = w_r^gamma * max_s(w_s^(2-gamma) / rtt_s^2) / (sum_i w_i/rtt_i)^2`.
+//! gamma = 1 is LIA's increase; gamma = 2 - phi maps onto LIA's phi family. On loss
+//! Westwood's rule: `ssthresh = B_r * RTTmin_r` (Westwood+ bandwidth estimate),
+//! `cwnd = min(cwnd, ssthresh)`; after a timeout `cwnd = 1`.
+
+use super::base::{argmax, may_grow, scaled_sum, BwEstimator, Path};
+use crate::common::{slow_start, MIN_CWND, MIN_SSTHRESH};
+use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use mpcc_core::Nanos;
+
+/// A subflow with a Westwood+ bandwidth estimate.
+#[derive(Clone, Debug)]
+pub struct WwPath {
+    pub p: Path,
+    pub bwe: BwEstimator,
+}
+
+impl WwPath {
+    pub fn new(init_cwnd: f64) -> WwPath {
+        WwPath { p: Path::new(init_cwnd), bwe: BwEstimator::default() }
+    }
+    #[inline]
+    pub fn observe(&mut self, ev: &AckEvent) {
+        self.p.observe(ev);
+        self.bwe.on_ack(ev.now, ev.acked, ev.rtt);
+    }
+    /// Westwood's decrease: threshold at the estimated BDP (halving until the
+    /// first estimate exists); the window only ever goes down.
+    pub fn westwood_decrease(&mut self, kind: CongestionKind) {
+        let bdp = self.bwe.bw * self.p.min_rtt;
+        let t = if bdp > 0.0 { bdp } else { self.p.cwnd * 0.5 };
+        self.p.ssthresh = t.max(MIN_SSTHRESH);
+        self.p.cwnd = match kind {
+            CongestionKind::Timeout => MIN_CWND,
+            _ => self.p.cwnd.min(self.p.ssthresh),
+        };
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Mptcpw {
+    init_cwnd: f64,
+    /// Trade-off between congestion balance (2) and no flappiness (0); 1 default.
+    pub gamma: f64,
+    pub(crate) paths: Vec<WwPath>,
+}
+
+impl Mptcpw {
+    pub fn new(init_cwnd: f64, gamma: f64) -> Mptcpw {
+        Mptcpw { init_cwnd, gamma, paths: Vec::new() }
+    }
+
+    /// `delta_r` as defined above.
+    #[inline]
+    pub fn delta(&self, r: usize) -> f64 {
+        let me = &self.paths[r].p;
+        if !me.eligible() {
+            return 1.0;
+        }
+        let g = self.gamma;
+        let Some(b) = argmax(self.paths.iter().map(|q| &q.p), |p| p.cwnd.powf(2.0 - g) / (p.srtt * p.srtt)) else {
+            return 1.0;
+        };
+        let pb = &self.paths[b].p;
+        let s = scaled_sum(pb.srtt, self.paths.iter().map(|q| &q.p));
+        // w_r^g w_b^(2-g) / rtt_b^2 / (s/rtt_b)^2
+        let d = me.cwnd.powf(g) * pb.cwnd.powf(2.0 - g) / (s * s);
+        if d.is_finite() {
+            d
+        } else {
+            1.0
+        }
+    }
+}
+
+impl CongestionControl for Mptcpw {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(WwPath::new(self.init_cwnd));
+        self.paths.len() - 1
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        let q = &mut self.paths[sf];
+        q.observe(ev);
+        if !may_grow(ev) {
+            return;
+        }
+        let left = slow_start(&mut q.p.cwnd, q.p.ssthresh, ev.acked);
+        if left > 0.0 {
+            let d = self.delta(sf).min(1.0);
+            let p = &mut self.paths[sf].p;
+            p.cwnd += d * left / p.cwnd;
+        }
+    }
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.paths[sf].westwood_decrease(ev.kind);
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].p.cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].p.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    fn mw(gamma: f64, flows: &[(f64, f64)]) -> Mptcpw {
+        let mut c = Mptcpw::new(10.0, gamma);
+        for &(w, rtt) in flows {
+            let i = c.add_subflow(0);
+            c.paths[i].p = path(w, rtt);
+        }
+        c
+    }
+
+    #[test]
+    fn gamma_one_is_lia_increase() {
+        // w = (10, 20), rtt = (100, 200) ms: LIA gives 1/40 per segment, so
+        // delta_r / w_r = 1/40, delta = (0.25, 0.5).
+        let c = mw(1.0, &[(10.0, 100.0), (20.0, 200.0)]);
+        assert!((c.delta(0) - 0.25).abs() < 1e-12);
+        assert!((c.delta(1) - 0.5).abs() < 1e-12);
+        // one subflow: delta = 1 (Reno)
+        assert!((mw(1.0, &[(17.0, 30.0)]).delta(0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn gamma_two_and_zero_hand_computed() {
+        // same RTT 50 ms, w = (10, 30), sum x = 800:
+        // gamma 2: w_r^2 * max(1/rtt^2) / (sum x)^2 = w_r^2 / 1600 -> (1/16, 9/16)
+        let c = mw(2.0, &[(10.0, 50.0), (30.0, 50.0)]);
+        assert!((c.delta(0) - 100.0 / 1600.0).abs() < 1e-12);
+        assert!((c.delta(1) - 900.0 / 1600.0).abs() < 1e-12);
+        // gamma 0: max(w_s^2) / (sum w)^2 = 900/1600 for both
+        let c = mw(0.0, &[(10.0, 50.0), (30.0, 50.0)]);
+        assert!((c.delta(0) - 900.0 / 1600.0).abs() < 1e-12);
+        assert!((c.delta(1) - 900.0 / 1600.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn westwood_decrease_uses_bandwidth_estimate() {
+        let mut c = mw(1.0, &[(40.0, 100.0)]);
+        // 200 segments/s estimate, RTTmin 100 ms -> ssthresh 20
+        let mut now = 0;
+        for _ in 0..40 {
+            now += 10 * MS;
+            c.on_ack(0, &ack(now, 2.0, 100.0));
+        }
+        assert!((c.paths[0].bwe.bw - 200.0).abs() < 1.0, "{}", c.paths[0].bwe.bw);
+        let w = c.cwnd(0);
+        c.on_congestion(0, &cong(crate::CongestionKind::Loss));
+        assert!((c.ssthresh(0) - 20.0).abs() < 0.1);
+        assert_eq!(c.cwnd(0), w.min(c.ssthresh(0)));
+        c.on_congestion(0, &cong(crate::CongestionKind::Timeout));
+        assert_eq!(c.cwnd(0), 1.0);
+        // without an estimate: halving
+        let mut c = mw(1.0, &[(40.0, 100.0)]);
+        c.on_congestion(0, &cong(crate::CongestionKind::Loss));
+        assert_eq!((c.cwnd(0), c.ssthresh(0)), (20.0, 20.0));
+    }
+}
