@@ -1,13 +1,11 @@
 //! NewReno congestion control (RFC 5681 window rules, RFC 6582 recovery epochs).
 //!
 //! Slow start grows cwnd by the delivered segments up to ssthresh; congestion
-//! avoidance adds `acked / cwnd` per ACK (one segment per RTT). On a loss signal
-//! `ssthresh = max(in_flight / 2, 2)` and cwnd = ssthresh (fast recovery; the
-//! transport keeps one recovery epoch per window, as RFC 6582 does). On a timeout
-//! `ssthresh = max(in_flight / 2, 2)` and `cwnd = 1`.
-//!
-//! The decrease uses cwnd rather than FlightSize when `use_flight_size = 0`
-//! (Linux's `tcp_reno_ssthresh` halves cwnd). Default 0: halve cwnd, as Linux.
+//! avoidance adds `acked / cwnd` per ACK (one segment per RTT). On a loss or ECN
+//! signal `ssthresh = max((1 - beta) cwnd, 2)` and cwnd = ssthresh (the transport
+//! keeps one recovery epoch per window, as RFC 6582 does); on a timeout the same
+//! ssthresh and `cwnd = 1`. The decrease uses cwnd, not FlightSize, as Linux's
+//! `tcp_reno_ssthresh` does. See docs/algorithms/reno.md.
 
 use crate::common::{slow_start, MIN_CWND, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
@@ -84,6 +82,17 @@ mod tests {
         r.cwnd = 3.0;
         r.on_congestion(&ev);
         assert_eq!(r.ssthresh, 2.0, "ssthresh floor");
+    }
+
+    /// Kernel vector R1: cwnd 10, ssthresh 15, one ACK of 8 segments: slow start to
+    /// 15 and 3 left over for congestion avoidance. Linux banks them (cnt 3 of 15);
+    /// the float model adds 3/15 at once.
+    #[test]
+    fn kernel_vector_r1_leftover_goes_to_avoidance() {
+        let mut r = Reno::new(10.0, 0.5);
+        r.ssthresh = 15.0;
+        r.on_ack(&ack(8.0));
+        assert!((r.cwnd - 15.2).abs() < 1e-12);
     }
 
     #[test]
