@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except KeyboardInterrupt:
         _interrupted()
+    except BrokenPipeError:  # `mpcc list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except UserError as e:
         return _fail(str(e))
     except ValueError as e:  # ScenarioError, SimulationError

@@ -67,6 +67,7 @@ def _unit(parse):
 
 Duration = Annotated[int, _unit(units.duration_ns)]
 Rate = Annotated[float, _unit(units.rate_bps)]
+RateOrZero = Annotated[float, _unit(lambda v: units.rate_bps(v, allow_zero=True))]
 Size = Annotated[int, _unit(units.size_bytes)]
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -99,7 +100,7 @@ class ConstantCapacity(Strict):
 
 class Step(Strict):
     at: Duration
-    rate: Rate
+    rate: RateOrZero  # 0 = an outage
 
 
 class ScheduleCapacity(Strict):
@@ -118,10 +119,19 @@ class ScheduleCapacity(Strict):
         return steps
 
     @model_validator(mode="after")
-    def _period_after_last_step(self):
+    def _sends_again(self):
         if self.period and self.period <= self.steps[-1].at:
             raise PydanticCustomError(
                 "schedule", "{msg}", {"msg": "period must be longer than the last step's `at`", "field": "period"}
+            )
+        if all(s.rate == 0 for s in self.steps):
+            raise PydanticCustomError("schedule", "{msg}", {"msg": "every step has rate 0", "field": "steps"})
+        if not self.period and self.steps[-1].rate == 0:
+            raise PydanticCustomError(
+                "schedule",
+                "{msg}",
+                {"msg": "the last step has rate 0 and there is no period: the link would never send again; "
+                 "add a later step with a rate or set a period", "field": "steps"},
             )
         return self
 
