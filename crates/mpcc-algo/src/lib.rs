@@ -94,6 +94,9 @@ define_controllers! {
         Mpveno(multi::mpveno::MpVeno),
         Mptcpw(multi::mptcpw::Mptcpw),
         Wmptcpw(multi::wmptcpw::WMptcpw),
+        Mpcubic(multi::mpcubic::MpCubic),
+        Mpsqrt(multi::binomial::Binomial),
+        Mpiad(multi::binomial::Binomial),
     ],
 }
 

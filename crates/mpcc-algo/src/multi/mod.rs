@@ -4,10 +4,12 @@
 //! indexed by the dense subflow id; its coupling term is computed from that table.
 
 pub mod balia;
+pub mod binomial;
 pub mod base;
 pub mod coupled;
 pub mod ewtcp;
 pub mod lia;
+pub mod mpcubic;
 pub mod mptcpw;
 pub mod mpveno;
 pub mod noda_ito;
@@ -109,6 +111,44 @@ AlgoInfo {
     summary: "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
     doc: "docs/algorithms/wmptcpw.md",
     params: &[INIT_CWND],
+},
+AlgoInfo {
+    name: "mpcubic",
+    kind: "multi",
+    summary: "multipath CUBIC (Le et al.): per-subflow CUBIC curve scaled by delta = (max x / sum x)^4",
+    doc: "docs/algorithms/mpcubic.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "c", default: 0.4, min: 0.01, max: 10.0, help: "CUBIC scaling constant (segments/s^3)" },
+        ParamInfo { name: "beta", default: 0.3, min: 0.01, max: 0.99, help: "multiplicative decrease fraction" },
+        ParamInfo { name: "fast_convergence", default: 1.0, min: 0.0, max: 1.0, help: "1: lower W_max after a loss below the previous W_max" },
+    ],
+},
+AlgoInfo {
+    name: "mpsqrt",
+    kind: "multi",
+    summary: "multipath binomial SQRT (Le et al.): +delta/sqrt(w), -sqrt(w)/2",
+    doc: "docs/algorithms/mpsqrt.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "k", default: 0.5, min: 0.0, max: 2.0, help: "increase exponent" },
+        ParamInfo { name: "l", default: 0.5, min: 0.0, max: 1.0, help: "decrease exponent" },
+        ParamInfo { name: "alpha", default: 1.0, min: 0.01, max: 10.0, help: "increase constant" },
+        ParamInfo { name: "beta", default: 0.5, min: 0.01, max: 10.0, help: "decrease constant" },
+    ],
+},
+AlgoInfo {
+    name: "mpiad",
+    kind: "multi",
+    summary: "multipath binomial IIAD (Le et al.): +2 delta/w, -1",
+    doc: "docs/algorithms/mpiad.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "k", default: 1.0, min: 0.0, max: 2.0, help: "increase exponent" },
+        ParamInfo { name: "l", default: 0.0, min: 0.0, max: 1.0, help: "decrease exponent" },
+        ParamInfo { name: "alpha", default: 2.0, min: 0.01, max: 10.0, help: "increase constant" },
+        ParamInfo { name: "beta", default: 1.0, min: 0.01, max: 10.0, help: "decrease constant" },
+    ],
 }];
 
 /// Builds a registered multipath controller; `p` yields a parameter's value or default.
@@ -123,6 +163,9 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
         "mpveno" => Controller::Mpveno(mpveno::MpVeno::new(p("init_cwnd"), p("beta"))),
         "mptcpw" => Controller::Mptcpw(mptcpw::Mptcpw::new(p("init_cwnd"), p("gamma"))),
         "wmptcpw" => Controller::Wmptcpw(wmptcpw::WMptcpw::new(p("init_cwnd"))),
+        "mpcubic" => Controller::Mpcubic(mpcubic::MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5)),
+        "mpsqrt" => Controller::Mpsqrt(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
+        "mpiad" => Controller::Mpiad(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
         "noda_ito" => Controller::NodaIto(noda_ito::NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5)),
         _ => return None,
     })

@@ -1,0 +1,124 @@
+//! Multipath binomial congestion control, MPSQRT and MPIAD (Le, Hong, Lee, IEICE
+//! Trans. Commun. 2012; as the MPMTP paper restates it, seeds.md section 3).
+//!
+//! Per acked segment `w_r += delta alpha / w_r^k`; on loss `w_r -= beta w_r^l`.
+//! SQRT: k = l = 1/2, alpha = 1, beta = 1/2. IIAD: k = 1, l = 0, alpha = 2, beta = 1.
+//! A binomial flow's equilibrium window is `(alpha / (beta p))^(1/(k+l))`, so its
+//! rate scales with `delta^(1/(k+l))`; the common fairness factor that gives the
+//! connection the best single-path binomial flow's rate is
+//! `delta = (max_r x_r / sum_i x_i)^(k+l)` (1 with one subflow).
+
+use super::base::{may_grow, Path};
+use crate::common::slow_start;
+use crate::{AckEvent, CongestionControl, CongestionEvent};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct Binomial {
+    init_cwnd: f64,
+    pub k: f64,
+    pub l: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub(crate) paths: Vec<Path>,
+}
+
+impl Binomial {
+    pub fn new(init_cwnd: f64, k: f64, l: f64, alpha: f64, beta: f64) -> Binomial {
+        Binomial { init_cwnd, k, l, alpha, beta, paths: Vec::new() }
+    }
+    pub fn sqrt(init_cwnd: f64) -> Binomial {
+        Binomial::new(init_cwnd, 0.5, 0.5, 1.0, 0.5)
+    }
+    pub fn iiad(init_cwnd: f64) -> Binomial {
+        Binomial::new(init_cwnd, 1.0, 0.0, 2.0, 1.0)
+    }
+
+    #[inline]
+    pub fn delta(&self) -> f64 {
+        let (mut sum, mut max) = (0.0, 0.0f64);
+        for p in &self.paths {
+            let x = p.rate();
+            sum += x;
+            max = max.max(x);
+        }
+        let d = (max / sum).powf(self.k + self.l);
+        if d.is_finite() && d > 0.0 {
+            d
+        } else {
+            1.0
+        }
+    }
+}
+
+impl CongestionControl for Binomial {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(Path::new(self.init_cwnd));
+        self.paths.len() - 1
+    }
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        let p = &mut self.paths[sf];
+        p.observe(ev);
+        if !may_grow(ev) {
+            return;
+        }
+        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        if left > 0.0 {
+            let d = self.delta();
+            let p = &mut self.paths[sf];
+            p.cwnd += d * self.alpha * left / p.cwnd.powf(self.k);
+        }
+    }
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        let p = &mut self.paths[sf];
+        p.reduce_to(ev.kind, p.cwnd - self.beta * p.cwnd.powf(self.l));
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::CongestionKind;
+
+    #[test]
+    fn sqrt_rules() {
+        let mut c = Binomial::sqrt(10.0);
+        c.add_subflow(0);
+        c.paths[0] = path(16.0, 50.0);
+        c.on_ack(0, &ack(1, 1.0, 50.0)); // + 1/sqrt(16)
+        assert!((c.cwnd(0) - 16.25).abs() < 1e-12);
+        c.paths[0].cwnd = 16.0;
+        c.on_congestion(0, &cong(CongestionKind::Loss)); // - 0.5 * 4
+        assert_eq!(c.cwnd(0), 14.0);
+    }
+
+    #[test]
+    fn iiad_rules_and_delta() {
+        let mut c = Binomial::iiad(10.0);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i] = path(20.0, 50.0);
+        }
+        assert_eq!(c.delta(), 0.5);
+        c.on_ack(0, &ack(1, 1.0, 50.0)); // + 0.5 * 2 / 20
+        assert!((c.cwnd(0) - 20.05).abs() < 1e-12);
+        c.on_congestion(1, &cong(CongestionKind::Loss)); // - 1
+        assert_eq!(c.cwnd(1), 19.0);
+        // SQRT (k + l = 1) has the same delta; AIMD-like k + l = 2 squares it
+        let mut c = Binomial::new(10.0, 1.0, 1.0, 1.0, 0.5);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i] = path(20.0, 50.0);
+        }
+        assert_eq!(c.delta(), 0.25);
+    }
+}
