@@ -97,6 +97,7 @@ define_controllers! {
         Mpcubic(multi::mpcubic::MpCubic),
         Mpsqrt(multi::binomial::Binomial),
         Mpiad(multi::binomial::Binomial),
+        Cdd(multi::cdd::Cdd),
     ],
 }
 

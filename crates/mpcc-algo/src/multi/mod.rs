@@ -5,6 +5,7 @@
 
 pub mod balia;
 pub mod binomial;
+pub mod cdd;
 pub mod base;
 pub mod coupled;
 pub mod ewtcp;
@@ -149,6 +150,20 @@ AlgoInfo {
         ParamInfo { name: "alpha", default: 2.0, min: 0.01, max: 10.0, help: "increase constant" },
         ParamInfo { name: "beta", default: 1.0, min: 0.01, max: 10.0, help: "decrease constant" },
     ],
+},
+AlgoInfo {
+    name: "cdd",
+    kind: "multi",
+    summary: "CDD-MPTCP (Tao & Yan): LIA plus a periodic cut of the subflow with the largest forward delay",
+    doc: "docs/algorithms/cdd.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "theta_0", default: 1.5, min: 1.0, max: 100.0, help: "delay coefficient above which the slowest subflow is trimmed" },
+        ParamInfo { name: "theta_max", default: 3.0, min: 1.0, max: 100.0, help: "delay coefficient above which it is divided by theta" },
+        ParamInfo { name: "delay_smoothing", default: 0.75, min: 0.0, max: 0.99, help: "weight of the old forward delay in its EWMA" },
+        ParamInfo { name: "theta_smoothing", default: 0.75, min: 0.0, max: 0.99, help: "weight of the old theta in its EWMA" },
+        ParamInfo { name: "period", default: 0.5, min: 0.01, max: 10.0, help: "seconds between adjustments" },
+    ],
 }];
 
 /// Builds a registered multipath controller; `p` yields a parameter's value or default.
@@ -166,6 +181,7 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
         "mpcubic" => Controller::Mpcubic(mpcubic::MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5)),
         "mpsqrt" => Controller::Mpsqrt(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
         "mpiad" => Controller::Mpiad(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
+        "cdd" => Controller::Cdd(cdd::Cdd::new(p("init_cwnd"), p("theta_0"), p("theta_max"), p("delay_smoothing"), p("theta_smoothing"), p("period"))),
         "noda_ito" => Controller::NodaIto(noda_ito::NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5)),
         _ => return None,
     })

@@ -1,0 +1,175 @@
+//! CDD-MPTCP, control of the delay difference (Tao & Yan; seeds.md section 4),
+//! congestion-control half: LIA plus a periodic cut of the slowest subflow.
+//!
+//! Each subflow smooths its forward delay `D_i = (1 - a) D_new + a D_i` (a = 0.75).
+//! Every `period` (0.5 s) the delay coefficient `theta = D_max / D_min` is smoothed
+//! (`theta = (1 - b) theta_new + b theta`) and the subflow with the largest D is cut:
+//! `w /= theta` if `theta > theta_max`, `w = (w / theta + w) / 2` if
+//! `theta_0 < theta <= theta_max`; then `ssthresh = w` if `w < ssthresh`.
+//! The scheduler half (smallest unacked/cwnd first) is not a congestion controller.
+
+use super::lia::Lia;
+use crate::common::{secs, MIN_CWND};
+use crate::{AckEvent, CongestionControl, CongestionEvent};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct Cdd {
+    pub(crate) lia: Lia,
+    pub theta_0: f64,
+    pub theta_max: f64,
+    /// Weight of the old value in the forward-delay EWMA.
+    pub delay_smoothing: f64,
+    /// Weight of the old value in the theta EWMA.
+    pub theta_smoothing: f64,
+    pub period: Nanos,
+    /// Smoothed forward delay per subflow (s), 0 until the first sample.
+    pub(crate) delay: Vec<f64>,
+    /// Smoothed delay coefficient, 0 until first computed.
+    pub theta: f64,
+    last: Option<Nanos>,
+}
+
+impl Cdd {
+    pub fn new(init_cwnd: f64, theta_0: f64, theta_max: f64, delay_smoothing: f64, theta_smoothing: f64, period_s: f64) -> Cdd {
+        Cdd {
+            lia: Lia::new(init_cwnd, 1.0),
+            theta_0,
+            theta_max,
+            delay_smoothing,
+            theta_smoothing,
+            period: mpcc_core::time::from_secs(period_s),
+            delay: Vec::new(),
+            theta: 0.0,
+            last: None,
+        }
+    }
+
+    /// The periodic step: update theta, cut the slowest subflow. Returns its id if cut.
+    pub fn adjust(&mut self) -> Option<usize> {
+        let (mut dmax, mut dmin, mut imax) = (0.0f64, f64::INFINITY, 0);
+        let mut n = 0;
+        for (i, &d) in self.delay.iter().enumerate() {
+            if d > 0.0 {
+                n += 1;
+                if d > dmax {
+                    dmax = d;
+                    imax = i;
+                }
+                dmin = dmin.min(d);
+            }
+        }
+        if n < 2 {
+            return None;
+        }
+        let t_new = dmax / dmin;
+        let b = self.theta_smoothing;
+        self.theta = if self.theta == 0.0 { t_new } else { (1.0 - b) * t_new + b * self.theta };
+        let th = self.theta;
+        let p = &mut self.lia.paths[imax];
+        if th > self.theta_max {
+            p.cwnd /= th;
+        } else if th > self.theta_0 {
+            p.cwnd = (p.cwnd / th + p.cwnd) / 2.0;
+        } else {
+            return None;
+        }
+        p.cwnd = p.cwnd.max(MIN_CWND);
+        if p.cwnd < p.ssthresh {
+            p.ssthresh = p.cwnd;
+        }
+        Some(imax)
+    }
+}
+
+impl CongestionControl for Cdd {
+    fn add_subflow(&mut self, now: Nanos) -> usize {
+        self.delay.push(0.0);
+        self.lia.add_subflow(now)
+    }
+
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        self.lia.grow(sf, ev);
+        if ev.owd > 0 {
+            let (d, a) = (secs(ev.owd), self.delay_smoothing);
+            let s = &mut self.delay[sf];
+            *s = if *s == 0.0 { d } else { (1.0 - a) * d + a * *s };
+        }
+        let last = *self.last.get_or_insert(ev.now);
+        if ev.now.saturating_sub(last) >= self.period {
+            self.last = Some(ev.now);
+            self.adjust();
+        }
+    }
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.lia.on_congestion(sf, ev);
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.lia.cwnd(sf)
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.lia.ssthresh(sf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    fn cdd() -> Cdd {
+        let mut c = Cdd::new(10.0, 1.5, 3.0, 0.75, 0.75, 0.5);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.lia.paths[i] = path(40.0, 100.0);
+            c.lia.paths[i].ssthresh = 30.0;
+        }
+        c
+    }
+
+    #[test]
+    fn cuts_the_slowest_subflow_by_theta() {
+        // theta = 4 > theta_max 3: w /= 4 on the slow subflow, ssthresh follows.
+        let mut c = cdd();
+        c.delay = vec![0.020, 0.080];
+        assert_eq!(c.adjust(), Some(1));
+        assert_eq!((c.cwnd(1), c.ssthresh(1), c.cwnd(0)), (10.0, 10.0, 40.0));
+        // theta_0 < theta = 2 <= theta_max: average of w and w/theta
+        let mut c = cdd();
+        c.delay = vec![0.040, 0.020];
+        assert_eq!(c.adjust(), Some(0));
+        assert_eq!((c.cwnd(0), c.ssthresh(0)), (30.0, 30.0));
+        // theta = 1.2 <= theta_0: nothing
+        let mut c = cdd();
+        c.delay = vec![0.024, 0.020];
+        assert_eq!(c.adjust(), None);
+        // theta smoothing: second period theta = 0.25 * 2 + 0.75 * 4 = 3.5
+        let mut c = cdd();
+        c.delay = vec![0.020, 0.080];
+        c.adjust();
+        c.delay = vec![0.020, 0.040];
+        c.adjust();
+        assert!((c.theta - 3.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn delay_smoothing_and_period_from_acks() {
+        let mut c = cdd();
+        let mut ev = ack(0, 0.0, 100.0); // acked 0: no LIA growth
+        ev.owd = 20 * MS;
+        c.on_ack(0, &ev);
+        ev.owd = 100 * MS;
+        c.on_ack(1, &ev);
+        ev.owd = 60 * MS;
+        ev.now = 100 * MS;
+        c.on_ack(1, &ev); // 0.25 * 60 + 0.75 * 100 = 90 ms
+        assert!((c.delay[1] - 0.090).abs() < 1e-12);
+        assert_eq!(c.cwnd(1), 40.0, "no adjustment before 0.5 s");
+        ev.now = 500 * MS;
+        ev.owd = 90 * MS;
+        c.on_ack(1, &ev); // theta = 4.5 > 3: 40 / 4.5
+        assert!((c.cwnd(1) - 40.0 / 4.5).abs() < 1e-12);
+    }
+}
