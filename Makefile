@@ -19,9 +19,12 @@ demo: $(STAMP_BUILD)
 	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo
 	@echo "Open results/demo/*.png for the plots; results/demo/summary.json for the numbers."
 
+# Both suites run even if the first fails; the target fails if either did.
 test: $(STAMP_BUILD)
-	cargo test --workspace
-	$(PY) -m pytest tests
+	@status=0; \
+	cargo test --workspace --no-fail-fast || status=1; \
+	$(PY) -m pytest tests || status=1; \
+	exit $$status
 
 # Slow checks against ns-3 and closed-form models (bench/ and tests marked slow).
 validate: $(STAMP_BUILD) $(STAMP_BENCH)
