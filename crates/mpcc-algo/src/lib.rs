@@ -98,6 +98,7 @@ define_controllers! {
         Mpsqrt(multi::binomial::Binomial),
         Mpiad(multi::binomial::Binomial),
         Cdd(multi::cdd::Cdd),
+        Mpmtp(multi::mpmtp::MpMtp),
     ],
 }
 

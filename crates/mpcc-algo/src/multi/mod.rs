@@ -11,6 +11,7 @@ pub mod coupled;
 pub mod ewtcp;
 pub mod lia;
 pub mod mpcubic;
+pub mod mpmtp;
 pub mod mptcpw;
 pub mod mpveno;
 pub mod noda_ito;
@@ -164,6 +165,22 @@ AlgoInfo {
         ParamInfo { name: "theta_smoothing", default: 0.75, min: 0.0, max: 0.99, help: "weight of the old theta in its EWMA" },
         ParamInfo { name: "period", default: 0.5, min: 0.01, max: 10.0, help: "seconds between adjustments" },
     ],
+},
+AlgoInfo {
+    name: "mpmtp",
+    kind: "multi",
+    summary: "MPMTP (Lee & Chung): concave-convex-linear subflows, loss-rate load balancing, CUBIC fairness",
+    doc: "docs/algorithms/mpmtp.md",
+    params: &[
+        INIT_CWND,
+        ParamInfo { name: "beta", default: 0.3, min: 0.01, max: 0.99, help: "multiplicative decrease fraction" },
+        ParamInfo { name: "c", default: 0.4, min: 0.01, max: 10.0, help: "CUBIC's C in the fairness factor (segments/s^3)" },
+        ParamInfo { name: "load_balance", default: 1.0, min: 0.0, max: 1.0, help: "1: multiply the increase by B_r" },
+        ParamInfo { name: "fairness", default: 1.0, min: 0.0, max: 1.0, help: "1: multiply the increase by delta" },
+        ParamInfo { name: "rise", default: 0.125, min: 0.0, max: 10.0, help: "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile" },
+        ParamInfo { name: "b_floor", default: 0.1, min: 0.0, max: 1.0, help: "lower bound of B_r" },
+        ParamInfo { name: "delta_max", default: 10.0, min: 0.01, max: 1000.0, help: "upper bound of delta" },
+    ],
 }];
 
 /// Builds a registered multipath controller; `p` yields a parameter's value or default.
@@ -182,6 +199,16 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
         "mpsqrt" => Controller::Mpsqrt(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
         "mpiad" => Controller::Mpiad(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
         "cdd" => Controller::Cdd(cdd::Cdd::new(p("init_cwnd"), p("theta_0"), p("theta_max"), p("delay_smoothing"), p("theta_smoothing"), p("period"))),
+        "mpmtp" => Controller::Mpmtp(mpmtp::MpMtp::new(
+            p("init_cwnd"),
+            p("beta"),
+            p("c"),
+            p("load_balance") >= 0.5,
+            p("fairness") >= 0.5,
+            p("rise"),
+            p("b_floor"),
+            p("delta_max"),
+        )),
         "noda_ito" => Controller::NodaIto(noda_ito::NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5)),
         _ => return None,
     })

@@ -1,0 +1,380 @@
+//! MPMTP, multipath multimedia transport protocol (S. Lee & K. Chung; seeds.md
+//! section 3): concave-convex-linear subflows with a load-balancing factor B_r and a
+//! CUBIC-fairness factor delta_r.
+//!
+//! Per acked segment in congestion avoidance `w += delta B alpha / w`; on loss
+//! `w -= beta w` and `w_max = w`.
+//! - Concave (w < w_max): `alpha = c (w - w_max)^2 + 1`, `c = (alpha_max - 1) /
+//!   (beta w_max)^2`, `alpha_max = (1 - beta) w_max` (the window the epoch starts at).
+//! - Convex (w >= w_max): alpha starts at 1 and grows by 1 per round, capped at w.
+//! - Linear: once a round's minimum RTT exceeds the base RTT by `rise` (fraction),
+//!   the RTT of that round is RTT_min; while srtt > RTT_min alpha is multiplied by
+//!   `L = l1 / (l2 + srtt)`, the hyperbola through (RTT_min, 1) and
+//!   (RTT_max = srtt at the last loss, 1/w), clamped to [1/w, 1].
+//! - B_r from per-path loss rates (losses per delivered segment): B_max =
+//!   `1 - (p_max - p_min)/p_avg` on the lossiest path, B_min = `2 - p_min/p_avg` on the
+//!   least lossy, the hyperbola `b1 / (b2 + p)` through both in between.
+//! - delta (common to all subflows), from equating the connection's rate with the
+//!   best single-path CUBIC's (see docs/algorithms/mpmtp.md):
+//!   `delta = (C(4-beta)/(4 beta))^(1/3) beta max_r(w_r^2 / (B_r rtt_r^(1/3))) / (sum x)^(4/3)`.
+
+use super::base::{may_grow, Path};
+use crate::common::{secs, slow_start};
+use crate::{AckEvent, CongestionControl, CongestionEvent};
+use mpcc_core::Nanos;
+
+#[derive(Clone, Debug)]
+pub struct MtpPath {
+    pub p: Path,
+    /// Window at the last loss (0 before the first loss).
+    pub w_max: f64,
+    /// Convex-profile alpha (starts at 1 when the window reaches w_max).
+    pub alpha_cvx: f64,
+    pub in_convex: bool,
+    /// RTT at which the rise was detected in this epoch (0 = not yet).
+    pub rise_rtt: f64,
+    /// srtt at the last loss (0 = none).
+    pub loss_rtt: f64,
+    round_min: f64,
+    pub delivered: f64,
+    pub losses: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct MpMtp {
+    init_cwnd: f64,
+    pub beta: f64,
+    /// CUBIC's C in the fairness factor (segments/s^3).
+    pub c: f64,
+    pub load_balance: bool,
+    pub fairness: bool,
+    /// RTT rise (fraction of the base RTT) that switches to the linear profile.
+    pub rise: f64,
+    /// Lower bound of B (the paper's B_max can go negative).
+    pub b_floor: f64,
+    pub delta_max: f64,
+    pub(crate) paths: Vec<MtpPath>,
+}
+
+impl MpMtp {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(init_cwnd: f64, beta: f64, c: f64, load_balance: bool, fairness: bool, rise: f64, b_floor: f64, delta_max: f64) -> MpMtp {
+        MpMtp { init_cwnd, beta, c, load_balance, fairness, rise, b_floor, delta_max, paths: Vec::new() }
+    }
+
+    /// The shape factor alpha_r (before B and delta), including L.
+    pub fn alpha(&mut self, r: usize) -> f64 {
+        let beta = self.beta;
+        let q = &mut self.paths[r];
+        let w = q.p.cwnd;
+        if q.w_max <= 0.0 {
+            return 1.0;
+        }
+        let a = if w < q.w_max {
+            q.in_convex = false;
+            let a_max = (1.0 - beta) * q.w_max;
+            let span = beta * q.w_max;
+            let c = (a_max - 1.0).max(0.0) / (span * span);
+            (c * (w - q.w_max) * (w - q.w_max) + 1.0).min(w.max(1.0))
+        } else {
+            if !q.in_convex {
+                q.in_convex = true;
+                q.alpha_cvx = 1.0;
+            }
+            q.alpha_cvx
+        };
+        a * Self::linear(q)
+    }
+
+    /// L: 1 until the RTT rise, then falls from 1 at RTT_min to 1/w at RTT_max.
+    fn linear(q: &MtpPath) -> f64 {
+        let (cur, lo) = (q.p.srtt, q.rise_rtt);
+        let l_min = 1.0 / q.p.cwnd.max(1.0);
+        if lo <= 0.0 || cur <= lo {
+            return 1.0;
+        }
+        let hi = q.loss_rtt;
+        if hi <= lo {
+            return l_min; // already beyond the RTT the last loss happened at
+        }
+        // L(lo) = 1, L(hi) = l_min with L = l1 / (l2 + rtt)
+        let l2 = (l_min * hi - lo) / (1.0 - l_min);
+        let l1 = l2 + lo;
+        let l = l1 / (l2 + cur);
+        if l.is_finite() {
+            l.clamp(l_min, 1.0)
+        } else {
+            l_min
+        }
+    }
+
+    #[inline]
+    fn loss_rate(q: &MtpPath) -> f64 {
+        if q.delivered > 0.0 {
+            q.losses / q.delivered
+        } else {
+            0.0
+        }
+    }
+
+    /// Load-balancing factor B_r (1 when the loss rates are equal or unknown).
+    pub fn balance(&self, r: usize) -> f64 {
+        let (mut lo, mut hi, mut sum, mut n) = (f64::INFINITY, 0.0f64, 0.0, 0u32);
+        for q in self.paths.iter().filter(|q| q.delivered > 0.0) {
+            let p = Self::loss_rate(q);
+            lo = lo.min(p);
+            hi = hi.max(p);
+            sum += p;
+            n += 1;
+        }
+        if n < 2 || hi <= lo || sum <= 0.0 || self.paths[r].delivered <= 0.0 {
+            return 1.0;
+        }
+        let avg = sum / n as f64;
+        let b_hi = (1.0 - (hi - lo) / avg).max(self.b_floor); // paper's B_max, lossiest path
+        let b_lo = (2.0 - lo / avg).max(self.b_floor); // paper's B_min, least lossy path
+        let p = Self::loss_rate(&self.paths[r]);
+        if p >= hi {
+            return b_hi;
+        }
+        if p <= lo || b_hi == b_lo {
+            return b_lo;
+        }
+        let b2 = (b_lo * lo - b_hi * hi) / (b_hi - b_lo);
+        let b1 = b_hi * (b2 + hi);
+        (b1 / (b2 + p)).clamp(b_hi.min(b_lo), b_hi.max(b_lo))
+    }
+
+    /// Common fairness factor delta (alpha taken as its cycle average, 1).
+    pub fn delta(&self) -> f64 {
+        let b = self.beta;
+        let k = (self.c * (4.0 - b) / (4.0 * b)).cbrt() * b;
+        let (mut sum_x, mut best) = (0.0, 0.0f64);
+        for (i, q) in self.paths.iter().enumerate().filter(|(_, q)| q.p.eligible()) {
+            sum_x += q.p.rate();
+            let bi = if self.load_balance { self.balance(i) } else { 1.0 };
+            best = best.max(q.p.cwnd * q.p.cwnd / (bi * q.p.srtt.cbrt()));
+        }
+        let d = k * best / sum_x.powf(4.0 / 3.0);
+        if d.is_finite() && d > 0.0 {
+            d.min(self.delta_max)
+        } else {
+            1.0
+        }
+    }
+}
+
+impl CongestionControl for MpMtp {
+    fn add_subflow(&mut self, _now: Nanos) -> usize {
+        self.paths.push(MtpPath {
+            p: Path::new(self.init_cwnd),
+            w_max: 0.0,
+            alpha_cvx: 1.0,
+            in_convex: false,
+            rise_rtt: 0.0,
+            loss_rtt: 0.0,
+            round_min: f64::INFINITY,
+            delivered: 0.0,
+            losses: 0.0,
+        });
+        self.paths.len() - 1
+    }
+
+    #[inline]
+    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
+        let rise = self.rise;
+        let q = &mut self.paths[sf];
+        q.p.observe(ev);
+        q.delivered += ev.acked.max(0.0);
+        if ev.round_start {
+            // RTT-rise detection on the finished round's minimum RTT.
+            if q.w_max > 0.0 && q.rise_rtt == 0.0 && q.round_min.is_finite() && q.round_min > q.p.min_rtt * (1.0 + rise) {
+                q.rise_rtt = q.round_min;
+            }
+            q.round_min = f64::INFINITY;
+            if q.in_convex {
+                q.alpha_cvx = (q.alpha_cvx + 1.0).min(q.p.cwnd.max(1.0));
+            }
+        }
+        if ev.rtt > 0 {
+            q.round_min = q.round_min.min(secs(ev.rtt));
+        }
+        if !may_grow(ev) {
+            return;
+        }
+        let left = slow_start(&mut q.p.cwnd, q.p.ssthresh, ev.acked);
+        if left <= 0.0 {
+            return;
+        }
+        let a = self.alpha(sf);
+        let b = if self.load_balance { self.balance(sf) } else { 1.0 };
+        let d = if self.fairness { self.delta() } else { 1.0 };
+        let p = &mut self.paths[sf].p;
+        p.cwnd += d * b * a * left / p.cwnd;
+    }
+
+    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        let beta = self.beta;
+        let q = &mut self.paths[sf];
+        q.losses += 1.0;
+        q.w_max = q.p.cwnd;
+        q.loss_rtt = if ev.srtt > 0 { secs(ev.srtt) } else { q.p.srtt };
+        q.rise_rtt = 0.0;
+        q.in_convex = false;
+        q.p.reduce_to(ev.kind, q.p.cwnd * (1.0 - beta));
+    }
+    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].p.cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].p.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::CongestionKind;
+
+    fn mtp(lb: bool, fair: bool) -> MpMtp {
+        MpMtp::new(10.0, 0.3, 0.4, lb, fair, 0.125, 0.1, 10.0)
+    }
+
+    #[test]
+    fn concave_alpha_falls_from_window_to_one() {
+        let mut c = mtp(false, false);
+        c.add_subflow(0);
+        c.paths[0].p = path(100.0, 100.0);
+        let mut lossy = cong(CongestionKind::Loss);
+        lossy.srtt = 100 * MS;
+        c.on_congestion(0, &lossy);
+        assert_eq!((c.cwnd(0), c.paths[0].w_max), (70.0, 100.0));
+        // at the epoch start alpha = alpha_max = 70 (fast), near w_max alpha -> 1
+        assert!((c.alpha(0) - 70.0).abs() < 1e-9);
+        c.paths[0].p.cwnd = 85.0; // half way: c = 69 / 900, alpha = 69 * 225/900 + 1
+        assert!((c.alpha(0) - (69.0 / 4.0 + 1.0)).abs() < 1e-9);
+        c.paths[0].p.cwnd = 99.999;
+        assert!((c.alpha(0) - 1.0).abs() < 1e-6);
+        // the increase per segment is alpha / w
+        c.paths[0].p.cwnd = 85.0;
+        c.on_ack(0, &ack(1, 1.0, 100.0));
+        assert!((c.cwnd(0) - (85.0 + 18.25 / 85.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn convex_alpha_grows_once_per_round() {
+        let mut c = mtp(false, false);
+        c.add_subflow(0);
+        c.paths[0].p = path(50.0, 100.0);
+        c.paths[0].w_max = 50.0;
+        assert_eq!(c.alpha(0), 1.0);
+        let mut ev = ack(1, 1.0, 100.0);
+        ev.round_start = true;
+        c.on_ack(0, &ev);
+        c.on_ack(0, &ev);
+        // two round starts: alpha 1 -> 2 -> 3
+        assert_eq!(c.paths[0].alpha_cvx, 3.0);
+        c.paths[0].p.cwnd = 2.5;
+        c.on_ack(0, &ev);
+        assert_eq!(c.paths[0].alpha_cvx, 2.5, "capped at w");
+    }
+
+    #[test]
+    fn linear_factor_runs_from_one_to_one_over_w() {
+        let mut c = mtp(false, false);
+        c.add_subflow(0);
+        let q = &mut c.paths[0];
+        q.p = path(20.0, 120.0);
+        q.w_max = 30.0;
+        q.rise_rtt = 0.120;
+        q.loss_rtt = 0.200;
+        assert!((MpMtp::linear(&c.paths[0]) - 1.0).abs() < 1e-12);
+        c.paths[0].p.srtt = 0.200;
+        assert!((MpMtp::linear(&c.paths[0]) - 1.0 / 20.0).abs() < 1e-12);
+        c.paths[0].p.srtt = 0.160; // on the hyperbola, strictly between
+        let l = MpMtp::linear(&c.paths[0]);
+        let l2 = (0.05 * 0.2 - 0.12) / 0.95;
+        assert!((l - (l2 + 0.12) / (l2 + 0.16)).abs() < 1e-12 && l > 0.05 && l < 1.0);
+        c.paths[0].p.srtt = 0.300;
+        assert!((MpMtp::linear(&c.paths[0]) - 0.05).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rtt_rise_detected_from_round_minimum() {
+        let mut c = mtp(false, false);
+        c.add_subflow(0);
+        c.paths[0].p = path(20.0, 100.0);
+        c.paths[0].w_max = 30.0;
+        let mut ev = ack(1, 1.0, 105.0);
+        ev.min_rtt = 100 * MS;
+        c.on_ack(0, &ev);
+        ev.round_start = true;
+        c.on_ack(0, &ev); // round min 105 < 112.5: no rise
+        assert_eq!(c.paths[0].rise_rtt, 0.0);
+        ev.round_start = false;
+        ev.rtt = 115 * MS;
+        c.on_ack(0, &ev);
+        ev.round_start = true;
+        c.on_ack(0, &ev); // round min 105 (the round-start sample) < 112.5
+        assert_eq!(c.paths[0].rise_rtt, 0.0);
+        ev.round_start = false;
+        c.on_ack(0, &ev);
+        ev.round_start = true;
+        c.on_ack(0, &ev); // round min 115 > 112.5: rise
+        assert!((c.paths[0].rise_rtt - 0.115).abs() < 1e-12);
+    }
+
+    #[test]
+    fn load_balance_slows_the_lossier_path() {
+        let mut c = mtp(true, false);
+        for (d, l) in [(1000.0, 10.0), (1000.0, 20.0), (1000.0, 15.0)] {
+            let i = c.add_subflow(0);
+            c.paths[i].delivered = d;
+            c.paths[i].losses = l;
+        }
+        // p = (0.01, 0.02, 0.015), avg 0.015: B_max = 1 - 0.01/0.015 = 1/3 at 0.02,
+        // B_min = 2 - 0.01/0.015 = 4/3 at 0.01, the hyperbola in between.
+        assert!((c.balance(1) - 1.0 / 3.0).abs() < 1e-12);
+        assert!((c.balance(0) - 4.0 / 3.0).abs() < 1e-12);
+        let mid = c.balance(2);
+        assert!(mid > 1.0 / 3.0 && mid < 4.0 / 3.0);
+        let (bh, bl, hi, lo) = (1.0 / 3.0, 4.0 / 3.0, 0.02, 0.01);
+        let b2 = (bl * lo - bh * hi) / (bh - bl);
+        assert!((mid - bh * (b2 + hi) / (b2 + 0.015)).abs() < 1e-12);
+        // very unequal rates: B_max would be negative, floored
+        c.paths[1].losses = 200.0;
+        assert_eq!(c.balance(1), 0.1);
+        // switched off: the increase ignores B
+        let mut c2 = mtp(false, false);
+        c2.add_subflow(0);
+        c2.paths[0].delivered = 10.0;
+        c2.paths[0].losses = 5.0;
+        c2.paths[0].p = path(10.0, 50.0);
+        c2.on_ack(0, &ack(1, 1.0, 50.0));
+        assert!((c2.cwnd(0) - 10.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn fairness_factor_hand_computed() {
+        let mut c = mtp(false, true);
+        c.add_subflow(0);
+        c.paths[0].p = path(100.0, 100.0);
+        // one path: delta = (0.4 * 3.7 / 1.2)^(1/3) * 0.3 * rtt * w^(2/3)
+        let k = (0.4f64 * 3.7 / 1.2).cbrt() * 0.3;
+        let one = k * 0.1 * 100.0f64.powf(2.0 / 3.0);
+        assert!((c.delta() - one).abs() < 1e-9, "{} vs {one}", c.delta());
+        // two equal paths on one bottleneck: windows halve, sum x doubles at the same
+        // total -> delta scales by (1/2)^2 / 1 ... = (w/2)^2 / (sum x)^(4/3) ratio
+        let mut c2 = mtp(false, true);
+        for _ in 0..2 {
+            let i = c2.add_subflow(0);
+            c2.paths[i].p = path(50.0, 100.0);
+        }
+        assert!((c2.delta() / one - 0.25).abs() < 1e-9);
+        // clamp
+        c.delta_max = 0.1;
+        assert_eq!(c.delta(), 0.1);
+    }
+}
