@@ -109,7 +109,7 @@ pub fn argmax<'a>(paths: impl Iterator<Item = &'a Path>, key: impl Fn(&Path) -> 
             continue;
         }
         let k = key(p);
-        if best.map_or(true, |(_, bk)| k > bk) {
+        if best.is_none_or(|(_, bk)| k > bk) {
             best = Some((i, k));
         }
     }
