@@ -281,6 +281,9 @@ impl Sim {
     fn sample(&mut self) {
         let t = self.now as f64 * 1e-9;
         for (i, f) in self.flows.iter().enumerate() {
+            if self.now < f.start {
+                continue; // nothing to plot before the flow exists
+            }
             let mss = f.snd.mss() as f64;
             self.flow_series.push(&[
                 t,
