@@ -26,10 +26,12 @@ OUT = BENCH / "out"
 
 sys.path.insert(0, str(ROOT / "python"))
 
-# Model choices of the ns-3 runs beyond what the TOML file says, per congestion controller.
-# mpcc's CUBIC has no HyStart (RFC 9438 leaves it optional); ns-3's is on by default, so
-# it is switched off to compare the same algorithm (docs/validation.md).
-NS3_CC = {"reno": ["--cc=NewReno"], "cubic": ["--cc=Cubic", "--hystart=0"]}
+# ns-3 options that make it run the same algorithms as mpcc (docs/validation.md):
+# mpcc's loss recovery is RFC 6675 with cwnd set to ssthresh on entry, not ns-3's default
+# Proportional Rate Reduction (RFC 6937), and mpcc's CUBIC has no HyStart (ns-3's default
+# is on). With `ns3_defaults=True` these are left at ns-3's defaults.
+NS3_CC = {"reno": ["--cc=NewReno"], "cubic": ["--cc=Cubic"]}
+NS3_ALIGN = {"reno": ["--recovery=Classic"], "cubic": ["--recovery=Classic", "--hystart=0"]}
 
 
 def ns3_binary() -> Path:
@@ -59,7 +61,7 @@ def mpcc_config(name: str) -> Path:
     return path
 
 
-def ns3_args(name: str) -> list[str]:
+def ns3_args(name: str, ns3_defaults: bool = False) -> list[str]:
     """The ns-3 program's options for scenario `name`, read from its TOML file (the
     layout of bench/make_scenarios.py: bottleneck, access_i, flows f0..fN-1)."""
     s = tomllib.loads((SCENARIOS / f"{name}.toml").read_text())
@@ -70,7 +72,8 @@ def ns3_args(name: str) -> list[str]:
     starts = [_seconds(f.get("start", "0s")) for f in flows]
     gap = round(starts[1] - starts[0], 9) if len(starts) > 1 else 0.0
     assert all(abs(t - (starts[0] + i * gap)) < 1e-9 for i, t in enumerate(starts)), "evenly spaced starts expected"
-    return NS3_CC[ccs.pop()] + [
+    cc = ccs.pop()
+    return NS3_CC[cc] + ([] if ns3_defaults else NS3_ALIGN[cc]) + [
         f"--flows={len(flows)}",
         f"--duration={_seconds(s['duration'])}",
         f"--bottleneckRate={bottleneck['rate']}",
@@ -126,18 +129,25 @@ def mpcc_result(summary: dict) -> dict:
     """Aggregate figures of an mpcc summary.json."""
     flows = summary["flows"].values()
     duration = summary["sim"]["duration_s"]
-    return _aggregate(
+    result = _aggregate(
         [(f["delivered_bytes"], f["rtt_mean_s"]) for f in flows], duration, summary["sim"]["packets"],
         summary["sim"]["events"],
     )
+    result["bottleneck_drops"] = summary["links"]["bottleneck"]["drops"]
+    result["retransmissions"] = sum(f["retransmissions"] for f in flows)
+    result["timeouts"] = sum(f["timeouts"] for f in flows)
+    return result
 
 
 def ns3_result(out: dict) -> dict:
     """Aggregate figures of the ns-3 program's JSON."""
-    return _aggregate(
+    result = _aggregate(
         [(f["goodput_bytes"], f["rtt_mean_s"]) for f in out["per_flow"]], out["duration_s"],
         out["delivered_packets"], out["events"],
     )
+    result["bottleneck_drops"] = out["bottleneck_drops"]
+    result["retransmissions"] = sum(f["retransmissions"] for f in out["per_flow"])
+    return result
 
 
 def _aggregate(flows: list[tuple[int, float]], duration: float, packets: int, events: int) -> dict:

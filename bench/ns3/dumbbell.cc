@@ -140,6 +140,7 @@ main(int argc, char* argv[])
     bool sack = true;
     uint32_t delAckCount = 1;
     bool hystart = true;
+    std::string recovery = "Prr";
     double start = 0.1;
     double gap = 0.05;
     uint32_t bufferBytes = 16 << 20;
@@ -158,6 +159,9 @@ main(int argc, char* argv[])
     cmd.AddValue("sack", "enable SACK", sack);
     cmd.AddValue("delAckCount", "segments per ACK (1 = ACK every segment)", delAckCount);
     cmd.AddValue("hystart", "CUBIC HyStart (ns-3 default: on)", hystart);
+    cmd.AddValue("recovery",
+                 "loss recovery: Prr (RFC 6937, ns-3 default) or Classic (cwnd = ssthresh)",
+                 recovery);
     cmd.AddValue("start", "start time of flow 0 in seconds", start);
     cmd.AddValue("gap", "start time spacing between flows in seconds", gap);
     cmd.AddValue("buffer", "socket send and receive buffers in bytes", bufferBytes);
@@ -168,6 +172,11 @@ main(int argc, char* argv[])
         std::fprintf(stderr, "--cc must be NewReno or Cubic, not %s\n", cc.c_str());
         return 2;
     }
+    if (recovery != "Prr" && recovery != "Classic")
+    {
+        std::fprintf(stderr, "--recovery must be Prr or Classic, not %s\n", recovery.c_str());
+        return 2;
+    }
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::Tcp" + cc));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segmentSize));
@@ -176,6 +185,8 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(bufferBytes));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
     Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(hystart));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(TypeId::LookupByName("ns3::Tcp" + recovery + "Recovery")));
 
     NodeContainer senders;
     NodeContainer receivers;
@@ -281,12 +292,15 @@ main(int argc, char* argv[])
     Simulator::Destroy();
     auto wallEnd = std::chrono::steady_clock::now();
 
-    std::printf("{\"simulator\": \"ns-3.44\", \"cc\": \"%s\", \"flows\": %u, \"duration_s\": %.3f, "
+    std::printf("{\"simulator\": \"ns-3.44\", \"cc\": \"%s\", \"recovery\": \"%s\", \"hystart\": %s, "
+                "\"flows\": %u, \"duration_s\": %.3f, "
                 "\"bottleneck_rate\": \"%s\", \"access_rate\": \"%s\", \"queue_packets\": %u, "
                 "\"delivered_bytes\": %llu, \"delivered_packets\": %llu, \"throughput_bps\": %.1f, "
                 "\"rtt_mean_s\": %.9f, \"rtt_samples\": %llu, \"bottleneck_drops\": %llu, "
                 "\"events\": %llu, \"run_s\": %.6f, \"wall_s\": %.6f, \"per_flow\": [%s]}\n",
                 cc.c_str(),
+                recovery.c_str(),
+                hystart ? "true" : "false",
                 flows,
                 duration,
                 bottleneckRate.c_str(),
