@@ -5,11 +5,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 
 STAMP_DEPS  := $(VENV)/.mpcc-deps
 STAMP_BUILD := $(VENV)/.mpcc-build
-STAMP_BENCH := $(VENV)/.mpcc-bench-deps
 
 RUST_SOURCES := Cargo.toml Cargo.lock $(shell find crates -name '*.rs' -o -name Cargo.toml 2>/dev/null)
 
@@ -27,12 +25,13 @@ test: $(STAMP_BUILD)
 	exit $$status
 
 # Slow checks against ns-3 and closed-form models (bench/ and tests marked slow).
-validate: $(STAMP_BUILD) $(STAMP_BENCH)
+# bench/ installs and builds what it needs (the ns3 wheel, its dumbbell program) itself.
+validate: $(STAMP_BUILD)
 	@if [ -f bench/validate_ns3.py ]; then $(PY) bench/validate_ns3.py; \
 	 else echo "bench/validate_ns3.py: not written yet"; fi
 	$(PY) -m pytest tests -m slow; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 5 ]
 
-bench: $(STAMP_BUILD) $(STAMP_BENCH)
+bench: $(STAMP_BUILD)
 	$(PY) bench/bench.py
 
 setup: $(STAMP_BUILD)
@@ -53,10 +52,5 @@ $(STAMP_BUILD): $(STAMP_DEPS) $(RUST_SOURCES)
 	VIRTUAL_ENV=$(CURDIR)/$(VENV) $(VENV)/bin/maturin develop --release
 	@touch $@
 
-# ns-3 (the PyPI package) for the cross-checks and benchmarks.
-$(STAMP_BENCH): $(STAMP_DEPS)
-	$(PIP) ns3 scipy
-	@touch $@
-
 clean:
-	rm -rf results $(STAMP_DEPS) $(STAMP_BUILD) $(STAMP_BENCH)
+	rm -rf results $(STAMP_DEPS) $(STAMP_BUILD)
