@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import mpcc_command, run_cli
+from conftest import ROOT, mpcc_command, run_cli
 
 FLOW = """
 [[flows]]
@@ -132,3 +132,15 @@ def test_interrupted_run_exits_130(write_scenario, tmp_path):
         pytest.fail("mpcc did not stop within 10 s of SIGINT")
     assert proc.returncode == 130, err
     assert "Traceback" not in err
+
+
+def test_unwritable_results_folder_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    proc = run_cli("run", ROOT / "scenarios/example.toml", "--out", blocker / "out", "--no-plots")
+    assert_one_line_error(proc, str(blocker))
+
+
+def test_python_dash_m_mpcc_is_the_command():
+    proc = subprocess.run([sys.executable, "-m", "mpcc", "list"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "reno" in proc.stdout
