@@ -165,7 +165,7 @@ def _in_background(work):
 
 def cmd_list(args) -> int:
     from ._core import algorithms
-    from .scenario import KINDS
+    from .kinds import KINDS
 
     algos = algorithms()
     width = max(len(a["name"]) for a in algos)

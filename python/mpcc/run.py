@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .scenario import Scenario, load
+if TYPE_CHECKING:
+    from .scenario import Scenario
 
 
 class SimulationError(ValueError):
@@ -30,6 +32,7 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True) -> "Res
     simulator rejects it.
     """
     from . import _core
+    from .scenario import load
 
     scenario = load(scenario)
     config = scenario.to_config(seed=seed)
