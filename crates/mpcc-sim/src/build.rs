@@ -75,6 +75,7 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             loss,
             delay: lc.delay_ns,
             in_tx: None,
+            pipe: std::collections::VecDeque::with_capacity(64),
             stats: LinkStats::default(),
         });
     }
@@ -132,6 +133,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             rcv: Receiver::new(i as u32, tcp),
             fwd,
             rev,
+            ack_pipe: std::collections::VecDeque::with_capacity(64),
             start: fc.start_ns,
             stop: fc.stop_ns,
             app_bytes,

@@ -1,20 +1,21 @@
 //! The event queue: one binary heap ordered by (time, insertion sequence), so
 //! simultaneous events run in the order they were scheduled, deterministically.
 
-use crate::packet::Packet;
 use mpcc_core::Nanos;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-/// What can happen. Small plain values with indices, never closures.
+/// What can happen. Small plain values with indices, never closures. Packets in
+/// propagation are not events: a link's delay is constant, so they leave it in
+/// order and wait in the link's pipe, with only the oldest one in this queue.
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// A packet finished propagating over a link and enters the next link's queue.
-    Arrive { link: u32, pkt: Packet },
     /// A link finished serialising its packet in transmission.
     TxDone { link: u32 },
-    /// A packet reached its endpoint: data at the receiver, an ACK at the sender.
-    Deliver { pkt: Packet },
+    /// The oldest packet propagating over a link reaches the link's far end.
+    LinkPipe { link: u32 },
+    /// The oldest ACK on a flow's delay-only reverse path reaches the sender.
+    AckPipe { flow: u32 },
     /// A flow's retransmission timer may have expired.
     Rto { flow: u32 },
     /// A flow's delayed-ACK timer expired.

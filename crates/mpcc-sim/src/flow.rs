@@ -5,6 +5,8 @@ use crate::metrics::RttStats;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::Controller;
 use mpcc_core::Nanos;
+use crate::packet::Packet;
+use std::collections::VecDeque;
 
 /// How ACKs travel back.
 #[derive(Clone, Debug)]
@@ -35,6 +37,8 @@ pub struct Flow {
     pub rcv: Receiver,
     pub fwd: Vec<u32>,
     pub rev: ReverseRoute,
+    /// ACKs on a delay-only reverse path, oldest first, with their arrival times.
+    pub ack_pipe: VecDeque<(Nanos, Packet)>,
     pub start: Nanos,
     pub stop: Option<Nanos>,
     /// Bytes the application offers (u64::MAX: bulk).

@@ -4,6 +4,7 @@
 use crate::packet::Packet;
 use mpcc_core::Nanos;
 use mpcc_net::{Capacity, LossModel, Queue};
+use std::collections::VecDeque;
 
 /// Counters of one link.
 #[derive(Clone, Copy, Debug, Default)]
@@ -22,6 +23,8 @@ pub struct Link {
     pub delay: Nanos,
     /// The packet being serialised, if any.
     pub in_tx: Option<Packet>,
+    /// Packets propagating over the link, oldest first, with their arrival times.
+    pub pipe: VecDeque<(Nanos, Packet)>,
     pub stats: LinkStats,
 }
 

@@ -94,12 +94,16 @@ impl Sim {
     #[inline]
     fn handle(&mut self, ev: Event) {
         match ev {
-            Event::Arrive { link, pkt } => self.arrive(link, pkt),
             Event::TxDone { link } => self.tx_done(link),
-            Event::Deliver { pkt } => match pkt.kind {
-                Kind::Data => self.data_at_receiver(pkt),
-                Kind::Ack => self.ack_at_sender(pkt),
-            },
+            Event::LinkPipe { link } => self.link_pipe(link),
+            Event::AckPipe { flow } => {
+                let f = &mut self.flows[flow as usize];
+                let (_, ack) = f.ack_pipe.pop_front().expect("AckPipe event without an ACK");
+                if let Some(&(t, _)) = f.ack_pipe.front() {
+                    self.events.schedule(t, Event::AckPipe { flow });
+                }
+                self.ack_at_sender(ack);
+            }
             Event::Rto { flow } => self.rto(flow),
             Event::DelAck { flow } => {
                 if let Some(ack) = self.flows[flow as usize].rcv.on_delack_timer() {
@@ -189,27 +193,43 @@ impl Sim {
     fn tx_done(&mut self, link: u32) {
         let now = self.now;
         let l = &mut self.links[link as usize];
-        let mut pkt = l.in_tx.take().expect("TxDone without a packet in transmission");
+        let pkt = l.in_tx.take().expect("TxDone without a packet in transmission");
         l.stats.tx_packets += 1;
         l.stats.tx_bytes += pkt.bytes as u64;
-        let arrival = now + l.delay;
         if l.loss.lose() {
             l.stats.loss_drops += 1;
             self.flows[pkt.flow as usize].drops += 1;
         } else {
-            pkt.hop += 1;
-            let f = &self.flows[pkt.flow as usize];
-            let route: &[u32] = match (pkt.kind, &f.rev) {
-                (Kind::Data, _) => &f.fwd,
-                (Kind::Ack, ReverseRoute::Links(r)) => r,
-                (Kind::Ack, ReverseRoute::Delay(_)) => unreachable!("ACK on a link of a delay-only reverse path"),
-            };
-            match route.get(pkt.hop as usize) {
-                Some(&next) => self.events.schedule(arrival, Event::Arrive { link: next, pkt }),
-                None => self.events.schedule(arrival, Event::Deliver { pkt }),
+            let arrival = now + l.delay;
+            if l.pipe.is_empty() {
+                self.events.schedule(arrival, Event::LinkPipe { link });
             }
+            l.pipe.push_back((arrival, pkt));
         }
         self.start_tx(link);
+    }
+
+    /// The oldest packet propagating over `link` reaches its far end: the next
+    /// link of its route, or its endpoint.
+    #[inline]
+    fn link_pipe(&mut self, link: u32) {
+        let l = &mut self.links[link as usize];
+        let (_, mut pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
+        if let Some(&(t, _)) = l.pipe.front() {
+            self.events.schedule(t, Event::LinkPipe { link });
+        }
+        pkt.hop += 1;
+        let f = &self.flows[pkt.flow as usize];
+        let route: &[u32] = match (pkt.kind, &f.rev) {
+            (Kind::Data, _) => &f.fwd,
+            (Kind::Ack, ReverseRoute::Links(r)) => r,
+            (Kind::Ack, ReverseRoute::Delay(_)) => unreachable!("ACK on a link of a delay-only reverse path"),
+        };
+        match (route.get(pkt.hop as usize), pkt.kind) {
+            (Some(&next), _) => self.arrive(next, pkt),
+            (None, Kind::Data) => self.data_at_receiver(pkt),
+            (None, Kind::Ack) => self.ack_at_sender(pkt),
+        }
     }
 
     fn data_at_receiver(&mut self, pkt: Packet) {
@@ -249,7 +269,11 @@ impl Sim {
         match &self.flows[ack.flow as usize].rev {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;
-                self.events.schedule(t, Event::Deliver { pkt: ack });
+                let f = &mut self.flows[ack.flow as usize];
+                if f.ack_pipe.is_empty() {
+                    self.events.schedule(t, Event::AckPipe { flow: ack.flow });
+                }
+                f.ack_pipe.push_back((t, ack));
             }
             ReverseRoute::Links(r) => {
                 let first = r[0];
