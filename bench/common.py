@@ -98,8 +98,9 @@ def _seconds(text: str) -> float:
 GNU_TIME = Path("/usr/bin/time")
 
 
-def run_measured(cmd: list[str]) -> tuple[str, float, int]:
-    """Runs `cmd`; returns (stdout, wall seconds of the whole process, peak RSS in KiB).
+def run_measured(cmd: list[str]) -> tuple[str, float, int, float]:
+    """Runs `cmd`; returns (stdout, wall seconds of the whole process, peak RSS in KiB,
+    CPU seconds (user + system) of the process).
 
     The peak comes from GNU time (`/usr/bin/time -f %M`, Debian package `time`) when it is
     installed. Without it, wait4's ru_maxrss of the child is used, which is an upper
@@ -109,7 +110,7 @@ def run_measured(cmd: list[str]) -> tuple[str, float, int]:
     with tempfile.NamedTemporaryFile() as peak, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         argv = [str(c) for c in cmd]
         if GNU_TIME.exists():
-            argv = [str(GNU_TIME), "-f", "%M", "-o", peak.name] + argv
+            argv = [str(GNU_TIME), "-f", "%M", "-o", peak.name] + argv  # its own CPU time is negligible
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=err)
         _, status, rusage = os.wait4(proc.pid, 0)
@@ -122,7 +123,8 @@ def run_measured(cmd: list[str]) -> tuple[str, float, int]:
             raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {tail}")
         text = Path(peak.name).read_text().split()
         rss = int(text[-1]) if GNU_TIME.exists() and text else rusage.ru_maxrss
-        return out.read().decode(), wall, rss
+        cpu = rusage.ru_utime + rusage.ru_stime
+        return out.read().decode(), wall, rss, cpu
 
 
 def mpcc_result(summary: dict) -> dict:

@@ -31,9 +31,9 @@ RTT_TOLERANCE = 0.15
 
 
 def check(name: str, mpcc: str, ns3: str, ns3_defaults: bool) -> dict:
-    out, _, _ = common.run_measured([mpcc, str(common.mpcc_config(name))])
+    out, *_ = common.run_measured([mpcc, str(common.mpcc_config(name))])
     m = common.mpcc_result(json.loads(out))
-    out, _, _ = common.run_measured([ns3] + common.ns3_args(name, ns3_defaults))
+    out, *_ = common.run_measured([ns3] + common.ns3_args(name, ns3_defaults))
     n = common.ns3_result(json.loads(out))
     goodput_err = m["goodput_bps"] / n["goodput_bps"] - 1
     rtt_err = m["rtt_mean_s"] / n["rtt_mean_s"] - 1
