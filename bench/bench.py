@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 
 import common
@@ -64,6 +65,13 @@ def measure(name: str, reps: int, mpcc: str, ns3: str) -> dict:
         row["ns3"]["delivered_packets"] / row["ns3"]["cpu_s"]
     )
     return row
+
+
+def source_version() -> str:
+    """The commit of the simulator measured, marked dirty when crates/ has local changes."""
+    run = lambda *a: subprocess.run(["git", *a], cwd=common.ROOT, capture_output=True, text=True).stdout.strip()
+    commit = run("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + (" (with local changes in crates/)" if run("status", "--porcelain", "--", "crates") else "")
 
 
 def machine() -> dict:
@@ -112,6 +120,7 @@ def main() -> int:
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
+        "mpcc_source": source_version(),
         "mpcc_binary": mpcc,
         "ns3_binary": ns3,
         "peak_memory_from": "GNU time %M" if common.GNU_TIME.exists() else "wait4 ru_maxrss (upper bound)",

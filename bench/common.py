@@ -46,7 +46,8 @@ def mpcc_binary() -> Path:
     if os.environ.get("MPCC_SIM"):
         return Path(os.environ["MPCC_SIM"])
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "mpcc-sim"], cwd=ROOT, check=True)
+    if subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "mpcc-sim"], cwd=ROOT).returncode != 0:
+        sys.exit("bench: `cargo build --release -p mpcc-sim` failed (or set MPCC_SIM to a built binary)")
     return target / "release" / "mpcc-sim"
 
 
