@@ -1,10 +1,12 @@
 //! Builds links and flows from the canonical configuration, checking everything
 //! the simulator relies on. Errors name the field and what is allowed.
 
-use crate::config::{CapacityConfig, Config, LossConfig, QueueConfig};
-use crate::flow::{Flow, FlowCounters, ReverseRoute};
+use crate::config::{CapacityConfig, Config, LossConfig, QueueConfig, TcpConfig};
+use crate::conn::{AppTiming, DataReceiver, DataSender};
+use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
 use crate::metrics::RttStats;
+use crate::scheduler::{self, Scheduler};
 use crate::sim::app_bytes;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
@@ -103,11 +105,6 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 })
                 .collect()
         };
-        let fwd = check_route(&fc.path, "path")?;
-        let rev = match &fc.reverse_path {
-            Some(r) => ReverseRoute::Links(check_route(r, "reverse_path")?),
-            None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l as usize].delay).sum()),
-        };
         let tcp = &fc.tcp;
         if tcp.mss == 0 || tcp.mss > 65_000 {
             return Err(format!("{}: {}; allowed: 1 to 65000 bytes", field("tcp.mss"), tcp.mss));
@@ -120,27 +117,62 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         }
         let params = Params(fc.cc_params.clone());
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
-        let sf = cc.add_subflow(fc.start_ns);
         let app_bytes = app_bytes(&fc.app);
         if app_bytes == 0 {
             return Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes")));
         }
+        // The connection's receive buffer bounds the data level; subflow receivers
+        // hold only data inside it, so they need no limit of their own.
+        let buf_segs = match tcp.rcv_buf_bytes {
+            Some(b) => (b / tcp.mss as u64).max(1),
+            None => u64::MAX / 4,
+        };
+        let sub_tcp = TcpConfig { rcv_buf_bytes: None, ..tcp.clone() };
+        let specs = [(fc.path.clone(), fc.reverse_path.clone(), fc.start_ns, None::<u64>, "path", "reverse_path")];
+        let mut subs = Vec::with_capacity(specs.len());
+        for (path, reverse, start, stop, path_field, rev_field) in specs {
+            let fwd = check_route(&path, path_field)?;
+            let rev = match &reverse {
+                Some(r) => ReverseRoute::Links(check_route(r, rev_field)?),
+                None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l as usize].delay).sum()),
+            };
+            // Subflow ids are dense and equal to the index in `subs`.
+            let sf = cc.add_subflow(start);
+            let mut rcv = Receiver::new(i as u32, &sub_tcp);
+            rcv.sub = sf as u16;
+            subs.push(Subflow {
+                snd: Sender::new(i as u32, sf, tcp),
+                rcv,
+                fwd,
+                rev,
+                ack_pipe: std::collections::VecDeque::with_capacity(64),
+                start,
+                stop,
+                active: false,
+                rtt: RttStats::default(),
+                drops: 0,
+                base: FlowCounters::default(),
+            });
+        }
+        let sched = Scheduler::build(fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT)).map_err(|e| format!("{}: {e}", field("scheduler")))?;
         out.push(Flow {
             name: fc.name.clone(),
             cc_name: fc.cc.clone(),
             cc,
-            snd: Sender::new(i as u32, sf, tcp),
-            rcv: Receiver::new(i as u32, tcp),
-            fwd,
-            rev,
-            ack_pipe: std::collections::VecDeque::with_capacity(64),
+            subs,
+            sched,
+            data: DataSender::new(tcp.mss, buf_segs),
+            rx: DataReceiver::new(buf_segs),
             start: fc.start_ns,
             stop: fc.stop_ns,
             app_bytes,
             delivered_bytes: 0,
             completed_at: None,
-            drops: 0,
-            rtt: RttStats::default(),
+            timing: AppTiming::default(),
+            app_delay: RttStats::default(),
+            held: 0,
+            held_peak: 0,
+            header: tcp.header_bytes,
             delack_timeout: tcp.delack_timeout_ns,
             base: FlowCounters::default(),
         });

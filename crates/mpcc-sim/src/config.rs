@@ -137,6 +137,9 @@ pub struct FlowConfig {
     pub app: AppConfig,
     #[serde(default)]
     pub tcp: TcpConfig,
+    /// Packet scheduler of a multipath connection (None = "minrtt").
+    #[serde(default)]
+    pub scheduler: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

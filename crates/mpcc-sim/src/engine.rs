@@ -14,14 +14,17 @@ pub enum Event {
     TxDone { link: u32 },
     /// The oldest packet propagating over a link reaches the link's far end.
     LinkPipe { link: u32 },
-    /// The oldest ACK on a flow's delay-only reverse path reaches the sender.
-    AckPipe { flow: u32 },
-    /// A flow's retransmission timer may have expired.
-    Rto { flow: u32 },
-    /// A flow's delayed-ACK timer expired.
-    DelAck { flow: u32 },
+    /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
+    AckPipe { flow: u32, sub: u32 },
+    /// A subflow's retransmission timer may have expired.
+    Rto { flow: u32, sub: u32 },
+    /// A subflow's delayed-ACK timer expired.
+    DelAck { flow: u32, sub: u32 },
     FlowStart { flow: u32 },
     FlowStop { flow: u32 },
+    /// A subflow joins or leaves its connection.
+    SubflowStart { flow: u32, sub: u32 },
+    SubflowStop { flow: u32, sub: u32 },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
@@ -92,13 +95,13 @@ mod tests {
     #[test]
     fn ties_break_by_insertion_order() {
         let mut q = EventQueue::new();
-        q.schedule(5, Event::Rto { flow: 1 });
-        q.schedule(3, Event::Rto { flow: 2 });
-        q.schedule(5, Event::Rto { flow: 3 });
-        q.schedule(5, Event::Rto { flow: 4 });
+        q.schedule(5, Event::Rto { flow: 1, sub: 0 });
+        q.schedule(3, Event::Rto { flow: 2, sub: 0 });
+        q.schedule(5, Event::Rto { flow: 3, sub: 0 });
+        q.schedule(5, Event::Rto { flow: 4, sub: 0 });
         let order: Vec<u32> = std::iter::from_fn(|| q.pop())
             .map(|(_, e)| match e {
-                Event::Rto { flow } => flow,
+                Event::Rto { flow, .. } => flow,
                 _ => unreachable!(),
             })
             .collect();

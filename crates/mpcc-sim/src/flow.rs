@@ -1,11 +1,18 @@
-//! A flow: one connection (its controller, sender and receiver), the routes its
-//! data and ACKs take, its application and its statistics.
+//! A flow: one MPTCP connection. It has one congestion controller, N subflows
+//! (each a TCP sender and receiver on its own forward and reverse route, subflow
+//! id = its index), a data-level sequence space shared by the subflows
+//! (`conn.rs`), a packet scheduler choosing the subflow of every new segment, its
+//! application and its statistics. A single-path flow is a connection with one
+//! subflow, and then every DSN equals its subflow sequence number.
 
+use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
+use crate::packet::Packet;
+use crate::scheduler::{Scheduler, SubflowState};
+use crate::tcp::receiver::AckAction;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::Controller;
 use mpcc_core::Nanos;
-use crate::packet::Packet;
 use std::collections::VecDeque;
 
 /// How ACKs travel back.
@@ -27,18 +34,53 @@ pub struct FlowCounters {
     pub losses: u64,
     pub timeouts: u64,
     pub drops: u64,
+    pub reinjections: u64,
+}
+
+/// One subflow: a TCP sender and receiver and the routes between them.
+pub struct Subflow {
+    pub snd: Sender,
+    pub rcv: Receiver,
+    pub fwd: Vec<u32>,
+    pub rev: ReverseRoute,
+    /// ACKs on a delay-only reverse route, oldest first, with their arrival times.
+    pub ack_pipe: VecDeque<(Nanos, Packet)>,
+    /// Joins the connection at this time.
+    pub start: Nanos,
+    /// Leaves at this time (None = never).
+    pub stop: Option<Nanos>,
+    /// Between its start and its stop (and the flow has started).
+    pub active: bool,
+    /// RTT sample of every ACK.
+    pub rtt: RttStats,
+    /// Packets of this subflow dropped in the network (queues and loss models).
+    pub drops: u64,
+    pub base: FlowCounters,
+}
+
+impl Subflow {
+    pub fn counters(&self) -> FlowCounters {
+        FlowCounters {
+            delivered_bytes: 0,
+            received_bytes: self.rcv.received_bytes,
+            sent_packets: self.snd.stats.sent_packets,
+            retransmissions: self.snd.stats.retransmissions,
+            losses: self.snd.stats.losses,
+            timeouts: self.snd.stats.timeouts,
+            drops: self.drops,
+            reinjections: self.snd.stats.reinjections,
+        }
+    }
 }
 
 pub struct Flow {
     pub name: String,
     pub cc_name: String,
     pub cc: Controller,
-    pub snd: Sender,
-    pub rcv: Receiver,
-    pub fwd: Vec<u32>,
-    pub rev: ReverseRoute,
-    /// ACKs on a delay-only reverse path, oldest first, with their arrival times.
-    pub ack_pipe: VecDeque<(Nanos, Packet)>,
+    pub subs: Vec<Subflow>,
+    pub sched: Scheduler,
+    pub data: DataSender,
+    pub rx: DataReceiver,
     pub start: Nanos,
     pub stop: Option<Nanos>,
     /// Bytes the application offers (u64::MAX: bulk).
@@ -47,23 +89,169 @@ pub struct Flow {
     pub delivered_bytes: u64,
     /// Flow completion time for finite transfers.
     pub completed_at: Option<Nanos>,
-    /// Packets of this flow dropped in the network (queues and loss models).
-    pub drops: u64,
-    pub rtt: RttStats,
+    /// Application-level delay of every segment: hand-over to in-order delivery.
+    pub timing: AppTiming,
+    pub app_delay: RttStats,
+    /// Segments held at the receiver waiting for in-order delivery: in the
+    /// subflows' reordering buffers plus the connection's.
+    pub held: u64,
+    pub held_peak: u64,
+    pub header: u32,
     pub delack_timeout: Nanos,
     pub base: FlowCounters,
 }
 
 impl Flow {
+    /// Counters summed over the subflows.
     pub fn counters(&self) -> FlowCounters {
-        FlowCounters {
-            delivered_bytes: self.delivered_bytes,
-            received_bytes: self.rcv.received_bytes,
-            sent_packets: self.snd.stats.sent_packets,
-            retransmissions: self.snd.stats.retransmissions,
-            losses: self.snd.stats.losses,
-            timeouts: self.snd.stats.timeouts,
-            drops: self.drops,
+        let mut c = FlowCounters { delivered_bytes: self.delivered_bytes, ..Default::default() };
+        for s in &self.subs {
+            let k = s.counters();
+            c.received_bytes += k.received_bytes;
+            c.sent_packets += k.sent_packets;
+            c.retransmissions += k.retransmissions;
+            c.losses += k.losses;
+            c.timeouts += k.timeouts;
+            c.drops += k.drops;
+            c.reinjections += k.reinjections;
         }
+        c
+    }
+
+    /// The application starts: subflows that start with the flow become active.
+    pub fn start_app(&mut self) {
+        self.data.set_app_bytes(self.app_bytes);
+        for s in self.subs.iter_mut() {
+            if s.start <= self.start && s.stop.is_none_or(|t| t > self.start) {
+                s.active = true;
+            }
+        }
+    }
+
+    /// Sends what the windows allow: first every subflow's lost segments on that
+    /// subflow (RFC 6675 NextSeg rule 1, as MPTCP keeps retransmissions on their
+    /// subflow), then data-level reinjections and new data, each segment on the
+    /// subflow the scheduler picks.
+    #[inline]
+    pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
+        let Flow { cc, subs, sched, data, timing, .. } = self;
+        for s in subs.iter_mut().filter(|s| s.active) {
+            let cwnd = s.snd.cwnd_segs(cc);
+            s.snd.send_lost(now, cwnd, out);
+        }
+        let n = subs.len();
+        loop {
+            let state = |i: usize| {
+                let s: &Subflow = &subs[i];
+                SubflowState { srtt: s.snd.rtt.srtt, pipe: s.snd.pipe, cwnd: s.snd.cwnd_segs(cc), usable: s.active }
+            };
+            // A reinjection goes first, on a subflow other than the one it is stuck on.
+            if let Some((dsn, from)) = data.next_reinjection() {
+                if let Some(i) = sched.pick(n, Some(from as usize), state) {
+                    data.reinject.pop_front();
+                    subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
+                    continue;
+                }
+            }
+            if !data.has_new() {
+                break;
+            }
+            let Some(i) = sched.pick(n, None, state) else { break };
+            let dsn = data.nxt;
+            data.nxt += 1;
+            timing.handed(dsn, now);
+            subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+        }
+        for s in subs.iter_mut().filter(|s| s.active) {
+            s.snd.cwnd_limited = s.snd.pipe >= s.snd.cwnd_segs(cc);
+        }
+    }
+
+    /// An ACK of subflow `sub` reached the sender.
+    #[inline]
+    pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
+        self.data.on_data_ack(ack.dsn, ack.rwnd);
+        let s = &mut self.subs[ack.sub as usize];
+        if s.active {
+            s.rtt.add(now - ack.ts);
+            s.snd.process_ack(now, ack, &mut self.cc, out);
+        }
+        self.push(now, out);
+    }
+
+    /// The retransmission timer of subflow `sub` expired. With other subflows to
+    /// carry it, the data stuck on it is queued for reinjection.
+    pub fn on_timeout(&mut self, now: Nanos, sub: usize, out: &mut Vec<Packet>) {
+        let s = &mut self.subs[sub];
+        s.snd.process_timeout(now, &mut self.cc);
+        if self.subs.len() > 1 {
+            self.queue_reinjection(sub, false);
+        }
+        self.push(now, out);
+    }
+
+    /// Subflow `sub` closed: everything outstanding on it, SACKed or not, is
+    /// reinjected (its receiver will never deliver what it holds).
+    pub fn close_subflow(&mut self, sub: usize) {
+        self.queue_reinjection(sub, true);
+    }
+
+    /// Queues for reinjection the data outstanding on subflow `sub` (SACKed data
+    /// too when the subflow closes).
+    fn queue_reinjection(&mut self, sub: usize, closing: bool) {
+        let (data, s) = (&mut self.data, &mut self.subs[sub]);
+        let una = data.una;
+        s.snd.take_for_reinjection(closing, |dsn| {
+            if dsn >= una {
+                data.reinject.push_back((dsn, sub as u16));
+            }
+        });
+    }
+
+    /// A data segment reached subflow `pkt.sub`'s receiver: subflow-level
+    /// acknowledgement, then the DSNs it releases go through the connection's
+    /// reordering buffer to the application.
+    #[inline]
+    pub fn on_data(&mut self, now: Nanos, pkt: &Packet) -> AckAction {
+        let payload = pkt.bytes - self.header;
+        let s = &mut self.subs[pkt.sub as usize];
+        let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
+        let (action, _) = s.rcv.on_data(now, pkt, payload);
+        let before = self.rx.nxt;
+        for &(lo, hi) in s.rcv.delivered_dsns() {
+            self.rx.on_run(lo, hi);
+        }
+        let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
+        self.held = self.held + held_after - held_before;
+        self.held_peak = self.held_peak.max(self.held);
+        let after = self.rx.nxt;
+        if after > before {
+            self.delivered_bytes += self.data.range_bytes(before, after);
+            let stats = &mut self.app_delay;
+            self.timing.delivered(after, |t| stats.add(now - t));
+            if self.completed_at.is_none() && self.app_bytes != u64::MAX && self.delivered_bytes >= self.app_bytes {
+                self.completed_at = Some(now);
+            }
+        }
+        action
+    }
+
+    /// Stamps an ACK of a subflow with the connection's DATA_ACK and window.
+    #[inline]
+    pub fn stamp(&self, ack: &mut Packet) {
+        ack.dsn = self.rx.nxt;
+        ack.rwnd = self.rx.window();
+    }
+
+    /// RTT samples of all subflows together.
+    pub fn rtt(&self) -> RttStats {
+        if self.subs.len() == 1 {
+            return self.subs[0].rtt.clone();
+        }
+        let mut r = RttStats::default();
+        for s in &self.subs {
+            r.merge(&s.rtt);
+        }
+        r
     }
 }

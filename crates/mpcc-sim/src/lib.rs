@@ -1,12 +1,14 @@
 //! The packet-level discrete-event simulator.
 pub mod build;
 pub mod config;
+pub mod conn;
 pub mod engine;
 pub mod flow;
 pub mod link;
 pub mod metrics;
 pub mod packet;
 pub mod report;
+pub mod scheduler;
 pub mod sim;
 pub mod tcp;
 

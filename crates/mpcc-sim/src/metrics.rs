@@ -58,6 +58,24 @@ impl RttStats {
     pub fn reset(&mut self) {
         *self = RttStats::default();
     }
+
+    /// Adds another set of samples (Chan et al.'s pairwise mean and variance update).
+    pub fn merge(&mut self, o: &RttStats) {
+        if o.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = o.clone();
+            return;
+        }
+        let n = (self.n + o.n) as f64;
+        let d = o.mean - self.mean;
+        self.m2 += o.m2 + d * d * self.n as f64 * o.n as f64 / n;
+        self.mean += d * o.n as f64 / n;
+        self.n += o.n;
+        self.min = self.min.min(o.min);
+        self.samples.extend_from_slice(&o.samples);
+    }
 }
 
 /// Jain's fairness index of a set of rates: (sum x)^2 / (n sum x^2).
@@ -100,6 +118,14 @@ mod tests {
         assert!((s.var_s2() - 1.25e-4).abs() < 1e-12);
         assert_eq!(s.percentiles(&[50.0, 95.0, 100.0]), vec![0.02, 0.04, 0.04]);
         assert_eq!(s.min_s(), 0.01);
+        let (mut a, mut b) = (RttStats::default(), RttStats::default());
+        a.add(10_000_000);
+        a.add(20_000_000);
+        b.add(30_000_000);
+        b.add(40_000_000);
+        a.merge(&b);
+        assert!((a.mean_s() - s.mean_s()).abs() < 1e-15 && (a.var_s2() - s.var_s2()).abs() < 1e-15);
+        assert_eq!((a.count(), a.percentiles(&[50.0]), a.min_s()), (4, vec![0.02], 0.01));
     }
 
     #[test]

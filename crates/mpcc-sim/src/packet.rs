@@ -11,13 +11,19 @@ pub enum Kind {
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub flow: u32,
+    /// Subflow index inside the flow's connection (0 for a single-path flow).
+    pub sub: u16,
     /// Index of the link of the route this packet is on (or heading to).
     pub hop: u16,
     pub kind: Kind,
     /// Bytes on the wire, headers included.
     pub bytes: u32,
-    /// Data: segment number. ACK: cumulative acknowledgement (next expected segment).
+    /// Data: segment number in the subflow's sequence space. ACK: subflow-level
+    /// cumulative acknowledgement (next expected segment).
     pub seq: u64,
+    /// Data: data sequence number (RFC 8684's DSN, counted in segments). ACK: the
+    /// data-level cumulative acknowledgement (DATA_ACK, next expected DSN).
+    pub dsn: u64,
     /// Data: send time (the TCP timestamp). ACK: the echoed send time of the data
     /// segment that triggered it.
     pub ts: Nanos,
@@ -28,12 +34,23 @@ pub struct Packet {
     /// ACK: the SACK block [sack_lo, sack_hi) containing `trig` (empty if none).
     pub sack_lo: u64,
     pub sack_hi: u64,
-    /// ACK: advertised receive window in segments beyond `seq`.
+    /// ACK: advertised receive window in segments: beyond `seq` as a plain TCP
+    /// receiver builds it, beyond `dsn` once the connection has stamped it (the
+    /// window is connection-level, RFC 8684 section 3.3.4).
     pub rwnd: u64,
 }
 
 impl Packet {
+    /// A data segment of a plain TCP flow (subflow 0, DSN = sequence number).
     pub fn data(flow: u32, seq: u64, bytes: u32, ts: Nanos) -> Packet {
-        Packet { flow, hop: 0, kind: Kind::Data, bytes, seq, ts, owd: 0, trig: 0, sack_lo: 0, sack_hi: 0, rwnd: 0 }
+        Packet::segment(flow, 0, seq, seq, bytes, ts)
+    }
+
+    /// A data segment of subflow `sub` carrying data sequence number `dsn`.
+    pub fn segment(flow: u32, sub: u16, seq: u64, dsn: u64, bytes: u32, ts: Nanos) -> Packet {
+        Packet { flow, sub, hop: 0, kind: Kind::Data, bytes, seq, dsn, ts, owd: 0, trig: 0, sack_lo: 0, sack_hi: 0, rwnd: 0 }
     }
 }
+
+// Packets are copied through every queue and event: keep them small.
+const _: () = assert!(std::mem::size_of::<Packet>() <= 80);

@@ -8,7 +8,7 @@ use crate::link::Link;
 use crate::metrics::Columns;
 use crate::packet::{Kind, Packet};
 use crate::tcp::receiver::AckAction;
-use mpcc_algo::CongestionControl;
+use mpcc_algo::{CongestionControl, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
 
 pub struct Sim {
@@ -35,7 +35,7 @@ pub struct Sim {
 }
 
 pub const FLOW_COLUMNS: &[&str] = &[
-    "t_s", "flow", "cwnd", "ssthresh", "srtt_s", "rtt_s", "in_flight_bytes", "sent_bytes", "delivered_bytes",
+    "t_s", "flow", "subflow", "cwnd", "ssthresh", "srtt_s", "rtt_s", "in_flight_bytes", "sent_bytes", "delivered_bytes",
     "received_bytes", "retransmissions", "losses", "timeouts", "ooo_segments",
 ];
 pub const LINK_COLUMNS: &[&str] =
@@ -64,9 +64,19 @@ impl Sim {
             link_last: vec![(0, 0); n_links],
         };
         for (i, f) in sim.flows.iter().enumerate() {
-            sim.events.schedule(f.start, Event::FlowStart { flow: i as u32 });
+            let flow = i as u32;
+            sim.events.schedule(f.start, Event::FlowStart { flow });
             if let Some(stop) = f.stop {
-                sim.events.schedule(stop, Event::FlowStop { flow: i as u32 });
+                sim.events.schedule(stop, Event::FlowStop { flow });
+            }
+            for (j, s) in f.subs.iter().enumerate() {
+                let sub = j as u32;
+                if s.start > f.start {
+                    sim.events.schedule(s.start, Event::SubflowStart { flow, sub });
+                }
+                if let Some(stop) = s.stop {
+                    sim.events.schedule(stop, Event::SubflowStop { flow, sub });
+                }
             }
         }
         if sim.warmup > 0 {
@@ -96,22 +106,24 @@ impl Sim {
         match ev {
             Event::TxDone { link } => self.tx_done(link),
             Event::LinkPipe { link } => self.link_pipe(link),
-            Event::AckPipe { flow } => {
-                let f = &mut self.flows[flow as usize];
-                let (_, ack) = f.ack_pipe.pop_front().expect("AckPipe event without an ACK");
-                if let Some(&(t, _)) = f.ack_pipe.front() {
-                    self.events.schedule(t, Event::AckPipe { flow });
+            Event::AckPipe { flow, sub } => {
+                let s = &mut self.flows[flow as usize].subs[sub as usize];
+                let (_, ack) = s.ack_pipe.pop_front().expect("AckPipe event without an ACK");
+                if let Some(&(t, _)) = s.ack_pipe.front() {
+                    self.events.schedule(t, Event::AckPipe { flow, sub });
                 }
                 self.ack_at_sender(ack);
             }
-            Event::Rto { flow } => self.rto(flow),
-            Event::DelAck { flow } => {
-                if let Some(ack) = self.flows[flow as usize].rcv.on_delack_timer() {
+            Event::Rto { flow, sub } => self.rto(flow, sub),
+            Event::DelAck { flow, sub } => {
+                if let Some(ack) = self.flows[flow as usize].subs[sub as usize].rcv.on_delack_timer() {
                     self.send_ack(ack);
                 }
             }
             Event::FlowStart { flow } => self.start_flow(flow),
-            Event::FlowStop { flow } => self.flows[flow as usize].snd.stop_app(),
+            Event::FlowStop { flow } => self.flows[flow as usize].data.stop_app(),
+            Event::SubflowStart { flow, sub } => self.start_subflow(flow, sub),
+            Event::SubflowStop { flow, sub } => self.stop_subflow(flow, sub),
             Event::Sample => self.sample(),
             Event::WarmupEnd => self.end_warmup(),
         }
@@ -119,46 +131,89 @@ impl Sim {
 
     fn start_flow(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        f.snd.set_app_bytes(f.app_bytes);
-        f.snd.send(self.now, &f.cc, &mut self.out);
+        f.start_app();
+        f.push(self.now, &mut self.out);
         self.flush(flow);
     }
 
-    /// Puts the packets a sender emitted onto the forward route and re-arms its timer.
+    /// A subflow joins after its connection started.
+    fn start_subflow(&mut self, flow: u32, sub: u32) {
+        let now = self.now;
+        let f = &mut self.flows[flow as usize];
+        if now < f.start {
+            return; // joins when the flow starts
+        }
+        f.subs[sub as usize].active = true;
+        f.push(now, &mut self.out);
+        self.flush(flow);
+    }
+
+    /// A subflow leaves: it sends nothing more, and every segment still
+    /// outstanding on it is reinjected on the others. The controller has no way
+    /// to forget a subflow, so it is told of a timeout: the window of the dead
+    /// subflow falls to one segment and barely weighs in the coupling terms.
+    fn stop_subflow(&mut self, flow: u32, sub: u32) {
+        let now = self.now;
+        let f = &mut self.flows[flow as usize];
+        let s = &mut f.subs[sub as usize];
+        if !s.active {
+            return;
+        }
+        s.active = false;
+        s.snd.rto_deadline = None;
+        let ev = CongestionEvent {
+            now,
+            kind: CongestionKind::Timeout,
+            in_flight: s.snd.pipe as f64,
+            srtt: s.snd.rtt.srtt,
+            min_rtt: s.snd.rtt.min_rtt,
+            rtt: s.snd.rtt.latest,
+        };
+        f.cc.on_congestion(sub as usize, &ev);
+        f.close_subflow(sub as usize);
+        f.push(now, &mut self.out);
+        self.flush(flow);
+    }
+
+    /// Puts the packets the subflows emitted onto their forward routes and
+    /// re-arms their timers.
     #[inline]
     fn flush(&mut self, flow: u32) {
-        let first = self.flows[flow as usize].fwd[0];
         let mut out = std::mem::take(&mut self.out);
         for p in out.drain(..) {
+            let first = self.flows[flow as usize].subs[p.sub as usize].fwd[0];
             self.arrive(first, p);
         }
         self.out = out;
-        self.arm_rto(flow);
+        for sub in 0..self.flows[flow as usize].subs.len() {
+            self.arm_rto(flow, sub as u32);
+        }
     }
 
-    /// Keeps at most one pending Rto event per flow, no later than the deadline.
+    /// Keeps at most one pending Rto event per subflow, no later than the deadline.
     #[inline]
-    fn arm_rto(&mut self, flow: u32) {
-        let s = &mut self.flows[flow as usize].snd;
+    fn arm_rto(&mut self, flow: u32, sub: u32) {
+        let s = &mut self.flows[flow as usize].subs[sub as usize].snd;
         if let Some(d) = s.rto_deadline {
             if s.rto_event_at.is_none_or(|at| at > d) {
                 s.rto_event_at = Some(d);
-                self.events.schedule(d, Event::Rto { flow });
+                self.events.schedule(d, Event::Rto { flow, sub });
             }
         }
     }
 
-    fn rto(&mut self, flow: u32) {
+    fn rto(&mut self, flow: u32, sub: u32) {
         let now = self.now;
         let f = &mut self.flows[flow as usize];
-        if f.snd.rto_event_at != Some(now) {
+        let s = &mut f.subs[sub as usize].snd;
+        if s.rto_event_at != Some(now) {
             return; // superseded by an earlier event
         }
-        f.snd.rto_event_at = None;
-        match f.snd.rto_deadline {
+        s.rto_event_at = None;
+        match s.rto_deadline {
             None => return,
             Some(d) if d > now => {}
-            Some(_) => f.snd.on_timeout(now, &mut f.cc, &mut self.out),
+            Some(_) => f.on_timeout(now, sub as usize, &mut self.out),
         }
         self.flush(flow);
     }
@@ -168,7 +223,7 @@ impl Sim {
     fn arrive(&mut self, link: u32, pkt: Packet) {
         let l = &mut self.links[link as usize];
         if !l.queue.enqueue(pkt, pkt.bytes, self.now) {
-            self.flows[pkt.flow as usize].drops += 1;
+            self.flows[pkt.flow as usize].subs[pkt.sub as usize].drops += 1;
             return;
         }
         if l.in_tx.is_none() {
@@ -181,7 +236,7 @@ impl Sim {
         let now = self.now;
         let l = &mut self.links[link as usize];
         let flows = &mut self.flows;
-        let next = l.queue.dequeue(now, &mut |p: Packet| flows[p.flow as usize].drops += 1);
+        let next = l.queue.dequeue(now, &mut |p: Packet| flows[p.flow as usize].subs[p.sub as usize].drops += 1);
         if let Some((pkt, bytes)) = next {
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
@@ -198,7 +253,7 @@ impl Sim {
         l.stats.tx_bytes += pkt.bytes as u64;
         if l.loss.lose() {
             l.stats.loss_drops += 1;
-            self.flows[pkt.flow as usize].drops += 1;
+            self.flows[pkt.flow as usize].subs[pkt.sub as usize].drops += 1;
         } else {
             let arrival = now + l.delay;
             if l.pipe.is_empty() {
@@ -219,7 +274,7 @@ impl Sim {
             self.events.schedule(t, Event::LinkPipe { link });
         }
         pkt.hop += 1;
-        let f = &self.flows[pkt.flow as usize];
+        let f = &self.flows[pkt.flow as usize].subs[pkt.sub as usize];
         let route: &[u32] = match (pkt.kind, &f.rev) {
             (Kind::Data, _) => &f.fwd,
             (Kind::Ack, ReverseRoute::Links(r)) => r,
@@ -235,45 +290,33 @@ impl Sim {
     fn data_at_receiver(&mut self, pkt: Packet) {
         let now = self.now;
         self.delivered_packets += 1;
-        let flow = pkt.flow;
-        let f = &mut self.flows[flow as usize];
-        let payload = f.snd.seg_bytes(pkt.seq);
-        let (action, delivered_segs) = f.rcv.on_data(now, &pkt, payload);
-        if delivered_segs > 0 {
-            // In-order delivery: whole segments from rcv_nxt - delivered_segs.
-            let hi = f.rcv.rcv_nxt;
-            let bytes: u64 = if f.app_bytes == u64::MAX {
-                delivered_segs * f.snd.mss() as u64
-            } else {
-                (hi - delivered_segs..hi).map(|s| f.snd.seg_bytes(s) as u64).sum()
-            };
-            f.delivered_bytes += bytes;
-            if f.completed_at.is_none() && f.app_bytes != u64::MAX && f.delivered_bytes >= f.app_bytes {
-                f.completed_at = Some(now);
-            }
-        }
-        match action {
+        let f = &mut self.flows[pkt.flow as usize];
+        match f.on_data(now, &pkt) {
             AckAction::Now(ack) => self.send_ack(ack),
             AckAction::Delay => {
-                if !f.rcv.delack_armed {
-                    f.rcv.delack_armed = true;
+                let r = &mut f.subs[pkt.sub as usize].rcv;
+                if !r.delack_armed {
+                    r.delack_armed = true;
                     let t = now + f.delack_timeout;
-                    self.events.schedule(t, Event::DelAck { flow });
+                    self.events.schedule(t, Event::DelAck { flow: pkt.flow, sub: pkt.sub as u32 });
                 }
             }
         }
     }
 
+    /// Sends a subflow's ACK, stamped with the connection's DATA_ACK and window.
     #[inline]
-    fn send_ack(&mut self, ack: Packet) {
-        match &self.flows[ack.flow as usize].rev {
+    fn send_ack(&mut self, mut ack: Packet) {
+        let f = &mut self.flows[ack.flow as usize];
+        f.stamp(&mut ack);
+        let s = &mut f.subs[ack.sub as usize];
+        match &s.rev {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;
-                let f = &mut self.flows[ack.flow as usize];
-                if f.ack_pipe.is_empty() {
-                    self.events.schedule(t, Event::AckPipe { flow: ack.flow });
+                if s.ack_pipe.is_empty() {
+                    self.events.schedule(t, Event::AckPipe { flow: ack.flow, sub: ack.sub as u32 });
                 }
-                f.ack_pipe.push_back((t, ack));
+                s.ack_pipe.push_back((t, ack));
             }
             ReverseRoute::Links(r) => {
                 let first = r[0];
@@ -284,17 +327,18 @@ impl Sim {
 
     fn ack_at_sender(&mut self, ack: Packet) {
         let now = self.now;
-        let flow = ack.flow;
-        let f = &mut self.flows[flow as usize];
-        f.rtt.add(now - ack.ts);
-        f.snd.on_ack(now, &ack, &mut f.cc, &mut self.out);
-        self.flush(flow);
+        self.flows[ack.flow as usize].on_ack(now, &ack, &mut self.out);
+        self.flush(ack.flow);
     }
 
     fn end_warmup(&mut self) {
         for f in self.flows.iter_mut() {
             f.base = f.counters();
-            f.rtt.reset();
+            f.app_delay.reset();
+            for s in f.subs.iter_mut() {
+                s.base = s.counters();
+                s.rtt.reset();
+            }
         }
         for (i, l) in self.links.iter().enumerate() {
             let q = l.queue.stats();
@@ -308,23 +352,29 @@ impl Sim {
             if self.now < f.start {
                 continue; // nothing to plot before the flow exists
             }
-            let mss = f.snd.mss() as f64;
-            self.flow_series.push(&[
-                t,
-                i as f64,
-                f.cc.cwnd(0),
-                f.cc.ssthresh(0),
-                f.snd.rtt.srtt as f64 * 1e-9,
-                f.snd.rtt.latest as f64 * 1e-9,
-                f.snd.pipe as f64 * mss,
-                f.snd.stats.sent_bytes as f64,
-                f.delivered_bytes as f64,
-                f.rcv.received_bytes as f64,
-                f.snd.stats.retransmissions as f64,
-                f.snd.stats.losses as f64,
-                f.snd.stats.timeouts as f64,
-                f.rcv.ooo_segs as f64,
-            ]);
+            for (j, s) in f.subs.iter().enumerate() {
+                if self.now < s.start || s.stop.is_some_and(|t| self.now >= t) {
+                    continue; // nor outside the subflow's life
+                }
+                let mss = s.snd.mss() as f64;
+                self.flow_series.push(&[
+                    t,
+                    i as f64,
+                    j as f64,
+                    f.cc.cwnd(j),
+                    f.cc.ssthresh(j),
+                    s.snd.rtt.srtt as f64 * 1e-9,
+                    s.snd.rtt.latest as f64 * 1e-9,
+                    s.snd.pipe as f64 * mss,
+                    s.snd.stats.sent_bytes as f64,
+                    f.delivered_bytes as f64,
+                    s.rcv.received_bytes as f64,
+                    s.snd.stats.retransmissions as f64,
+                    s.snd.stats.losses as f64,
+                    s.snd.stats.timeouts as f64,
+                    s.rcv.ooo_segs as f64,
+                ]);
+            }
         }
         let now = self.now;
         for (i, l) in self.links.iter_mut().enumerate() {

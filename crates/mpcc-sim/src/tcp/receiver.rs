@@ -2,10 +2,20 @@
 //! bounded by the receive buffer, optional delayed ACKs (RFC 1122/5681: every
 //! second full segment or after a timeout; out-of-order and hole-filling segments
 //! are acknowledged at once).
+//!
+//! Inside an MPTCP connection it is a subflow receiver: only data in order at the
+//! subflow level moves up to the connection (as in Linux, where out-of-order data
+//! waits in the subflow's queue), so it remembers the data sequence number of
+//! every segment it holds and reports the DSNs each arrival releases
+//! (`delivered_dsns`).
 
 use crate::config::TcpConfig;
 use crate::packet::{Kind, Packet};
 use mpcc_core::Nanos;
+use std::collections::VecDeque;
+
+/// A slot of the DSN ring with no segment held.
+const NO_DSN: u64 = u64::MAX;
 
 /// What the receiver wants done after a data segment.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +29,8 @@ pub enum AckAction {
 
 pub struct Receiver {
     pub flow: u32,
+    /// Subflow index inside the connection.
+    pub sub: u16,
     /// Next expected segment.
     pub rcv_nxt: u64,
     /// Out-of-order segments held, as sorted disjoint ranges [lo, hi) above rcv_nxt.
@@ -40,6 +52,11 @@ pub struct Receiver {
     pub received_bytes: u64,
     /// Peak reordering-buffer occupancy in segments.
     pub ooo_peak: u64,
+    /// DSN of each held segment: slot i is segment `rcv_nxt + i` (empty when
+    /// nothing is held, so in-order arrivals cost nothing).
+    dsn_ring: VecDeque<u64>,
+    /// DSN runs [lo, hi) released in order by the last `on_data`, ascending.
+    released: Vec<(u64, u64)>,
 }
 
 impl Receiver {
@@ -50,6 +67,7 @@ impl Receiver {
         };
         Receiver {
             flow,
+            sub: 0,
             rcv_nxt: 0,
             ooo: Vec::with_capacity(16),
             ooo_segs: 0,
@@ -64,16 +82,33 @@ impl Receiver {
             received_packets: 0,
             received_bytes: 0,
             ooo_peak: 0,
+            dsn_ring: VecDeque::new(),
+            released: Vec::with_capacity(4),
+        }
+    }
+
+    /// The DSN runs the last `on_data` released in order, ascending.
+    pub fn delivered_dsns(&self) -> &[(u64, u64)] {
+        &self.released
+    }
+
+    #[inline]
+    fn release(&mut self, dsn: u64) {
+        match self.released.last_mut() {
+            Some(r) if r.1 == dsn => r.1 += 1,
+            _ => self.released.push((dsn, dsn + 1)),
         }
     }
 
     fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, block: (u64, u64)) -> Packet {
         Packet {
             flow: self.flow,
+            sub: self.sub,
             hop: 0,
             kind: Kind::Ack,
             bytes: self.header,
             seq: self.rcv_nxt,
+            dsn: 0,
             ts,
             owd,
             trig,
@@ -88,6 +123,7 @@ impl Receiver {
     pub fn on_data(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
         let s = pkt.seq;
         let owd = now - pkt.ts;
+        self.released.clear();
         self.received_packets += 1;
         self.received_bytes += payload as u64;
         if s < self.rcv_nxt {
@@ -100,6 +136,11 @@ impl Receiver {
                 return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), 0);
             }
             let block = self.insert(s);
+            let i = (s - self.rcv_nxt) as usize;
+            if self.dsn_ring.len() <= i {
+                self.dsn_ring.resize(i + 1, NO_DSN);
+            }
+            self.dsn_ring[i] = pkt.dsn;
             self.ooo_peak = self.ooo_peak.max(self.ooo_segs);
             return (AckAction::Now(self.ack(pkt.ts, owd, s, block)), 0);
         }
@@ -113,6 +154,18 @@ impl Receiver {
             self.rcv_nxt = hi;
         }
         let delivered = self.rcv_nxt - before;
+        self.release(pkt.dsn);
+        if !self.dsn_ring.is_empty() {
+            self.dsn_ring.pop_front(); // the slot of segment `before` itself
+            for _ in 1..delivered {
+                let d = self.dsn_ring.pop_front().expect("held segments have a DSN slot");
+                debug_assert_ne!(d, NO_DSN);
+                self.release(d);
+            }
+            if self.ooo.is_empty() {
+                self.dsn_ring.clear();
+            }
+        }
         if had_ooo || !self.delayed_ack {
             self.pending = 0;
             return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), delivered);
@@ -215,6 +268,23 @@ mod tests {
         assert!(r.on_delack_timer().is_none());
         // Out of order: immediate.
         assert!(matches!(r.on_data(4, &data(5), 1448).0, AckAction::Now(_)));
+    }
+
+    #[test]
+    fn held_segments_release_their_dsns_in_subflow_order() {
+        let mut r = Receiver::new(0, &TcpConfig::default());
+        let seg = |seq, dsn| Packet::segment(0, 0, seq, dsn, 1500, 0);
+        r.on_data(1, &seg(0, 7), 1448);
+        assert_eq!(r.delivered_dsns(), &[(7, 8)]);
+        r.on_data(1, &seg(2, 12), 1448);
+        r.on_data(1, &seg(3, 13), 1448);
+        r.on_data(1, &seg(5, 20), 1448);
+        assert!(r.delivered_dsns().is_empty(), "held: subflow hole at 1");
+        r.on_data(1, &seg(1, 9), 1448);
+        assert_eq!(r.delivered_dsns(), &[(9, 10), (12, 14)]);
+        r.on_data(1, &seg(4, 14), 1448);
+        assert_eq!(r.delivered_dsns(), &[(14, 15), (20, 21)]);
+        assert_eq!((r.rcv_nxt, r.ooo_segs), (6, 0));
     }
 
     #[test]

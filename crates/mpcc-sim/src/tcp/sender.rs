@@ -1,6 +1,12 @@
 //! The TCP sender: a SACK scoreboard with RFC 6675 loss recovery, RFC 6298
 //! retransmission timeouts, and the congestion controller consulted for cwnd.
 //!
+//! It serves two masters. Alone (`send`, `on_ack`, `on_timeout`) it is a plain TCP
+//! sender that picks its own new data. Inside an MPTCP connection (see `flow.rs`)
+//! it is a subflow: the connection calls `process_ack` / `process_timeout`, lets it
+//! retransmit its own lost segments (`send_lost`), and hands it new segments chosen
+//! by the packet scheduler (`emit_new`), each carrying a data sequence number.
+//!
 //! Sequence numbers count segments. The scoreboard holds one small entry per
 //! outstanding segment in a ring buffer indexed by `seq - una`. Loss detection
 //! follows RFC 6675's IsLost with DupThresh counted in segments: a segment is lost
@@ -18,11 +24,17 @@ use std::collections::VecDeque;
 const SACKED: u8 = 1;
 const LOST: u8 = 2;
 const RETX: u8 = 4;
+/// Already queued for reinjection on another subflow.
+const REINJ: u8 = 8;
 /// Largest supported DupThresh.
 pub const MAX_DUPTHRESH: usize = 16;
 
 #[derive(Clone, Copy, Debug)]
 struct Seg {
+    /// Data sequence number carried (retransmissions carry the same one).
+    dsn: u64,
+    /// Payload bytes.
+    payload: u32,
     flags: u8,
 }
 
@@ -48,6 +60,9 @@ pub struct SenderStats {
     pub losses: u64,
     pub timeouts: u64,
     pub recoveries: u64,
+    /// New segments of this subflow that carried data first sent on another
+    /// subflow (reinjections).
+    pub reinjections: u64,
 }
 
 pub struct Sender {
@@ -90,7 +105,7 @@ pub struct Sender {
     rwnd: u64,
     round_end: u64,
     /// The last send attempt stopped because cwnd was full.
-    cwnd_limited: bool,
+    pub cwnd_limited: bool,
     pub stats: SenderStats,
 }
 
@@ -138,6 +153,12 @@ impl Sender {
         }
     }
 
+    /// The window in whole segments (Linux's integer snd_cwnd), at least one.
+    #[inline]
+    pub fn cwnd_segs(&self, cc: &Controller) -> u64 {
+        (cc.cwnd(self.sf).floor() as u64).max(1)
+    }
+
     /// Stops offering new data (the application stopped).
     pub fn stop_app(&mut self) {
         self.app_limit = self.app_limit.min(self.nxt);
@@ -166,6 +187,13 @@ impl Sender {
     /// Processes an ACK, informs the controller, and sends what the window allows
     /// into `out`.
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, cc: &mut Controller, out: &mut Vec<Packet>) {
+        self.process_ack(now, ack, cc, out);
+        self.send(now, cc, out);
+    }
+
+    /// Everything `on_ack` does but sending new data: scoreboard, recovery (with
+    /// its immediate first retransmission), controller, timer.
+    pub fn process_ack(&mut self, now: Nanos, ack: &Packet, cc: &mut Controller, out: &mut Vec<Packet>) {
         debug_assert_eq!(ack.kind, Kind::Ack);
         let rtt = now - ack.ts;
         self.rtt.sample(rtt);
@@ -223,8 +251,8 @@ impl Sender {
             let ev = self.congestion_event(now, CongestionKind::Loss);
             cc.on_congestion(self.sf, &ev);
             // RFC 6675 step (4.3): the first lost segment goes out at once, whatever pipe is.
-            if let Some((seq, true)) = self.next_seg() {
-                self.emit(now, seq, true, out);
+            if let Some(seq) = self.next_lost() {
+                self.retransmit(now, seq, out);
             }
         }
 
@@ -253,7 +281,6 @@ impl Sender {
         } else if advanced {
             self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
         }
-        self.send(now, cc, out);
     }
 
     /// Marks `seq` SACKed; returns false if it already was.
@@ -306,69 +333,112 @@ impl Sender {
         CongestionEvent { now, kind, in_flight: self.pipe as f64, srtt: self.rtt.srtt, min_rtt: self.rtt.min_rtt, rtt: self.rtt.latest }
     }
 
-    /// RFC 6675 NextSeg rules 1 and 2: the first lost segment not yet
-    /// retransmitted, else new data within the receive window.
+    /// RFC 6675 NextSeg rule 1: the first lost segment not yet retransmitted.
     #[inline]
-    fn next_seg(&mut self) -> Option<(u64, bool)> {
+    fn next_lost(&mut self) -> Option<u64> {
         let mut s = self.retx_next;
         while s < self.lost_hi {
             let f = self.board[(s - self.una) as usize].flags;
             if f & LOST != 0 && f & (SACKED | RETX) == 0 {
                 self.retx_next = s;
-                return Some((s, true));
+                return Some(s);
             }
             s += 1;
         }
         self.retx_next = s;
-        if self.nxt < self.app_limit && self.nxt < self.una.saturating_add(self.rwnd) {
-            return Some((self.nxt, false));
-        }
         None
     }
 
-    /// Sends while `pipe` is below the (whole-segment) congestion window.
-    pub fn send(&mut self, now: Nanos, cc: &Controller, out: &mut Vec<Packet>) {
-        let cwnd = (cc.cwnd(self.sf).floor() as u64).max(1);
-        self.cwnd_limited = false;
-        loop {
-            if self.pipe >= cwnd {
-                self.cwnd_limited = true;
-                break;
-            }
-            let Some((seq, retx)) = self.next_seg() else { break };
-            self.emit(now, seq, retx, out);
+    /// Whether `pipe` is below the whole-segment window `cwnd`.
+    #[inline]
+    pub fn has_space(&self, cwnd: u64) -> bool {
+        self.pipe < cwnd
+    }
+
+    /// Retransmits lost segments (NextSeg rule 1) while `pipe < cwnd`.
+    #[inline]
+    pub fn send_lost(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
+        while self.pipe < cwnd {
+            let Some(seq) = self.next_lost() else { break };
+            self.retransmit(now, seq, out);
         }
     }
 
-    #[inline]
-    fn emit(&mut self, now: Nanos, seq: u64, retx: bool, out: &mut Vec<Packet>) {
-        if retx {
-            self.seg(seq).flags |= RETX;
-            self.stats.retransmissions += 1;
-            self.retx_next = seq + 1;
-            // Retransmitting the oldest segment restarts the timer (as Linux does):
-            // otherwise a fast retransmission queued behind a full buffer would
-            // race the timer started for the original transmission.
-            if seq == self.una {
-                self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
-            }
-        } else {
-            self.board.push_back(Seg { flags: 0 });
-            self.nxt += 1;
+    /// Sends while `pipe` is below the (whole-segment) congestion window: lost
+    /// segments first, then new data within the application's supply and the
+    /// receive window (NextSeg rules 1 and 2), the data sequence number being the
+    /// segment number.
+    pub fn send(&mut self, now: Nanos, cc: &Controller, out: &mut Vec<Packet>) {
+        let cwnd = self.cwnd_segs(cc);
+        self.send_lost(now, cwnd, out);
+        while self.pipe < cwnd && self.nxt < self.app_limit && self.nxt < self.una.saturating_add(self.rwnd) {
+            let seq = self.nxt;
+            self.emit_new(now, seq, self.seg_bytes(seq), false, out);
         }
+        self.cwnd_limited = self.pipe >= cwnd;
+    }
+
+    #[inline]
+    fn retransmit(&mut self, now: Nanos, seq: u64, out: &mut Vec<Packet>) {
+        let seg = self.seg(seq);
+        seg.flags |= RETX;
+        let (dsn, payload) = (seg.dsn, seg.payload);
+        self.stats.retransmissions += 1;
+        self.retx_next = seq + 1;
+        // Retransmitting the oldest segment restarts the timer (as Linux does):
+        // otherwise a fast retransmission queued behind a full buffer would
+        // race the timer started for the original transmission.
+        if seq == self.una {
+            self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
+        }
+        self.put(now, seq, dsn, payload, out);
+    }
+
+    /// Sends a new segment carrying data sequence number `dsn` with `payload`
+    /// bytes; `reinjection` when that data was first sent on another subflow.
+    #[inline]
+    pub fn emit_new(&mut self, now: Nanos, dsn: u64, payload: u32, reinjection: bool, out: &mut Vec<Packet>) {
+        let seq = self.nxt;
+        self.board.push_back(Seg { dsn, payload, flags: 0 });
+        self.nxt += 1;
+        self.stats.reinjections += reinjection as u64;
+        self.put(now, seq, dsn, payload, out);
+    }
+
+    #[inline]
+    fn put(&mut self, now: Nanos, seq: u64, dsn: u64, payload: u32, out: &mut Vec<Packet>) {
         self.pipe += 1;
-        let bytes = self.seg_bytes(seq) + self.header;
+        let bytes = payload + self.header;
         self.stats.sent_packets += 1;
         self.stats.sent_bytes += bytes as u64;
-        out.push(Packet::data(self.flow, seq, bytes, now));
+        out.push(Packet::segment(self.flow, self.sf as u16, seq, dsn, bytes, now));
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
+        }
+    }
+
+    /// Calls `f` with the data sequence number of every outstanding segment not
+    /// yet queued for reinjection (`include_sacked`: SACKed ones too, for a
+    /// subflow that is closing, whose receiver will never deliver them), and marks
+    /// them queued.
+    pub fn take_for_reinjection(&mut self, include_sacked: bool, mut f: impl FnMut(u64)) {
+        for s in self.board.iter_mut() {
+            if s.flags & REINJ == 0 && (include_sacked || s.flags & SACKED == 0) {
+                s.flags |= REINJ;
+                f(s.dsn);
+            }
         }
     }
 
     /// The retransmission timer expired (RFC 6298 5.4-5.7, RFC 6675 section 5.1):
     /// everything outstanding and unSACKed is lost, cwnd collapses, the timer backs off.
     pub fn on_timeout(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
+        self.process_timeout(now, cc);
+        self.send(now, cc, out);
+    }
+
+    /// Everything `on_timeout` does but sending.
+    pub fn process_timeout(&mut self, now: Nanos, cc: &mut Controller) {
         self.stats.timeouts += 1;
         let ev = self.congestion_event(now, CongestionKind::Timeout);
         cc.on_congestion(self.sf, &ev);
@@ -377,7 +447,7 @@ impl Sender {
                 if s.flags & LOST == 0 {
                     self.stats.losses += 1;
                 }
-                s.flags = LOST;
+                s.flags = LOST | (s.flags & REINJ);
             }
         }
         self.pipe = 0;
@@ -387,7 +457,6 @@ impl Sender {
         self.rto_recover = self.nxt;
         self.backoff += 1;
         self.rto_deadline = if self.una < self.nxt { Some(now + self.rtt.backed_off(self.backoff)) } else { None };
-        self.send(now, cc, out);
     }
 
     pub fn mss(&self) -> u32 {
@@ -401,7 +470,7 @@ mod tests {
     use mpcc_algo::{build, Params};
 
     fn ack(cum: u64, trig: u64, lo: u64, hi: u64, ts: Nanos) -> Packet {
-        Packet { flow: 0, hop: 0, kind: Kind::Ack, bytes: 52, seq: cum, ts, owd: 0, trig, sack_lo: lo, sack_hi: hi, rwnd: u64::MAX }
+        Packet { flow: 0, sub: 0, hop: 0, kind: Kind::Ack, bytes: 52, seq: cum, dsn: cum, ts, owd: 0, trig, sack_lo: lo, sack_hi: hi, rwnd: u64::MAX }
     }
 
     fn setup() -> (Sender, Controller, Vec<Packet>) {

@@ -1,0 +1,292 @@
+//! The data level of an MPTCP connection (RFC 8684 section 3.3): one sequence
+//! space of data sequence numbers (DSNs, counted in segments) that the subflows
+//! carry, its sending side (application supply, DATA_ACK, connection receive
+//! window, reinjection queue) and its receiving side (the connection-level
+//! reordering buffer). The subflows and the scheduler that glue them are in
+//! `flow.rs`.
+
+use mpcc_core::Nanos;
+use std::collections::VecDeque;
+
+/// The sending side of the data sequence space.
+#[derive(Clone, Debug)]
+pub struct DataSender {
+    mss: u32,
+    /// Next new DSN.
+    pub nxt: u64,
+    /// New DSNs below this may be sent (the application's supply; u64::MAX: bulk).
+    pub app_limit: u64,
+    /// Segments of a finite transfer (u64::MAX: bulk) and the last one's payload.
+    total_segs: u64,
+    last_seg_bytes: u32,
+    /// Highest DATA_ACK received: every DSN below it reached the application.
+    pub una: u64,
+    /// Right edge of the connection receive window: DSNs below it may be sent.
+    pub wnd_edge: u64,
+    /// DSNs to resend on another subflow, with the subflow they are stuck on.
+    pub reinject: VecDeque<(u64, u16)>,
+}
+
+impl DataSender {
+    /// `window_segs`: the receive window before the first ACK (what the
+    /// receiver's SYN would advertise).
+    pub fn new(mss: u32, window_segs: u64) -> DataSender {
+        DataSender {
+            mss,
+            nxt: 0,
+            app_limit: 0,
+            total_segs: u64::MAX,
+            last_seg_bytes: mss,
+            una: 0,
+            wnd_edge: window_segs,
+            reinject: VecDeque::new(),
+        }
+    }
+
+    /// The application offers `total_bytes` in all (u64::MAX: unlimited).
+    pub fn set_app_bytes(&mut self, total_bytes: u64) {
+        if total_bytes == u64::MAX {
+            self.app_limit = u64::MAX;
+        } else {
+            let mss = self.mss as u64;
+            self.total_segs = total_bytes.div_ceil(mss);
+            self.app_limit = self.total_segs;
+            let rem = (total_bytes % mss) as u32;
+            self.last_seg_bytes = if rem == 0 { self.mss } else { rem };
+        }
+    }
+
+    /// The application stops offering new data.
+    pub fn stop_app(&mut self) {
+        self.app_limit = self.app_limit.min(self.nxt);
+    }
+
+    /// Payload bytes of DSN `dsn`.
+    #[inline]
+    pub fn seg_bytes(&self, dsn: u64) -> u32 {
+        if dsn + 1 == self.total_segs {
+            self.last_seg_bytes
+        } else {
+            self.mss
+        }
+    }
+
+    /// Payload bytes of the DSNs [lo, hi).
+    #[inline]
+    pub fn range_bytes(&self, lo: u64, hi: u64) -> u64 {
+        let mut b = (hi - lo) * self.mss as u64;
+        if self.total_segs != u64::MAX && lo < self.total_segs && self.total_segs <= hi {
+            b -= (self.mss - self.last_seg_bytes) as u64;
+        }
+        b
+    }
+
+    /// A new DSN may be sent: supplied by the application and inside the window.
+    #[inline]
+    pub fn has_new(&self) -> bool {
+        self.nxt < self.app_limit && self.nxt < self.wnd_edge
+    }
+
+    /// An ACK carried DATA_ACK `data_ack` and a window of `rwnd` segments beyond it.
+    /// ACKs on different subflows arrive out of order: keep the highest of each
+    /// (the right edge never moves left, RFC 8684 section 3.3.4).
+    #[inline]
+    pub fn on_data_ack(&mut self, data_ack: u64, rwnd: u64) {
+        self.una = self.una.max(data_ack);
+        self.wnd_edge = self.wnd_edge.max(data_ack.saturating_add(rwnd));
+    }
+
+    /// The first queued reinjection not yet acknowledged at the data level.
+    #[inline]
+    pub fn next_reinjection(&mut self) -> Option<(u64, u16)> {
+        while let Some(&(dsn, from)) = self.reinject.front() {
+            if dsn >= self.una {
+                return Some((dsn, from));
+            }
+            self.reinject.pop_front();
+        }
+        None
+    }
+}
+
+/// Sorted disjoint ranges [lo, hi) of segment numbers: the out-of-order part of
+/// a reordering buffer.
+#[derive(Clone, Debug, Default)]
+pub struct RangeSet {
+    ranges: Vec<(u64, u64)>,
+    /// Segments held.
+    pub len: u64,
+}
+
+impl RangeSet {
+    /// Adds [lo, hi); returns how many of its segments were not held before.
+    pub fn insert(&mut self, lo: u64, hi: u64) -> u64 {
+        // Ranges that overlap or touch [lo, hi) are merged into one.
+        let a = self.ranges.partition_point(|r| r.1 < lo);
+        let b = self.ranges.partition_point(|r| r.0 <= hi);
+        let (mut nlo, mut nhi, mut held) = (lo, hi, 0);
+        for r in &self.ranges[a..b] {
+            nlo = nlo.min(r.0);
+            nhi = nhi.max(r.1);
+            held += r.1.min(hi).saturating_sub(r.0.max(lo));
+        }
+        self.ranges.splice(a..b, std::iter::once((nlo, nhi)));
+        let new = (hi - lo) - held;
+        self.len += new;
+        new
+    }
+
+    /// Removes and returns the first range if it starts at or below `at`.
+    #[inline]
+    pub fn pop_front_from(&mut self, at: u64) -> Option<(u64, u64)> {
+        match self.ranges.first() {
+            Some(&(lo, hi)) if lo <= at => {
+                self.ranges.remove(0);
+                self.len -= hi - lo;
+                Some((lo, hi))
+            }
+            _ => None,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+}
+
+/// The receiving side: the connection-level reordering buffer, bounded by the
+/// receive buffer. The application reads at once, so the window's right edge is
+/// always `nxt + buf_segs`.
+#[derive(Clone, Debug)]
+pub struct DataReceiver {
+    /// Next DSN the application expects; everything below was delivered.
+    pub nxt: u64,
+    pub ooo: RangeSet,
+    /// Receive buffer in segments.
+    pub buf_segs: u64,
+    /// Peak of `ooo.len`.
+    pub ooo_peak: u64,
+    /// Segments that arrived with a DSN already delivered or held (reinjected copies).
+    pub dup_segs: u64,
+    /// Segments discarded beyond the window (none while the sender obeys it).
+    pub beyond_window: u64,
+}
+
+impl DataReceiver {
+    pub fn new(buf_segs: u64) -> DataReceiver {
+        DataReceiver { nxt: 0, ooo: RangeSet::default(), buf_segs, ooo_peak: 0, dup_segs: 0, beyond_window: 0 }
+    }
+
+    /// A subflow passed up the DSNs [lo, hi). Returns the new in-order point; the
+    /// application receives [old nxt, new nxt).
+    #[inline]
+    pub fn on_run(&mut self, lo: u64, hi: u64) -> u64 {
+        let edge = self.nxt.saturating_add(self.buf_segs);
+        let (clo, chi) = (lo.max(self.nxt), hi.min(edge));
+        self.dup_segs += clo.min(hi) - lo;
+        self.beyond_window += hi - chi.max(lo);
+        if clo >= chi {
+            return self.nxt;
+        }
+        if clo == self.nxt && self.ooo.is_empty() {
+            self.nxt = chi; // the usual in-order case, nothing held
+            return self.nxt;
+        }
+        let new = self.ooo.insert(clo, chi);
+        self.dup_segs += (chi - clo) - new;
+        while let Some((_, h)) = self.ooo.pop_front_from(self.nxt) {
+            self.nxt = self.nxt.max(h);
+        }
+        self.ooo_peak = self.ooo_peak.max(self.ooo.len);
+        self.nxt
+    }
+
+    /// The window to advertise, in segments beyond `nxt`.
+    #[inline]
+    pub fn window(&self) -> u64 {
+        self.buf_segs
+    }
+}
+
+/// When each DSN was handed to the connection, kept until it is delivered in
+/// order, so application-level delay is measured per segment (all bytes of a
+/// segment share its times).
+#[derive(Clone, Debug, Default)]
+pub struct AppTiming {
+    /// Hand-over times of DSNs `base..base + times.len()`.
+    times: VecDeque<Nanos>,
+    base: u64,
+}
+
+impl AppTiming {
+    /// DSN `dsn` (the next new one) was handed over at `t`.
+    #[inline]
+    pub fn handed(&mut self, dsn: u64, t: Nanos) {
+        debug_assert_eq!(dsn, self.base + self.times.len() as u64);
+        self.times.push_back(t);
+    }
+
+    /// DSNs up to `upto` were delivered in order: `f` gets each one's hand-over time.
+    #[inline]
+    pub fn delivered(&mut self, upto: u64, mut f: impl FnMut(Nanos)) {
+        while self.base < upto {
+            let t = self.times.pop_front().expect("a delivered DSN was handed over");
+            self.base += 1;
+            f(t);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_set_merges_and_counts_new_segments() {
+        let mut r = RangeSet::default();
+        assert_eq!(r.insert(5, 7), 2);
+        assert_eq!(r.insert(10, 12), 2);
+        assert_eq!(r.insert(6, 11), 3, "7, 8, 9 are new");
+        assert_eq!(r.ranges, vec![(5, 12)]);
+        assert_eq!(r.insert(12, 13), 1, "touching ranges merge");
+        assert_eq!(r.insert(1, 2), 1);
+        assert_eq!((r.ranges.clone(), r.len), (vec![(1, 2), (5, 13)], 9));
+        assert_eq!(r.pop_front_from(0), None);
+        assert_eq!(r.pop_front_from(1), Some((1, 2)));
+    }
+
+    #[test]
+    fn data_receiver_reorders_and_drops_duplicates() {
+        let mut d = DataReceiver::new(100);
+        assert_eq!(d.on_run(0, 2), 2);
+        assert_eq!(d.on_run(4, 6), 2, "a hole at 2, 3: held");
+        assert_eq!((d.ooo.len, d.ooo_peak), (2, 2));
+        assert_eq!(d.on_run(5, 6), 2);
+        assert_eq!(d.dup_segs, 1);
+        assert_eq!(d.on_run(2, 4), 6, "hole filled: all delivered");
+        assert_eq!(d.ooo.len, 0);
+        assert_eq!(d.on_run(3, 7), 7);
+        assert_eq!(d.dup_segs, 4);
+        assert_eq!(d.on_run(200, 201), 7);
+        assert_eq!(d.beyond_window, 1);
+    }
+
+    #[test]
+    fn data_sender_window_and_bytes() {
+        let mut s = DataSender::new(1000, 4);
+        s.set_app_bytes(2500);
+        assert_eq!((s.app_limit, s.seg_bytes(2), s.range_bytes(0, 3)), (3, 500, 2500));
+        assert!(s.has_new());
+        s.nxt = 3;
+        assert!(!s.has_new());
+        let mut b = DataSender::new(1000, 4);
+        b.set_app_bytes(u64::MAX);
+        b.nxt = 4;
+        assert!(!b.has_new(), "window of 4 segments");
+        b.on_data_ack(2, 4);
+        b.on_data_ack(1, 4);
+        assert_eq!((b.una, b.wnd_edge), (2, 6), "an older ACK moves nothing back");
+        b.reinject.extend([(1, 0), (3, 0)]);
+        assert_eq!(b.next_reinjection(), Some((3, 0)), "DSN 1 is already acknowledged");
+    }
+}
