@@ -69,6 +69,8 @@ def measure(name: str, reps: int, mpcc: str, ns3: str) -> dict:
 
 def source_version() -> str:
     """The commit of the simulator measured, marked dirty when crates/ has local changes."""
+    if os.environ.get("MPCC_SIM"):
+        return f"binary given by MPCC_SIM ({os.environ['MPCC_SIM']})"
     run = lambda *a: subprocess.run(["git", *a], cwd=common.ROOT, capture_output=True, text=True).stdout.strip()
     commit = run("rev-parse", "--short", "HEAD") or "unknown"
     return commit + (" (with local changes in crates/)" if run("status", "--porcelain", "--", "crates") else "")
