@@ -17,6 +17,10 @@ if [ ! -d "$ns/include/ns3" ]; then
     "$venv/bin/pip" install --quiet 'ns3==3.44.*' >&2
 fi
 
+# The libraries carry the ns-3 version in their names (libns3.44-core.so).
+core="$(ls "$ns"/lib64/libns3.*-core.so | head -n 1)"
+v="$(basename "$core" | sed 's/^libns3\.\(.*\)-core\.so$/\1/')"
+
 if [ -x "$out" ] && [ "$out" -nt "$src" ] && [ "$out" -nt "$0" ]; then
     echo "$out"
     exit 0
@@ -27,7 +31,7 @@ echo "building $out" >&2
 g++ -O2 -std=c++20 -DNS3_BUILD_PROFILE_RELEASE -DNS3_LOG_ENABLE -DNS3_ASSERT_ENABLE \
     -I"$ns/include" "$src" -o "$out.tmp" \
     -L"$ns/lib64" -Wl,-rpath,"$ns/lib64" \
-    -lns3.44-applications -lns3.44-internet -lns3.44-point-to-point \
-    -lns3.44-traffic-control -lns3.44-network -lns3.44-core -lns3.44-bridge
+    -lns3.$v-applications -lns3.$v-internet -lns3.$v-point-to-point \
+    -lns3.$v-traffic-control -lns3.$v-network -lns3.$v-core -lns3.$v-bridge
 mv "$out.tmp" "$out"
 echo "$out"
