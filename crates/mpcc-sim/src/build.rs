@@ -1,7 +1,7 @@
 //! Builds links and flows from the canonical configuration, checking everything
 //! the simulator relies on. Errors name the field and what is allowed.
 
-use crate::config::{CapacityConfig, Config, LossConfig, QueueConfig, TcpConfig};
+use crate::config::{CapacityConfig, Config, FlowConfig, LossConfig, QueueConfig, TcpConfig};
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
@@ -128,12 +128,17 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             None => u64::MAX / 4,
         };
         let sub_tcp = TcpConfig { rcv_buf_bytes: None, ..tcp.clone() };
-        let specs = [(fc.path.clone(), fc.reverse_path.clone(), fc.start_ns, None::<u64>, "path", "reverse_path")];
+        let specs = subflow_specs(fc)?;
         let mut subs = Vec::with_capacity(specs.len());
-        for (path, reverse, start, stop, path_field, rev_field) in specs {
-            let fwd = check_route(&path, path_field)?;
-            let rev = match &reverse {
-                Some(r) => ReverseRoute::Links(check_route(r, rev_field)?),
+        for (k, spec) in specs.into_iter().enumerate() {
+            let SubflowSpec { path, reverse, start, stop } = spec;
+            let (path_field, rev_field) = match &fc.path {
+                Some(_) => ("path".to_string(), "reverse_path".to_string()),
+                None => (format!("subflows.{k}.path"), format!("subflows.{k}.reverse_path")),
+            };
+            let fwd = check_route(path, &path_field)?;
+            let rev = match reverse {
+                Some(r) => ReverseRoute::Links(check_route(r, &rev_field)?),
                 None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l as usize].delay).sum()),
             };
             // Subflow ids are dense and equal to the index in `subs`.
@@ -172,6 +177,8 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             app_delay: RttStats::default(),
             held: 0,
             held_peak: 0,
+            held_area: 0,
+            held_at: 0,
             header: tcp.header_bytes,
             delack_timeout: tcp.delack_timeout_ns,
             base: FlowCounters::default(),
@@ -179,3 +186,52 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
     }
     Ok(out)
 }
+
+/// A subflow as the configuration gives it, times resolved.
+struct SubflowSpec<'a> {
+    path: &'a [usize],
+    reverse: Option<&'a [usize]>,
+    start: u64,
+    stop: Option<u64>,
+}
+
+/// The subflows of a flow: its `path` (one subflow living as long as the flow),
+/// or its `subflows`.
+fn subflow_specs(fc: &FlowConfig) -> Result<Vec<SubflowSpec<'_>>, String> {
+    let field = |f: &str| format!("flows.{}.{}", fc.name, f);
+    match (&fc.path, &fc.subflows) {
+        (Some(_), Some(_)) => Err(format!("{}: given with path; allowed: either path (one route) or subflows", field("subflows"))),
+        (None, None) => Err(format!("{}: missing; allowed: path (one route) or subflows (a list of routes)", field("path"))),
+        (Some(p), None) => {
+            Ok(vec![SubflowSpec { path: p, reverse: fc.reverse_path.as_deref(), start: fc.start_ns, stop: None }])
+        }
+        (None, Some(list)) => {
+            if fc.reverse_path.is_some() {
+                return Err(format!("{}: only with path; allowed: a reverse_path in each subflow", field("reverse_path")));
+            }
+            if list.is_empty() || list.len() > MAX_SUBFLOWS {
+                return Err(format!("{}: {} subflows; allowed: 1 to {MAX_SUBFLOWS}", field("subflows"), list.len()));
+            }
+            list.iter()
+                .enumerate()
+                .map(|(k, sc)| {
+                    let start = sc.start_ns.unwrap_or(fc.start_ns);
+                    if start < fc.start_ns {
+                        return Err(format!(
+                            "{}: {start} ns; allowed: at or after the flow's start_ns ({} ns)",
+                            field(&format!("subflows.{k}.start_ns")),
+                            fc.start_ns
+                        ));
+                    }
+                    if sc.stop_ns.is_some_and(|t| t <= start) {
+                        return Err(format!("{}: allowed: after the subflow's start", field(&format!("subflows.{k}.stop_ns"))));
+                    }
+                    Ok(SubflowSpec { path: &sc.path, reverse: sc.reverse_path.as_deref(), start, stop: sc.stop_ns })
+                })
+                .collect()
+        }
+    }
+}
+
+/// Subflows per connection (Linux allows 8 by default; this only guards the u16 index).
+const MAX_SUBFLOWS: usize = 1024;

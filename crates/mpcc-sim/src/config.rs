@@ -123,12 +123,17 @@ pub struct FlowConfig {
     pub cc: String,
     #[serde(default)]
     pub cc_params: BTreeMap<String, f64>,
-    /// Forward route: link indices in order.
-    pub path: Vec<usize>,
+    /// Forward route of a single-path flow: link indices in order. A flow gives
+    /// either `path` or `subflows`.
+    #[serde(default)]
+    pub path: Option<Vec<usize>>,
     /// Reverse route of the ACKs; None = an uncongested reverse path with the same
-    /// total propagation delay as the forward path.
+    /// total propagation delay as the forward path. Only with `path`.
     #[serde(default)]
     pub reverse_path: Option<Vec<usize>>,
+    /// The subflows of a multipath connection, in subflow-id order.
+    #[serde(default)]
+    pub subflows: Option<Vec<SubflowConfig>>,
     #[serde(default)]
     pub start_ns: u64,
     /// The application stops offering new data at this time (None = never).
@@ -140,6 +145,24 @@ pub struct FlowConfig {
     /// Packet scheduler of a multipath connection (None = "minrtt").
     #[serde(default)]
     pub scheduler: Option<String>,
+}
+
+/// One subflow of a multipath connection.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubflowConfig {
+    /// Forward route: link indices in order.
+    pub path: Vec<usize>,
+    /// Reverse route of its ACKs (None: uncongested, same delay as `path`).
+    #[serde(default)]
+    pub reverse_path: Option<Vec<usize>>,
+    /// Joins the connection at this time (None: when the flow starts).
+    #[serde(default)]
+    pub start_ns: Option<u64>,
+    /// Leaves the connection at this time (None: never); its outstanding data is
+    /// reinjected on the other subflows.
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -96,6 +96,9 @@ pub struct Flow {
     /// subflows' reordering buffers plus the connection's.
     pub held: u64,
     pub held_peak: u64,
+    /// Integral of `held` over time (segment-nanoseconds) since `held_from`, up to `held_at`.
+    pub held_area: u128,
+    pub held_at: Nanos,
     pub header: u32,
     pub delack_timeout: Nanos,
     pub base: FlowCounters,
@@ -222,6 +225,10 @@ impl Flow {
             self.rx.on_run(lo, hi);
         }
         let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
+        if held_after != held_before {
+            self.held_area += self.held as u128 * now.saturating_sub(self.held_at) as u128;
+            self.held_at = now;
+        }
         self.held = self.held + held_after - held_before;
         self.held_peak = self.held_peak.max(self.held);
         let after = self.rx.nxt;
@@ -234,6 +241,18 @@ impl Flow {
             }
         }
         action
+    }
+
+    /// Mean of `held` over [from, to], counting from the last `reset_held_mean`.
+    pub fn held_mean(&self, from: Nanos, to: Nanos) -> f64 {
+        let area = self.held_area + self.held as u128 * to.saturating_sub(self.held_at) as u128;
+        area as f64 / to.saturating_sub(from) as f64
+    }
+
+    /// Starts the time average of `held` afresh at `now` (end of the warm-up).
+    pub fn reset_held_mean(&mut self, now: Nanos) {
+        self.held_area = 0;
+        self.held_at = now;
     }
 
     /// Stamps an ACK of a subflow with the connection's DATA_ACK and window.

@@ -1,11 +1,31 @@
 //! The summary of a run (`summary.json`): per flow, per link and for the run.
 
+use crate::metrics::RttStats;
 use crate::sim::Sim;
 use serde_json::{json, Map, Value};
 
 /// NaN and infinities are not JSON: they become null.
 fn num(x: f64) -> Value {
     if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+/// Mean, variance, minimum, percentiles and count of a set of delays, as
+/// `<prefix>_mean_s`, ... (the RTT fields of docs/metrics.md).
+fn delay_fields(m: &mut Map<String, Value>, prefix: &str, d: &RttStats) {
+    let p = d.percentiles(&[50.0, 95.0, 99.0]);
+    m.insert(format!("{prefix}_mean_s"), num(d.mean_s()));
+    m.insert(format!("{prefix}_var_s2"), num(d.var_s2()));
+    m.insert(format!("{prefix}_min_s"), num(d.min_s()));
+    m.insert(format!("{prefix}_p50_s"), num(p[0]));
+    m.insert(format!("{prefix}_p95_s"), num(p[1]));
+    m.insert(format!("{prefix}_p99_s"), num(p[2]));
+    m.insert(format!("{prefix}_samples"), json!(d.count()));
+}
+
+/// Bits per second over [from, to] (NaN for an empty interval).
+fn rate(bytes: u64, from: u64, to: u64) -> f64 {
+    let s = to.saturating_sub(from) as f64 * 1e-9;
+    if s > 0.0 { bytes as f64 * 8.0 / s } else { f64::NAN }
 }
 
 pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
@@ -16,22 +36,12 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         let b = f.base;
         let from = f.start.max(sim.warmup);
         let to = f.stop.unwrap_or(end).min(end);
-        let active_s = to.saturating_sub(from) as f64 * 1e-9;
-        let rate = |bytes: u64| if active_s > 0.0 { bytes as f64 * 8.0 / active_s } else { f64::NAN };
-        let rtt = f.rtt();
-        let p = rtt.percentiles(&[50.0, 95.0, 99.0]);
         let mut m = Map::new();
         m.insert("cc".into(), json!(f.cc_name));
-        m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes)));
-        m.insert("goodput_bps".into(), num(rate(c.delivered_bytes - b.delivered_bytes)));
+        m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
+        m.insert("goodput_bps".into(), num(rate(c.delivered_bytes - b.delivered_bytes, from, to)));
         m.insert("delivered_bytes".into(), json!(c.delivered_bytes - b.delivered_bytes));
-        m.insert("rtt_mean_s".into(), num(rtt.mean_s()));
-        m.insert("rtt_var_s2".into(), num(rtt.var_s2()));
-        m.insert("rtt_min_s".into(), num(rtt.min_s()));
-        m.insert("rtt_p50_s".into(), num(p[0]));
-        m.insert("rtt_p95_s".into(), num(p[1]));
-        m.insert("rtt_p99_s".into(), num(p[2]));
-        m.insert("rtt_samples".into(), json!(rtt.count()));
+        delay_fields(&mut m, "rtt", &f.rtt());
         m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
         m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
         m.insert("losses".into(), json!(c.losses - b.losses));
@@ -39,6 +49,30 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         m.insert("drops".into(), json!(c.drops - b.drops));
         m.insert("reorder_peak_segments".into(), json!(f.held_peak));
         m.insert("fct_s".into(), f.completed_at.map_or(Value::Null, |t| num((t - f.start) as f64 * 1e-9)));
+        // The connection (see docs/mptcp.md).
+        m.insert("scheduler".into(), json!(f.sched.name()));
+        m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
+        m.insert("data_reorder_peak_segments".into(), json!(f.rx.ooo_peak));
+        m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
+        m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
+        delay_fields(&mut m, "app_delay", &f.app_delay);
+        let mut subs = Vec::with_capacity(f.subs.len());
+        for s in &f.subs {
+            let (c, b) = (s.counters(), s.base);
+            let from = s.start.max(sim.warmup);
+            let to = s.stop.unwrap_or(end).min(f.stop.unwrap_or(end)).min(end);
+            let mut m = Map::new();
+            m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
+            delay_fields(&mut m, "rtt", &s.rtt);
+            m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
+            m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
+            m.insert("losses".into(), json!(c.losses - b.losses));
+            m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
+            m.insert("drops".into(), json!(c.drops - b.drops));
+            m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
+            subs.push(Value::Object(m));
+        }
+        m.insert("subflows".into(), Value::Array(subs));
         flows.insert(f.name.clone(), Value::Object(m));
     }
     let mut links = Map::new();

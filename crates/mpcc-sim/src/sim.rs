@@ -335,6 +335,7 @@ impl Sim {
         for f in self.flows.iter_mut() {
             f.base = f.counters();
             f.app_delay.reset();
+            f.reset_held_mean(self.warmup);
             for s in f.subs.iter_mut() {
                 s.base = s.counters();
                 s.rtt.reset();

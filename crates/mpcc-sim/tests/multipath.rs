@@ -1,0 +1,145 @@
+//! The MPTCP connection: subflows, schedulers, the connection receive window,
+//! reinjection, joins and leaves. Each test prints its measured figures.
+
+use serde_json::{json, Value};
+
+const MS: u64 = 1_000_000;
+const S: u64 = 1_000_000_000;
+
+fn run(cfg: &Value) -> Value {
+    let out = mpcc_sim::run_json(&cfg.to_string()).expect("run succeeds");
+    serde_json::from_str(&out.summary_json).unwrap()
+}
+
+fn link(name: &str, bps: f64, delay_ms: u64, packets: u64) -> Value {
+    json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": delay_ms * MS,
+           "queue": {"kind": "droptail", "packets": packets}})
+}
+
+/// The number at a JSON pointer such as "/flows/mp/goodput_bps".
+fn num(v: &Value, pointer: &str) -> f64 {
+    let x = v.pointer(pointer).unwrap_or_else(|| panic!("{pointer} missing"));
+    x.as_f64().unwrap_or_else(|| panic!("{pointer} is not a number: {x}"))
+}
+
+fn mp_flow(cc: &str, scheduler: &str, paths: &[usize]) -> Value {
+    let subflows: Vec<Value> = paths.iter().map(|&p| json!({"path": [p]})).collect();
+    json!({"name": "mp", "cc": cc, "scheduler": scheduler, "subflows": subflows, "app": {"kind": "bulk"}})
+}
+
+fn reno_on(name: &str, path: usize) -> Value {
+    json!({"name": name, "cc": "reno", "path": [path], "app": {"kind": "bulk"}})
+}
+
+/// Two disjoint 10 Mbit/s paths with a 40 ms RTT; three Reno flows on the first,
+/// one on the second, plus `flow`.
+fn competition(flow: Value) -> Value {
+    let mut flows: Vec<Value> = (0..3).map(|i| reno_on(&format!("a{i}"), 0)).collect();
+    flows.push(reno_on("b0", 1));
+    flows.push(flow);
+    json!({"duration_ns": 200 * S, "seed": 1, "warmup_ns": 20 * S, "sample_interval_ns": 0,
+           "links": [link("a", 10e6, 20, 80), link("b", 10e6, 20, 80)], "flows": flows})
+}
+
+#[test]
+fn coupled_connection_on_two_disjoint_paths_beats_reno_on_the_better_one() {
+    // RFC 6356 goal 1: at least the throughput of one TCP on the best path
+    // available (here the less congested one, b).
+    let best = (0..2)
+        .map(|p| num(&run(&competition(reno_on("mp", p))), "/flows/mp/goodput_bps"))
+        .fold(0.0, f64::max);
+    for cc in ["lia", "olia", "balia"] {
+        let s = run(&competition(mp_flow(cc, "minrtt", &[0, 1])));
+        let got = num(&s, "/flows/mp/goodput_bps");
+        let sub0 = num(&s, "/flows/mp/subflows/0/throughput_bps");
+        let sub1 = num(&s, "/flows/mp/subflows/1/throughput_bps");
+        eprintln!("{cc}: goodput {got:.0} (subflows {sub0:.0} + {sub1:.0}); Reno on the better path {best:.0}");
+        assert!(got >= best, "{cc}: {got} < Reno {best}");
+        assert!(sub1 > sub0, "{cc}: more traffic on the less congested path ({sub0} vs {sub1})");
+    }
+}
+
+#[test]
+fn uncoupled_subflows_on_disjoint_paths_behave_as_independent_flows() {
+    // With per-subflow Reno and an always-backlogged application, nothing couples
+    // the two subflows: each must match a Reno flow alone on its path exactly.
+    let s = run(&competition(mp_flow("reno", "minrtt", &[0, 1])));
+    for p in 0..2 {
+        let alone = num(&run(&competition(reno_on("mp", p))), "/flows/mp/throughput_bps");
+        let sub = num(&s, &format!("/flows/mp/subflows/{p}/throughput_bps"));
+        eprintln!("path {p}: subflow {sub:.0}, Reno alone {alone:.0}");
+        assert_eq!(sub, alone);
+    }
+}
+
+#[test]
+fn one_subflow_connection_equals_the_single_path_flow() {
+    let links = json!([link("f", 20e6, 10, 60), link("r", 2e6, 10, 30)]);
+    let tcp = json!({"delayed_ack": true, "rcv_buf_bytes": 300_000});
+    let cfg = |route: Value| {
+        let mut f = json!({"name": "x", "cc": "lia", "app": {"kind": "file", "bytes": 20_000_000}, "tcp": tcp, "start_ns": 100 * MS});
+        f.as_object_mut().unwrap().extend(route.as_object().unwrap().clone());
+        let mut l = links.clone();
+        l[0]["loss"] = json!({"kind": "bernoulli", "p": 0.002});
+        json!({"duration_ns": 30 * S, "seed": 9, "warmup_ns": 1 * S, "links": l,
+               "flows": [f, {"name": "bg", "cc": "cubic", "path": [0], "app": {"kind": "bulk"}}]})
+    };
+    let single = mpcc_sim::run_json(&cfg(json!({"path": [0], "reverse_path": [1]})).to_string()).unwrap();
+    let conn = mpcc_sim::run_json(&cfg(json!({"subflows": [{"path": [0], "reverse_path": [1]}]})).to_string()).unwrap();
+    let (mut a, mut b): (Value, Value) = (serde_json::from_str(&single.summary_json).unwrap(), serde_json::from_str(&conn.summary_json).unwrap());
+    a["sim"]["wall_s"] = Value::Null;
+    b["sim"]["wall_s"] = Value::Null;
+    eprintln!("fct {} s, {} retransmissions", a["flows"]["x"]["fct_s"], a["flows"]["x"]["retransmissions"]);
+    assert!(a["flows"]["x"]["fct_s"].is_number() && num(&a, "/flows/x/retransmissions") > 0.0);
+    assert_eq!(a, b);
+    assert_eq!(single.tables, conn.tables);
+}
+
+#[test]
+fn minrtt_keeps_the_reordering_buffer_smaller_than_roundrobin() {
+    // 10 ms and 100 ms RTT paths, a 64 KB receive buffer. While the subflows are
+    // cwnd-limited a scheduler has no choice (only the subflow whose ACK freed
+    // window space can send); with the connection window binding, both subflows
+    // have space whenever it opens, and round-robin puts every other segment on
+    // the slow path, where it holds up delivery of the fast path's data.
+    let links = json!([link("fast", 50e6, 5, 50), link("slow", 10e6, 50, 100)]);
+    let mut out = Vec::new();
+    for sched in ["minrtt", "roundrobin"] {
+        let mut f = mp_flow("lia", sched, &[0, 1]);
+        f["tcp"] = json!({"rcv_buf_bytes": 64_000});
+        let s = run(&json!({"duration_ns": 60 * S, "seed": 1, "warmup_ns": 5 * S, "sample_interval_ns": 0,
+                            "links": links, "flows": [f]}));
+        let g = |k: &str| num(&s, &format!("/flows/mp/{k}"));
+        let r = (g("reorder_mean_segments"), g("app_delay_mean_s"), g("app_delay_p99_s"), g("goodput_bps"));
+        eprintln!("{sched}: reordering buffer mean {:.2} segments, application delay mean {:.1} ms p99 {:.1} ms, goodput {:.0}",
+                  r.0, r.1 * 1e3, r.2 * 1e3, r.3);
+        out.push(r);
+    }
+    let (min, rr) = (out[0], out[1]);
+    assert!(min.0 < 0.5 * rr.0, "reordering: minrtt {} vs roundrobin {}", min.0, rr.0);
+    assert!(min.1 < 0.5 * rr.1, "application delay: minrtt {} vs roundrobin {}", min.1, rr.1);
+    assert!(rr.0 > 1.0, "round-robin does reorder ({})", rr.0);
+}
+
+#[test]
+fn bad_multipath_configurations_name_the_field() {
+    let base = |flow: Value| json!({"duration_ns": S, "seed": 1, "links": [link("a", 1e6, 1, 10)], "flows": [flow]});
+    let err = |flow: Value| mpcc_sim::run_json(&base(flow).to_string()).err().expect("rejected");
+    let cases = [
+        (json!({"name": "m", "cc": "lia", "app": {"kind": "bulk"}}), "flows.m.path: missing; allowed: path (one route) or subflows"),
+        (json!({"name": "m", "cc": "lia", "path": [0], "subflows": [{"path": [0]}], "app": {"kind": "bulk"}}), "flows.m.subflows: given with path"),
+        (json!({"name": "m", "cc": "lia", "subflows": [], "app": {"kind": "bulk"}}), "flows.m.subflows: 0 subflows; allowed: 1 to"),
+        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0]}, {"path": [3]}], "app": {"kind": "bulk"}}), "flows.m.subflows.1.path: link index 3 does not exist"),
+        (json!({"name": "m", "cc": "lia", "subflows": [{"path": []}], "app": {"kind": "bulk"}}), "flows.m.subflows.0.path: empty"),
+        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0]}], "reverse_path": [0], "app": {"kind": "bulk"}}), "flows.m.reverse_path: only with path"),
+        (json!({"name": "m", "cc": "lia", "start_ns": 5, "subflows": [{"path": [0], "start_ns": 4}], "app": {"kind": "bulk"}}), "flows.m.subflows.0.start_ns: 4 ns; allowed: at or after the flow's start_ns"),
+        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0], "start_ns": 4, "stop_ns": 4}], "app": {"kind": "bulk"}}), "flows.m.subflows.0.stop_ns: allowed: after the subflow's start"),
+        (json!({"name": "m", "cc": "lia", "scheduler": "blast", "subflows": [{"path": [0]}], "app": {"kind": "bulk"}}), "flows.m.scheduler: unknown scheduler 'blast'; allowed: minrtt, roundrobin"),
+        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0], "delay": 1}], "app": {"kind": "bulk"}}), "unknown field `delay`"),
+    ];
+    for (flow, want) in cases {
+        let e = err(flow);
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+        assert!(!e.contains('\n'), "one line: {e:?}");
+    }
+}
