@@ -143,3 +143,24 @@ fn bad_multipath_configurations_name_the_field() {
         assert!(!e.contains('\n'), "one line: {e:?}");
     }
 }
+
+#[test]
+fn a_receive_buffer_below_the_bdp_caps_goodput_at_buffer_per_rtt() {
+    // Two 20 Mbit/s paths with a 100 ms RTT (BDP 250 KB each) and a 100 KB
+    // connection buffer: the window, not the paths, limits the connection, to
+    // floor(buffer / mss) segments per round trip, however many subflows share it.
+    let buf = 100_000u64;
+    let links = json!([link("a", 20e6, 50, 1000), link("b", 20e6, 50, 1000)]);
+    for route in [json!({"path": [0]}), json!({"subflows": [{"path": [0]}, {"path": [1]}]})] {
+        let mut f = json!({"name": "x", "cc": "lia", "app": {"kind": "bulk"}, "tcp": {"rcv_buf_bytes": buf}});
+        f.as_object_mut().unwrap().extend(route.as_object().unwrap().clone());
+        let s = run(&json!({"duration_ns": 30 * S, "seed": 1, "warmup_ns": 5 * S, "sample_interval_ns": 0,
+                            "links": links, "flows": [f]}));
+        let rtt = num(&s, "/flows/x/rtt_min_s");
+        let cap = (buf / 1448 * 1448 * 8) as f64 / rtt;
+        let got = num(&s, "/flows/x/goodput_bps");
+        eprintln!("{} subflow(s): goodput {got:.0}, buffer / RTT {cap:.0} ({:.3}), path capacity {:.0}",
+                  s["flows"]["x"]["subflows"].as_array().unwrap().len(), got / cap, 20e6 * 1448.0 / 1500.0);
+        assert!((got / cap - 1.0).abs() < 0.03, "goodput {got} vs {cap}");
+    }
+}
