@@ -164,3 +164,74 @@ fn a_receive_buffer_below_the_bdp_caps_goodput_at_buffer_per_rtt() {
         assert!((got / cap - 1.0).abs() < 0.03, "goodput {got} vs {cap}");
     }
 }
+
+#[test]
+fn data_stuck_on_a_dark_path_is_reinjected_and_the_connection_keeps_delivering() {
+    // Path b loses every packet. The ten segments the scheduler puts on it at the
+    // start (no RTT known yet) are reinjected on a when b's timer fires; without
+    // reinjection the transfer could never complete.
+    let mut dark = link("b", 10e6, 20, 100);
+    dark["loss"] = json!({"kind": "periodic", "every": 1});
+    let bytes = 5_000_000u64;
+    let cfg = |route: Value| {
+        let mut f = json!({"name": "x", "cc": "lia", "app": {"kind": "file", "bytes": bytes}});
+        f.as_object_mut().unwrap().extend(route.as_object().unwrap().clone());
+        json!({"duration_ns": 30 * S, "seed": 1, "sample_interval_ns": 0, "links": [link("a", 10e6, 20, 100), dark], "flows": [f]})
+    };
+    let alone = run(&cfg(json!({"path": [0]})));
+    let s = run(&cfg(json!({"subflows": [{"path": [0]}, {"path": [1]}]})));
+    let fct_alone = num(&alone, "/flows/x/fct_s");
+    let fct = num(&s, "/flows/x/fct_s");
+    let reinjected = num(&s, "/flows/x/subflows/0/reinjections");
+    let b_timeouts = num(&s, "/flows/x/subflows/1/timeouts");
+    eprintln!("completion {fct:.3} s (path a alone {fct_alone:.3} s); {reinjected} segments reinjected on a; {b_timeouts} timeouts on b; delivered {}",
+              s["flows"]["x"]["delivered_bytes"]);
+    assert_eq!(num(&s, "/flows/x/delivered_bytes") as u64, bytes);
+    assert_eq!(reinjected, 10.0, "the initial window sent on b");
+    assert_eq!(num(&s, "/flows/x/subflows/1/reinjections"), 0.0);
+    assert!(b_timeouts >= 1.0);
+    // Path a never idles (it carries b's ten segments instead of ten others), so
+    // the transfer ends as soon as alone; but the data behind b's segments waits
+    // at the receiver until b's first timeout (the initial RTO, 1 s).
+    assert!(fct <= fct_alone + 0.01, "{fct} vs {fct_alone}");
+    let (p95, p95_alone) = (num(&s, "/flows/x/app_delay_p95_s"), num(&alone, "/flows/x/app_delay_p95_s"));
+    eprintln!("application delay p95 {p95:.3} s (path a alone {p95_alone:.3} s)");
+    assert!(p95 > p95_alone + 0.4, "{p95} vs {p95_alone}");
+}
+
+/// Payload bit/s delivered to the application between two sample times, from flow_series.
+fn goodput_between(tables: &std::collections::BTreeMap<String, mpcc_sim::Table>, sub: f64, t0: f64, t1: f64) -> f64 {
+    let fs = &tables["flow_series"];
+    let at = |t: f64| {
+        let i = (0..fs["t_s"].len()).find(|&i| (fs["t_s"][i] - t).abs() < 1e-6 && fs["subflow"][i] == sub).expect("a row");
+        fs["delivered_bytes"][i]
+    };
+    (at(t1) - at(t0)) * 8.0 / (t1 - t0)
+}
+
+#[test]
+fn subflows_join_and_leave_at_their_times() {
+    // b joins at 5 s and leaves at 15 s, with data in flight: the connection
+    // speeds up while it is there, its outstanding data is reinjected on a when it
+    // leaves, and a alone carries on.
+    let cfg = json!({"duration_ns": 25 * S, "seed": 1, "sample_interval_ns": 500 * MS,
+        "links": [link("a", 10e6, 20, 100), link("b", 5e6, 30, 100)],
+        "flows": [{"name": "x", "cc": "lia", "app": {"kind": "bulk"},
+                   "subflows": [{"path": [0]}, {"path": [1], "start_ns": 5 * S, "stop_ns": 15 * S}]}]});
+    let out = mpcc_sim::run_json(&cfg.to_string()).unwrap();
+    let s: Value = serde_json::from_str(&out.summary_json).unwrap();
+    let before = goodput_between(&out.tables, 0.0, 2.0, 5.0);
+    let during = goodput_between(&out.tables, 0.0, 8.0, 15.0);
+    let after = goodput_between(&out.tables, 0.0, 18.0, 25.0);
+    let reinjected = num(&s, "/flows/x/subflows/0/reinjections");
+    eprintln!("goodput alone {before:.0}, with b {during:.0}, after b left {after:.0}; {reinjected} segments reinjected");
+    let a = 10e6 * 1448.0 / 1500.0;
+    assert!(before > 0.9 * a && before <= a * 1.001, "{before}");
+    assert!(during > 1.35 * a, "{during}");
+    assert!(after > 0.9 * a && after <= a * 1.001, "{after}");
+    assert!(reinjected > 0.0);
+    // Time-series rows of b only while it is there.
+    let fs = &out.tables["flow_series"];
+    let b_times: Vec<f64> = (0..fs["t_s"].len()).filter(|&i| fs["subflow"][i] == 1.0).map(|i| fs["t_s"][i]).collect();
+    assert!((b_times[0] - 5.0).abs() < 1e-9 && (b_times.last().unwrap() - 14.5).abs() < 1e-9, "{b_times:?}");
+}
