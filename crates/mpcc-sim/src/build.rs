@@ -154,6 +154,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 start,
                 stop,
                 active: false,
+                cwnd: 0,
                 rtt: RttStats::default(),
                 drops: 0,
                 base: FlowCounters::default(),

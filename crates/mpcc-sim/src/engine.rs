@@ -15,21 +15,24 @@ pub enum Event {
     /// The oldest packet propagating over a link reaches the link's far end.
     LinkPipe { link: u32 },
     /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
-    AckPipe { flow: u32, sub: u32 },
+    AckPipe { flow: u32, sub: u16 },
     /// A subflow's retransmission timer may have expired.
-    Rto { flow: u32, sub: u32 },
+    Rto { flow: u32, sub: u16 },
     /// A subflow's delayed-ACK timer expired.
-    DelAck { flow: u32, sub: u32 },
+    DelAck { flow: u32, sub: u16 },
     FlowStart { flow: u32 },
     FlowStop { flow: u32 },
     /// A subflow joins or leaves its connection.
-    SubflowStart { flow: u32, sub: u32 },
-    SubflowStop { flow: u32, sub: u32 },
+    SubflowStart { flow: u32, sub: u16 },
+    SubflowStop { flow: u32, sub: u16 },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
     WarmupEnd,
 }
+
+// Entries are moved on every heap operation: keep them at three words.
+const _: () = assert!(std::mem::size_of::<Event>() <= 8);
 
 struct Entry {
     time: Nanos,

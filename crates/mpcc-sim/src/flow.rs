@@ -51,6 +51,8 @@ pub struct Subflow {
     pub stop: Option<Nanos>,
     /// Between its start and its stop (and the flow has started).
     pub active: bool,
+    /// Congestion window in whole segments, read from the controller once per `push`.
+    pub cwnd: u64,
     /// RTT sample of every ACK.
     pub rtt: RttStats,
     /// Packets of this subflow dropped in the network (queues and loss models).
@@ -139,14 +141,14 @@ impl Flow {
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
         let Flow { cc, subs, sched, data, timing, .. } = self;
         for s in subs.iter_mut().filter(|s| s.active) {
-            let cwnd = s.snd.cwnd_segs(cc);
-            s.snd.send_lost(now, cwnd, out);
+            s.cwnd = s.snd.cwnd_segs(cc);
+            s.snd.send_lost(now, s.cwnd, out);
         }
         let n = subs.len();
         loop {
             let state = |i: usize| {
                 let s: &Subflow = &subs[i];
-                SubflowState { srtt: s.snd.rtt.srtt, pipe: s.snd.pipe, cwnd: s.snd.cwnd_segs(cc), usable: s.active }
+                SubflowState { srtt: s.snd.rtt.srtt, pipe: s.snd.pipe, cwnd: s.cwnd, usable: s.active }
             };
             // A reinjection goes first, on a subflow other than the one it is stuck on.
             if let Some((dsn, from)) = data.next_reinjection() {
@@ -166,7 +168,7 @@ impl Flow {
             subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
         }
         for s in subs.iter_mut().filter(|s| s.active) {
-            s.snd.cwnd_limited = s.snd.pipe >= s.snd.cwnd_segs(cc);
+            s.snd.cwnd_limited = s.snd.pipe >= s.cwnd;
         }
     }
 

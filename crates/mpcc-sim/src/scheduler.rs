@@ -85,6 +85,9 @@ impl Scheduler {
     #[inline]
     pub fn pick(&mut self, n: usize, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
         let ok = |i: usize| Some(i) != exclude && state(i).has_space();
+        if n == 1 {
+            return ok(0).then_some(0); // a single path: nothing to choose
+        }
         match self {
             // Ties go to the lowest index. A subflow without an RTT sample yet
             // (srtt 0) is tried first, so a new subflow gets measured.

@@ -70,7 +70,7 @@ impl Sim {
                 sim.events.schedule(stop, Event::FlowStop { flow });
             }
             for (j, s) in f.subs.iter().enumerate() {
-                let sub = j as u32;
+                let sub = j as u16;
                 if s.start > f.start {
                     sim.events.schedule(s.start, Event::SubflowStart { flow, sub });
                 }
@@ -137,7 +137,7 @@ impl Sim {
     }
 
     /// A subflow joins after its connection started.
-    fn start_subflow(&mut self, flow: u32, sub: u32) {
+    fn start_subflow(&mut self, flow: u32, sub: u16) {
         let now = self.now;
         let f = &mut self.flows[flow as usize];
         if now < f.start {
@@ -152,7 +152,7 @@ impl Sim {
     /// outstanding on it is reinjected on the others. The controller has no way
     /// to forget a subflow, so it is told of a timeout: the window of the dead
     /// subflow falls to one segment and barely weighs in the coupling terms.
-    fn stop_subflow(&mut self, flow: u32, sub: u32) {
+    fn stop_subflow(&mut self, flow: u32, sub: u16) {
         let now = self.now;
         let f = &mut self.flows[flow as usize];
         let s = &mut f.subs[sub as usize];
@@ -186,13 +186,13 @@ impl Sim {
         }
         self.out = out;
         for sub in 0..self.flows[flow as usize].subs.len() {
-            self.arm_rto(flow, sub as u32);
+            self.arm_rto(flow, sub as u16);
         }
     }
 
     /// Keeps at most one pending Rto event per subflow, no later than the deadline.
     #[inline]
-    fn arm_rto(&mut self, flow: u32, sub: u32) {
+    fn arm_rto(&mut self, flow: u32, sub: u16) {
         let s = &mut self.flows[flow as usize].subs[sub as usize].snd;
         if let Some(d) = s.rto_deadline {
             if s.rto_event_at.is_none_or(|at| at > d) {
@@ -202,7 +202,7 @@ impl Sim {
         }
     }
 
-    fn rto(&mut self, flow: u32, sub: u32) {
+    fn rto(&mut self, flow: u32, sub: u16) {
         let now = self.now;
         let f = &mut self.flows[flow as usize];
         let s = &mut f.subs[sub as usize].snd;
@@ -298,7 +298,7 @@ impl Sim {
                 if !r.delack_armed {
                     r.delack_armed = true;
                     let t = now + f.delack_timeout;
-                    self.events.schedule(t, Event::DelAck { flow: pkt.flow, sub: pkt.sub as u32 });
+                    self.events.schedule(t, Event::DelAck { flow: pkt.flow, sub: pkt.sub });
                 }
             }
         }
@@ -314,7 +314,7 @@ impl Sim {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;
                 if s.ack_pipe.is_empty() {
-                    self.events.schedule(t, Event::AckPipe { flow: ack.flow, sub: ack.sub as u32 });
+                    self.events.schedule(t, Event::AckPipe { flow: ack.flow, sub: ack.sub });
                 }
                 s.ack_pipe.push_back((t, ack));
             }

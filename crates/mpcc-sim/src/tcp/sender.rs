@@ -156,7 +156,8 @@ impl Sender {
     /// The window in whole segments (Linux's integer snd_cwnd), at least one.
     #[inline]
     pub fn cwnd_segs(&self, cc: &Controller) -> u64 {
-        (cc.cwnd(self.sf).floor() as u64).max(1)
+        // `as` truncates, which is floor for the non-negative window (no libm call).
+        (cc.cwnd(self.sf) as u64).max(1)
     }
 
     /// Stops offering new data (the application stopped).
