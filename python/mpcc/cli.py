@@ -3,6 +3,7 @@
     mpcc run SCENARIO [--out DIR] [--seed N] [--no-plots]
     mpcc list
     mpcc plot RESULTS_DIR
+    mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR]
 
 A user error (bad scenario, unknown name, simulator rejection, unreadable file)
 prints one line `mpcc: error: ...` to stderr and exits with 2; Ctrl-C exits with 130.
@@ -78,7 +79,21 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plot", help="redraw the plots of a results folder")
     p.add_argument("results", help="results folder written by `mpcc run`")
     p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("reproduce", help="reproduce a paper's evaluation and write its report")
+    p.add_argument("paper", help="a paper from `mpcc list`, or `all`")
+    p.add_argument("--quick", action="store_true", help="shorter runs and fewer replications")
+    p.add_argument("--jobs", type=_jobs, default=None, help="parallel runs (default: the number of cores)")
+    p.add_argument("--out", default="report", help="reports folder (default: report)")
+    p.add_argument("--cache", default=None, help="run cache folder (default: .cache/reproduce)")
+    p.set_defaults(func=cmd_reproduce)
     return parser
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f'"{text}" is not a positive whole number')
+    return int(text)
 
 
 def _seed(text: str) -> int:
@@ -185,7 +200,50 @@ def cmd_list(args) -> int:
         w = max(len(k) for k in kinds)
         for name, line in kinds.items():
             print(f"  {name:<{w}}  {line}")
+    from .papers import all_papers
+
+    papers = all_papers()
+    print("\npapers (mpcc reproduce NAME):")
+    w = max(len(p.name) for p in papers)
+    for paper in papers:
+        status = f" [not runnable yet: {paper.pending.split(':')[0]}]" if paper.pending else ""
+        print(f"  {paper.name:<{w}}  {paper.title}{status}")
     print("\nSee docs/scenarios.md for every field, unit and default.")
+    return 0
+
+
+# ---- reproduce -----------------------------------------------------------------------
+
+
+def cmd_reproduce(args) -> int:
+    from .papers import NAMES, load
+    from .reproduce.pipeline import reproduce
+    from .reproduce.report import write_index
+
+    names = NAMES if args.paper == "all" else (args.paper,)
+    try:
+        papers = [load(name) for name in names]
+    except KeyError as e:
+        raise UserError(e.args[0]) from None
+    if args.paper != "all" and papers[0].pending:
+        raise UserError(f"{papers[0].name} cannot run yet: {papers[0].pending}")
+    index = []
+    for paper in papers:
+        if paper.pending:
+            print(f"{paper.name}: not run: {paper.pending}")
+            index.append((paper.name, paper.title, f"not run: {paper.pending}", "", paper.planned_claims))
+            continue
+        outcome = reproduce(paper, out=args.out, quick=args.quick, jobs=args.jobs, cache=args.cache)
+        st = outcome.stats
+        verdicts = [c.verdict for c in outcome.claims]
+        tally = ", ".join(f"{verdicts.count(v)} {v}" for v in ("reproduced", "partly", "not reproduced"))
+        print(f"{paper.name}: {st.total} runs ({st.cached} from cache, {st.computed} computed); claims: {tally}")
+        for c in outcome.claims:
+            print(f"  {c.id}: {c.verdict}: {c.reason}")
+        print(f"report: {outcome.folder / 'index.html'}")
+        index.append((paper.name, paper.title, f"claims: {tally}", f"{paper.name}/index.html", ()))
+    if args.paper == "all":
+        print(f"index: {write_index(Path(args.out), index)}")
     return 0
 
 

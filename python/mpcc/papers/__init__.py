@@ -1,0 +1,36 @@
+"""The registered papers: one module per paper, each defining `PAPER` (an
+mpcc.reproduce.Paper). `mpcc reproduce NAME` accepts these names, or the dotted
+name of any importable module that defines `PAPER`.
+
+Paper modules import only light modules at the top (heavy ones inside functions),
+so that `mpcc list` stays fast."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+# Registered papers, in the order `mpcc list` and `mpcc reproduce all` use.
+NAMES = ("tcp", "noda_ito", "mpveno", "mpmtp", "cdd", "park")
+
+# Scenario files of the papers: scenarios/<paper>/ at the top of the repository.
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+
+MULTIPATH_PENDING = "needs multipath simulation (issue 3): MPTCP connections and schedulers are not simulated yet"
+
+
+def load(name: str):
+    """The Paper registered as `name`, or defined by the module `name` (dotted)."""
+    module = f"{__name__}.{name}" if name in NAMES else name
+    try:
+        return importlib.import_module(module).PAPER
+    except ModuleNotFoundError as e:
+        if e.name is None or not module.startswith(e.name):
+            raise  # a module the paper itself imports is missing
+        raise KeyError(f'unknown paper "{name}"; registered: {", ".join(NAMES)}') from None
+    except AttributeError:
+        raise KeyError(f'module "{module}" defines no PAPER') from None
+
+
+def all_papers() -> list:
+    return [load(name) for name in NAMES]

@@ -1,0 +1,42 @@
+"""Drawing helpers for paper figures, and deterministic PNG/SVG output (no dates,
+fixed SVG ids), so the same data always gives the same bytes."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+
+def new_figure(ncols: int = 1, width: float = 7.0, height: float = 3.6):
+    """A matplotlib Figure (Agg, no global state) and its axes (a list if ncols > 1)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * (1 if ncols == 1 else 0.62 * ncols), height), dpi=100, layout="constrained")
+    axes = fig.subplots(1, ncols)
+    return fig, (list(axes) if ncols > 1 else axes)
+
+
+def errorbars(ax, summary, x: str, metric: str, scale: float = 1.0, label: str | None = None, **style):
+    """Means with their confidence half-widths (`<metric>_mean`, `<metric>_ci`) against x."""
+    import numpy as np
+
+    mean = summary[f"{metric}_mean"].to_numpy(dtype=float) * scale
+    ci = summary[f"{metric}_ci"].to_numpy(dtype=float) * scale
+    yerr = None if all(math.isnan(c) for c in ci) else np.nan_to_num(ci)
+    style = {"marker": "o", "capsize": 4, "linestyle": "none", **style}
+    return ax.errorbar(summary[x].to_numpy(dtype=float), mean, yerr=yerr, label=label, **style)
+
+
+def save(fig, folder: Path, name: str) -> tuple[Path, Path]:
+    """Writes `name`.png and `name`.svg into `folder`."""
+    import matplotlib
+
+    folder.mkdir(parents=True, exist_ok=True)
+    png, svg = folder / f"{name}.png", folder / f"{name}.svg"
+    fig.savefig(png, dpi=100, metadata={"Software": None})
+    with matplotlib.rc_context({"svg.hashsalt": f"mpcc-{name}", "svg.fonttype": "path"}):
+        fig.savefig(svg, metadata={"Date": None, "Creator": None})
+    return png, svg

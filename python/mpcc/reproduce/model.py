@@ -1,0 +1,116 @@
+"""What a reproduction is made of: a Paper declares Experiments (scenario variants
+times replications), Figures drawn from the measured data, and Claims whose verdicts
+are computed from that data.
+
+Only the standard library is imported here, so that `mpcc list` can read the
+registered papers without loading pandas or matplotlib.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Union
+
+VERDICTS = ("reproduced", "partly", "not reproduced")
+
+# The measured data handed to figures and claims: experiment name -> tidy DataFrame
+# (one row per run, or per run and entity, with the variant's parameters as columns).
+Measurements = Mapping[str, Any]
+
+ScenarioSource = Union[str, Path, dict]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One point of an experiment: overrides applied to the experiment's scenario.
+
+    `overrides` maps dotted paths into the scenario (`"links.lossy.loss.p"`,
+    `"flows.0.cc"`, `"duration"`) to values written as in TOML. `params` become
+    columns of the measured DataFrame (e.g. `{"loss_rate": 0.01}`).
+    """
+
+    name: str
+    overrides: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A scenario (TOML file or dict) run for every variant, `replications` times
+    each with seeds `first_seed`, `first_seed + 1`, ...
+
+    `metrics(result, variant)` turns one run (an `mpcc.Result`) into a dict of
+    measured values, or a list of dicts (e.g. one per flow). With `--quick`,
+    `quick_overrides` apply to every variant and `quick_replications` replace
+    `replications`. A scenario without random elements gives the same result for
+    every seed: give it one replication and say so in `description`.
+    """
+
+    name: str
+    scenario: ScenarioSource
+    variants: tuple[Variant, ...]
+    metrics: Callable[[Any, Variant], Union[dict, list[dict]]]
+    replications: int = 10
+    quick_replications: int = 3
+    quick_overrides: dict = field(default_factory=dict)
+    first_seed: int = 1
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """`draw(measurements)` returns a matplotlib Figure; it is saved as PNG and SVG."""
+
+    id: str
+    title: str
+    caption: str
+    draw: Callable[[Measurements], Any]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A statement of the paper and how to judge it.
+
+    `verdict(measurements)` returns `(verdict, reason)`: the verdict is one of
+    VERDICTS and the reason is one line quoting the measured numbers.
+    """
+
+    id: str
+    text: str
+    figure: str
+    verdict: Callable[[Measurements], tuple[str, str]]
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper to reproduce. A paper that cannot run yet sets `pending` to the reason
+    and may list the claims it will check in `planned_claims`."""
+
+    name: str
+    title: str
+    reference: str
+    summary: str
+    experiments: tuple[Experiment, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    notes: tuple[str, ...] = ()
+    pending: str | None = None
+    planned_claims: tuple[str, ...] = ()
+
+    def check(self) -> None:
+        """Raises ValueError if names clash or a claim refers to an unknown figure."""
+        for kind, items in (("experiment", self.experiments), ("figure", self.figures), ("claim", self.claims)):
+            ids = [getattr(x, "name", None) or x.id for x in items]
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                raise ValueError(f"paper {self.name}: duplicate {kind} {', '.join(dupes)}")
+        figures = {f.id for f in self.figures}
+        for claim in self.claims:
+            if claim.figure not in figures:
+                raise ValueError(f"paper {self.name}: claim {claim.id} refers to unknown figure {claim.figure}")
+        for exp in self.experiments:
+            names = [v.name for v in exp.variants]
+            if len(set(names)) != len(names):
+                raise ValueError(f"paper {self.name}: experiment {exp.name} has duplicate variant names")

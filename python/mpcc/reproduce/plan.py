@@ -1,0 +1,77 @@
+"""From experiments to runs: load each scenario, apply the variant's (and, with
+--quick, the quick) overrides, give each replication its seed, and compute the
+canonical configuration the simulator will receive and its cache key."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cache import run_key
+from .model import Experiment, Paper, Variant
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    experiment: str
+    variant: Variant
+    replication: int
+    seed: int
+    scenario: dict  # the scenario as TOML data, overrides applied
+    base_dir: str  # folder relative trace paths are resolved against
+    config: dict  # the canonical configuration (seed included)
+    key: str  # cache key: hash of config + simulator version
+
+
+def load_scenario_data(source) -> tuple[dict, Path]:
+    """(scenario dict, base folder) of a TOML path or a dict."""
+    if isinstance(source, dict):
+        return copy.deepcopy(source), Path(".")
+    path = Path(source)
+    with path.open("rb") as f:
+        return tomllib.load(f), path.parent
+
+
+def apply_overrides(data: dict, overrides: dict) -> dict:
+    """A copy of `data` with each dotted path set (list items by index: `flows.0.cc`)."""
+    data = copy.deepcopy(data)
+    for dotted, value in overrides.items():
+        *parents, last = dotted.split(".")
+        node = data
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node.setdefault(part, {})
+        if isinstance(node, list):
+            node[int(last)] = copy.deepcopy(value)
+        else:
+            node[last] = copy.deepcopy(value)
+    return data
+
+
+def replications(experiment: Experiment, quick: bool) -> int:
+    return experiment.quick_replications if quick else experiment.replications
+
+
+def plan(paper: Paper, quick: bool, version: str) -> list[RunSpec]:
+    """Every run of the paper, in declaration order (experiment, variant, replication)."""
+    from ..scenario import Scenario
+
+    specs = []
+    for exp in paper.experiments:
+        base, base_dir = load_scenario_data(exp.scenario)
+        for variant in exp.variants:
+            data = apply_overrides(base, variant.overrides)
+            if quick:
+                data = apply_overrides(data, exp.quick_overrides)
+            try:
+                scenario = Scenario.from_dict(data, base_dir)
+            except ValueError as e:
+                raise ValueError(f"{paper.name}/{exp.name}/{variant.name}: {e}") from None
+            for rep in range(replications(exp, quick)):
+                seed = exp.first_seed + rep
+                config = scenario.to_config(seed=seed)
+                specs.append(
+                    RunSpec(exp.name, variant, rep, seed, data, str(base_dir), config, run_key(config, version))
+                )
+    return specs

@@ -1,0 +1,261 @@
+"""The report folder of a paper:
+
+    index.html, report.md    claim table, figures, setup, links to the data
+    figures/<id>.png, .svg   one per Figure
+    data/<experiment>.csv, .parquet            one row per run (or per run and entity)
+    data/<experiment>_summary.csv, .parquet    means and 95 % CI half-widths per variant
+    data/claims.csv          the claim table
+    scenarios/<file>.toml    copies of the scenario files used
+
+Nothing in it depends on wall-clock time or on which runs came from the cache, so a
+resumed reproduction writes the same bytes as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .measure import ID_COLUMNS
+from .model import Paper
+from .plan import replications
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    id: str
+    text: str
+    figure: str
+    verdict: str
+    reason: str
+
+
+def summary_table(df, params=()):
+    """Means and CI half-widths of the numeric columns per variant (keeping the
+    variant's `params`, and any text column the extractor added, e.g. a flow name)."""
+    from .stats import summarize
+
+    if df.empty:
+        return df
+    params = [p for p in params if p in df.columns]
+    text = [c for c in df.columns if c not in ID_COLUMNS and c not in params and df[c].dtype.kind not in "fiub"]
+    metrics = [c for c in df.columns if c not in ID_COLUMNS and c not in params and c not in text]
+    return summarize(df, ["variant", *params, *text], metrics)
+
+
+def write_report(paper: Paper, out: Path, data: dict, claims: list[ClaimResult], quick: bool, version: str) -> Path:
+    from .. import __version__
+    from .figures import save
+
+    folder = Path(out) / paper.name
+    if folder.exists():
+        shutil.rmtree(folder)
+    (folder / "data").mkdir(parents=True)
+
+    figures = []
+    for spec in paper.figures:
+        fig = spec.draw(data)
+        png, svg = save(fig, folder / "figures", spec.id)
+        figures.append((spec, png.relative_to(folder).as_posix(), svg.relative_to(folder).as_posix()))
+
+    datasets = []
+    for exp in paper.experiments:
+        name, df = exp.name, data[exp.name]
+        for table, suffix in ((df, ""), (summary_table(df, variant_params(exp)), "_summary")):
+            table.to_csv(folder / "data" / f"{name}{suffix}.csv", index=False)
+            table.to_parquet(folder / "data" / f"{name}{suffix}.parquet", index=False)
+        datasets.append(name)
+    _claims_csv(claims, folder / "data" / "claims.csv")
+
+    setups = [_setup(paper, exp, quick, folder) for exp in paper.experiments]
+    meta = {"mpcc": __version__, "simulator": version, "mode": "quick" if quick else "full"}
+    (folder / "index.html").write_text(_html(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
+    (folder / "report.md").write_text(_markdown(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
+    return folder
+
+
+def variant_params(exp) -> list[str]:
+    """The parameter names of an experiment's variants, in order of first use."""
+    return list(dict.fromkeys(k for v in exp.variants for k in v.params))
+
+
+def _claims_csv(claims: list[ClaimResult], path: Path) -> None:
+    import pandas as pd
+
+    pd.DataFrame([c.__dict__ for c in claims], columns=["id", "text", "figure", "verdict", "reason"]).to_csv(
+        path, index=False
+    )
+
+
+def _setup(paper: Paper, exp, quick: bool, folder: Path) -> dict:
+    """What was run for one experiment; copies its scenario file into the report."""
+    scenario = "a scenario given as a dict (see the paper module)"
+    if not isinstance(exp.scenario, dict):
+        source = Path(exp.scenario)
+        (folder / "scenarios").mkdir(exist_ok=True)
+        shutil.copyfile(source, folder / "scenarios" / source.name)
+        scenario = f"scenarios/{source.name}"
+    n = replications(exp, quick)
+    return {
+        "name": exp.name,
+        "description": exp.description,
+        "scenario": scenario,
+        "replications": n,
+        "seeds": f"{exp.first_seed} to {exp.first_seed + n - 1}" if n > 1 else str(exp.first_seed),
+        "quick_overrides": _compact(exp.quick_overrides) if quick and exp.quick_overrides else "",
+        "variants": [(v.name, _compact(v.params), _compact(v.overrides)) for v in exp.variants],
+    }
+
+
+def _compact(d: dict) -> str:
+    """`key = value` pairs in TOML-like notation; a list of tables by its names."""
+    return ", ".join(f"{k} = {_value(v)}" for k, v in d.items())
+
+
+def _value(v) -> str:
+    if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        names = ", ".join(str(x.get("name", "?")) for x in v)
+        return f"[{len(v)} tables: {names}]"
+    return json.dumps(v, ensure_ascii=False)
+
+
+# ---- HTML ----------------------------------------------------------------------------
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.4; }
+table { border-collapse: collapse; margin: 1em 0; width: 100%; }
+th, td { border: 1px solid #bbb; padding: 0.3em 0.5em; text-align: left; vertical-align: top; font-size: 0.92em; }
+th { background: #eee; }
+td.reproduced { background: #d8efd8; } td.partly { background: #fbefc6; } td.not-reproduced { background: #f6d5d5; }
+figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { font-size: 0.9em; color: #444; } code { background: #f3f3f3; padding: 0 0.2em; }
+.note { background: #f7f7f7; border-left: 4px solid #999; padding: 0.5em 1em; }
+"""
+
+
+def _html(paper, claims, figures, setups, datasets, meta) -> str:
+    e = html.escape
+    counts = {v: sum(c.verdict == v for c in claims) for v in ("reproduced", "partly", "not reproduced")}
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<link rel="icon" href="data:,">',
+        f"<title>mpcc reproduction: {e(paper.title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{e(paper.title)}</h1>",
+        f"<p>{e(paper.reference)}</p><p>{e(paper.summary)}</p>",
+        f'<p class="note">{e(_mode_line(meta))}</p>',
+        f"<h2>Claims</h2><p>{counts['reproduced']} reproduced, {counts['partly']} partly, "
+        f"{counts['not reproduced']} not reproduced.</p>",
+        "<table><tr><th>id</th><th>claim</th><th>figure</th><th>verdict</th><th>measured</th></tr>",
+    ]
+    for c in claims:
+        css = c.verdict.replace(" ", "-")
+        parts.append(
+            f'<tr><td>{e(c.id)}</td><td>{e(c.text)}</td><td><a href="#{e(c.figure)}">{e(c.figure)}</a></td>'
+            f'<td class="{css}">{e(c.verdict)}</td><td>{e(c.reason)}</td></tr>'
+        )
+    parts.append("</table><h2>Figures</h2>")
+    for spec, png, svg in figures:
+        parts.append(
+            f'<figure id="{e(spec.id)}"><img src="{e(png)}" alt="{e(spec.title)}">'
+            f"<figcaption><b>{e(spec.id)}: {e(spec.title)}.</b> {e(spec.caption)} "
+            f'(<a href="{e(svg)}">SVG</a>)</figcaption></figure>'
+        )
+    parts.append("<h2>Setup</h2>")
+    for s in setups:
+        parts.append(f"<h3>{e(s['name'])}</h3><p>{e(s['description'])}</p>")
+        scenario = s["scenario"]
+        link = f'<a href="{e(scenario)}">{e(scenario)}</a>' if scenario.startswith("scenarios/") else e(scenario)
+        parts.append(
+            f"<p>Scenario: {link}. Replications: {s['replications']} (seeds {e(s['seeds'])}).</p>"
+        )
+        if s["quick_overrides"]:
+            parts.append(f"<p>Quick mode overrides: <code>{e(s['quick_overrides'])}</code></p>")
+        parts.append("<table><tr><th>variant</th><th>parameters</th><th>overrides</th></tr>")
+        for name, params, overrides in s["variants"]:
+            parts.append(f"<tr><td>{e(name)}</td><td>{e(params)}</td><td><code>{e(overrides)}</code></td></tr>")
+        parts.append("</table>")
+    if paper.notes:
+        parts.append("<h3>Choices and notes</h3><ul>")
+        parts.extend(f"<li>{e(n)}</li>" for n in paper.notes)
+        parts.append("</ul>")
+    parts.append("<h2>Data</h2><ul>")
+    for name in datasets:
+        parts.append(
+            f"<li>{e(name)}: per run <a href=\"data/{e(name)}.csv\">CSV</a>, "
+            f"<a href=\"data/{e(name)}.parquet\">Parquet</a>; means and 95 % CI "
+            f"<a href=\"data/{e(name)}_summary.csv\">CSV</a>, <a href=\"data/{e(name)}_summary.parquet\">Parquet</a></li>"
+        )
+    parts.append('<li>claims: <a href="data/claims.csv">CSV</a></li></ul>')
+    parts.append(f"<p>{e(_versions_line(meta))}</p></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _mode_line(meta) -> str:
+    if meta["mode"] == "quick":
+        return ("Quick mode: shortened durations and fewer replications; "
+                "run without --quick for the full reproduction. Error bars: 95 % confidence intervals (t).")
+    return "Full reproduction. Error bars: 95 % confidence intervals (Student's t) over replications."
+
+
+def _versions_line(meta) -> str:
+    return f"mpcc {meta['mpcc']}, simulator {meta['simulator']}."
+
+
+# ---- Markdown ------------------------------------------------------------------------
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
+    lines = [f"# {paper.title}", "", paper.reference, "", paper.summary, "", f"_{_mode_line(meta)}_", "",
+             "## Claims", "", "| id | claim | figure | verdict | measured |", "|---|---|---|---|---|"]
+    for c in claims:
+        lines.append(f"| {_md_cell(c.id)} | {_md_cell(c.text)} | {_md_cell(c.figure)} | **{c.verdict}** | "
+                     f"{_md_cell(c.reason)} |")
+    lines += ["", "## Figures", ""]
+    for spec, png, svg in figures:
+        lines += [f"### {spec.id}: {spec.title}", "", f"![{spec.title}]({png})", "",
+                  f"{spec.caption} ([SVG]({svg}))", ""]
+    lines += ["## Setup", ""]
+    for s in setups:
+        lines += [f"### {s['name']}", "", s["description"], "",
+                  f"Scenario: `{s['scenario']}`. Replications: {s['replications']} (seeds {s['seeds']}).", ""]
+        if s["quick_overrides"]:
+            lines += [f"Quick mode overrides: `{s['quick_overrides']}`", ""]
+        lines += ["| variant | parameters | overrides |", "|---|---|---|"]
+        lines += [f"| {_md_cell(n)} | {_md_cell(p)} | `{_md_cell(o)}` |" for n, p, o in s["variants"]]
+        lines.append("")
+    if paper.notes:
+        lines += ["### Choices and notes", ""] + [f"- {n}" for n in paper.notes] + [""]
+    lines += ["## Data", ""]
+    for name in datasets:
+        lines.append(f"- {name}: per run [CSV](data/{name}.csv), [Parquet](data/{name}.parquet); means and 95 % CI "
+                     f"[CSV](data/{name}_summary.csv), [Parquet](data/{name}_summary.parquet)")
+    lines += ["- claims: [CSV](data/claims.csv)", "", _versions_line(meta), ""]
+    return "\n".join(lines)
+
+
+def write_index(out: Path, rows: list[tuple[str, str, str, str, tuple]]) -> Path:
+    """report/index.html for `mpcc reproduce all`: per paper (name, title, status,
+    link to its report or "", claims planned but not run yet)."""
+    e = html.escape
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">',
+             f"<title>mpcc reproductions</title><style>{_STYLE}</style></head><body>",
+             "<h1>mpcc reproductions</h1><table><tr><th>paper</th><th>title</th><th>status</th></tr>"]
+    for name, title, status, link, planned in rows:
+        cell = f'<a href="{e(link)}">{e(name)}</a>' if link else e(name)
+        listed = "".join(f"<li>{e(c)}</li>" for c in planned)
+        planned_html = f"<br>claims to check once it runs:<ul>{listed}</ul>" if planned else ""
+        parts.append(f"<tr><td>{cell}</td><td>{e(title)}</td><td>{e(status)}{planned_html}</td></tr>")
+    parts.append("</table></body></html>")
+    path = Path(out) / "index.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return path
