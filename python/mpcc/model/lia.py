@@ -4,15 +4,25 @@ Eqs. 3.11-3.19.
 Each subflow r has its own bottleneck (capacity c_r, propagation RTT T_p,r) and
 halves its window at W_loss,r. LIA (3.11) raises w_r per ACK by
 min(a / w_tot, 1 / w_r); per RTT that is alpha_r = min(1, w_r max_i(w_i/T_i^2) /
-(sum_i w_i/T_i)^2) packets (3.13). The thesis fixes every other subflow at its
-mean rate x_i and the best subflow b = argmax x_i / T_i at its mean RTT (3.14-3.15),
-so that one subflow's window follows a one-dimensional law through the two
-phases of (3.5):
+(sum_i w_i/T_i)^2) packets (3.13). The thesis holds every other subflow i at its
+mean rate x_i and mean RTT T_i (3.14-3.15), so that one subflow's window follows a
+one-dimensional law through the two phases of (3.5):
+
+    alpha_r(w) = min(1, w max(k_r(w), K_r) / (w / T_r(w) + X_r)^2)     (3.13)
+    k_r(w) = w / T_r(w)^2,   K_r = max_{i != r} x_i / T_i
+
+With b_rule="fixed" the maximum is settled once per iteration by the subflow b
+with the largest x_i / T_i, which gives the thesis's two cases literally:
 
     r != b:  alpha_r(w) = w (x_b / T_b) / (w / T_r(w) + X_r)^2        (3.16)
     r == b:  alpha_b(w) = (w / T_b(w))^2 / (w / T_b(w) + X_b)^2       (3.17)
 
-with X_r the sum of the other subflows' mean rates and w / T_r(w) = w / T_p,r in
+With b_rule="pointwise" (the default) the maximum is taken at every window, as
+LIA does; the two agree whenever one subflow dominates (the thesis's assumption),
+and "pointwise" also converges when none does (e.g. identical subflows, where
+"fixed" flips b every iteration).
+
+X_r is the sum of the other subflows' mean rates; w / T_r(w) is w / T_p,r in
 phase 1 and c_r in phase 2. The window grows at alpha / T(w) packets per second,
 so a phase lasts tau = integral of T(w) / alpha(w) dw, and the subflow's mean
 rate is what it sent over the cycle divided by the cycle's length (3.18-3.19,
@@ -64,18 +74,19 @@ class LiaRates:
     converged: bool
 
 
-def _subflow_cycle(r, c, t_p, w_loss, beta, rates, rtts, best) -> SubflowCycle:
+def _subflow_cycle(r, c, t_p, w_loss, beta, rates, rtts, best, fixed_best) -> SubflowCycle:
     """Integrates subflow r's window over one cycle with the others held at `rates`."""
     cr, tp, wl = c[r], t_p[r], w_loss[r]
     others = rates.sum() - rates[r]
-    k_best = rates[best] / rtts[best]
+    k_others = max((rates[i] / rtts[i] for i in range(c.size) if i != r), default=0.0)
 
     def alpha(w, inst_rate):
-        if r == best:
-            a = (inst_rate / (inst_rate + others)) ** 2
+        k_own = inst_rate * inst_rate / w  # w / T^2
+        if fixed_best:
+            k = k_own if r == best else k_others
         else:
-            a = w * k_best / (inst_rate + others) ** 2
-        return np.minimum(a, 1.0)
+            k = np.maximum(k_own, k_others)
+        return np.minimum(w * k / (inst_rate + others) ** 2, 1.0)
 
     w_bdp = cr * tp
     lo = beta * wl
@@ -97,7 +108,8 @@ def _subflow_cycle(r, c, t_p, w_loss, beta, rates, rtts, best) -> SubflowCycle:
     return SubflowCycle(tau1, tau2, x1, cr, (sent1 + cr * tau2) / total, (tp * tau1 + rtt_time2) / total)
 
 
-def lia_rates(c, t_p, w_loss, beta=RENO_BETA, tol=1e-7, max_iter=500, damping=0.5, initial=None) -> LiaRates:
+def lia_rates(c, t_p, w_loss, beta=RENO_BETA, b_rule="pointwise", tol=1e-7, max_iter=500, damping=0.5,
+              initial=None) -> LiaRates:
     """Eqs. 3.11-3.19: mean rate of each subflow of an LIA connection.
 
     `c` (packets/s, > 0), `t_p` (s, > 0) and `w_loss` (packets, > 0) give one
@@ -106,13 +118,16 @@ def lia_rates(c, t_p, w_loss, beta=RENO_BETA, tol=1e-7, max_iter=500, damping=0.
     never enters is empty (see rate.reno_cycle). The fixed point starts from each
     subflow's uncoupled Reno rate (or `initial`, packets/s) and moves by `damping`
     of each step until no rate changes by more than `tol` c_r; `converged` says
-    whether it got there within `max_iter` steps.
+    whether it got there within `max_iter` steps. `b_rule`: "pointwise" or
+    "fixed", see the module's docstring.
     """
     c = _check.vector("c", c, strict=True, unit="packets/s")
     n = c.size
     t_p = _check.vector("t_p", t_p, n=n, strict=True, unit="s")
     w_loss = _check.vector("w_loss", w_loss, n=n, strict=True, unit="packets")
     beta = _beta(beta)
+    if b_rule not in ("pointwise", "fixed"):
+        raise _check.fail("b_rule", b_rule, "is unknown", '"pointwise" or "fixed"')
     tol = _check.positive("tol", tol)
     damping = _check.positive("damping", damping)
     if damping > 1:
@@ -126,7 +141,7 @@ def lia_rates(c, t_p, w_loss, beta=RENO_BETA, tol=1e-7, max_iter=500, damping=0.
     cycles = reno
     for it in range(1, int(max_iter) + 1):
         best = int(np.argmax(rates / rtts))
-        cycles = [_subflow_cycle(r, c, t_p, w_loss, beta, rates, rtts, best) for r in range(n)]
+        cycles = [_subflow_cycle(r, c, t_p, w_loss, beta, rates, rtts, best, b_rule == "fixed") for r in range(n)]
         new_rates = np.array([cy.rate for cy in cycles])
         new_rtts = np.array([cy.mean_rtt for cy in cycles])
         change = float(np.max(np.abs(new_rates - rates) / c))

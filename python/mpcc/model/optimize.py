@@ -97,7 +97,8 @@ class Thresholds:
     message: str
 
 
-def window_thresholds(target, c, t_p, eps=None, beta=RENO_BETA, points=11, refinements=3) -> Thresholds:
+def window_thresholds(target, c, t_p, eps=None, beta=RENO_BETA, points=11, refinements=3,
+                      b_rule="pointwise") -> Thresholds:
     """Eq. 3.20: window thresholds W_bar_loss,r in [W_BDP,r, 2 W_BDP,r] whose LIA
     rates (lia_rates, 3.11-3.19) come within eps of the target rates x*_r (e.g.
     from minimize_delay) for every subflow.
@@ -125,7 +126,7 @@ def window_thresholds(target, c, t_p, eps=None, beta=RENO_BETA, points=11, refin
         grids = [np.linspace(lo[r], hi[r], points) for r in range(n)]
         for w_bar in itertools.product(*grids):
             w_bar = np.array(w_bar)
-            res = lia_rates(c, t_p, w_bar, beta=beta, initial=warm)
+            res = lia_rates(c, t_p, w_bar, beta=beta, b_rule=b_rule, initial=warm)
             warm = res.rates
             evaluations += 1
             score = float(np.max(np.abs(res.rates - target) / eps))
