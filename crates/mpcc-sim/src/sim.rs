@@ -36,7 +36,7 @@ pub struct Sim {
 
 pub const FLOW_COLUMNS: &[&str] = &[
     "t_s", "flow", "subflow", "cwnd", "ssthresh", "srtt_s", "rtt_s", "in_flight_bytes", "sent_bytes", "delivered_bytes",
-    "received_bytes", "retransmissions", "losses", "timeouts", "ooo_segments",
+    "received_bytes", "retransmissions", "losses", "timeouts", "ooo_segments", "reinjections", "data_ooo_segments",
 ];
 pub const LINK_COLUMNS: &[&str] =
     &["t_s", "link", "queue_packets", "queue_bytes", "tx_bytes", "drops", "sojourn_mean_s", "capacity_bps"];
@@ -374,6 +374,8 @@ impl Sim {
                     s.snd.stats.losses as f64,
                     s.snd.stats.timeouts as f64,
                     s.rcv.ooo_segs as f64,
+                    s.snd.stats.reinjections as f64,
+                    f.rx.ooo.len as f64,
                 ]);
             }
         }

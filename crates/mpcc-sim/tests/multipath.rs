@@ -81,7 +81,7 @@ fn one_subflow_connection_equals_the_single_path_flow() {
         f.as_object_mut().unwrap().extend(route.as_object().unwrap().clone());
         let mut l = links.clone();
         l[0]["loss"] = json!({"kind": "bernoulli", "p": 0.002});
-        json!({"duration_ns": 30 * S, "seed": 9, "warmup_ns": 1 * S, "links": l,
+        json!({"duration_ns": 30 * S, "seed": 9, "warmup_ns": S, "links": l,
                "flows": [f, {"name": "bg", "cc": "cubic", "path": [0], "app": {"kind": "bulk"}}]})
     };
     let single = mpcc_sim::run_json(&cfg(json!({"path": [0], "reverse_path": [1]})).to_string()).unwrap();
