@@ -309,9 +309,11 @@ def test_lia_analysis_matches_two_simulated_subflows():
     # Like the thesis's Fig. 3.7(a)/(b): W_loss,1 about 1.3 W_BDP,1 while W_loss,0 runs from
     # 1.1 to 2 W_BDP,0, then W_loss,1 varied. Each subflow has its own link, so a link's
     # utilization is that subflow's x_r / c_r. Measured with the simulator's multipath
-    # code (commit 5af05fa, run natively): the analysis is within 4.4 % on every point,
-    # below the simulation's small subflow by 2.5-4.4 % (fluid windows, no recovery time);
-    # uncoupled Reno (3.9) is off by up to 6.2 % there.
+    # code (commit 5af05fa, run natively; minrtt and roundrobin alike): the analysis is
+    # within 4.4 % on every point; the simulated small subflow is 2.5-4.4 % below it
+    # (fluid windows, no time in recovery), where uncoupled Reno (3.9) is 3.4-6.2 % off.
+    # Tolerance 8 %: margin over the 4.4 %; uncoupled Reno would pass it too, so the last
+    # assertion checks that the coupled analysis is the closer one for the small subflow.
     c = np.array([m.packets_per_second(20e6, WIRE), m.packets_per_second(5e6, WIRE)])
     w_bdp = c * 0.05
     lia_err, reno_err = [], []
