@@ -104,7 +104,7 @@ def _setup(paper: Paper, exp, quick: bool, folder: Path) -> dict:
         "description": exp.description,
         "scenario": scenario,
         "replications": n,
-        "seeds": f"{exp.first_seed} to {exp.first_seed + n - 1}" if n > 1 else str(exp.first_seed),
+        "seeds": f"seeds {exp.first_seed} to {exp.first_seed + n - 1}" if n > 1 else f"seed {exp.first_seed}",
         "quick_overrides": _compact(exp.quick_overrides) if quick and exp.quick_overrides else "",
         "variants": [(v.name, _compact(v.params), _compact(v.overrides)) for v in exp.variants],
     }
@@ -171,7 +171,7 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         scenario = s["scenario"]
         link = f'<a href="{e(scenario)}">{e(scenario)}</a>' if scenario.startswith("scenarios/") else e(scenario)
         parts.append(
-            f"<p>Scenario: {link}. Replications: {s['replications']} (seeds {e(s['seeds'])}).</p>"
+            f"<p>Scenario: {link}. Replications: {s['replications']} ({e(s['seeds'])}).</p>"
         )
         if s["quick_overrides"]:
             parts.append(f"<p>Quick mode overrides: <code>{e(s['quick_overrides'])}</code></p>")
@@ -226,7 +226,7 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
     lines += ["## Setup", ""]
     for s in setups:
         lines += [f"### {s['name']}", "", s["description"], "",
-                  f"Scenario: `{s['scenario']}`. Replications: {s['replications']} (seeds {s['seeds']}).", ""]
+                  f"Scenario: `{s['scenario']}`. Replications: {s['replications']} ({s['seeds']}).", ""]
         if s["quick_overrides"]:
             lines += [f"Quick mode overrides: `{s['quick_overrides']}`", ""]
         lines += ["| variant | parameters | overrides |", "|---|---|---|"]
