@@ -130,7 +130,15 @@ impl RangeSet {
             nhi = nhi.max(r.1);
             held += r.1.min(hi).saturating_sub(r.0.max(lo));
         }
-        self.ranges.splice(a..b, std::iter::once((nlo, nhi)));
+        // Usually [lo, hi) is new (a == b) or extends one range (b == a + 1).
+        match b - a {
+            0 => self.ranges.insert(a, (nlo, nhi)),
+            1 => self.ranges[a] = (nlo, nhi),
+            _ => {
+                self.ranges[a] = (nlo, nhi);
+                self.ranges.drain(a + 1..b);
+            }
+        }
         let new = (hi - lo) - held;
         self.len += new;
         new
