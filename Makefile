@@ -33,7 +33,7 @@ validate: $(STAMP_BUILD)
 
 bench: $(STAMP_BUILD)
 	$(PY) bench/bench.py
-	cd bench && ../$(PY) bench_multipath.py
+	$(PY) bench/bench_multipath.py
 
 setup: $(STAMP_BUILD)
 
