@@ -73,7 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("list", help="list congestion controllers, queues, loss models, capacity kinds")
+    p = sub.add_parser("list", help="list congestion controllers, schedulers, queues, loss models, capacity kinds")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("plot", help="redraw the plots of a results folder")
@@ -133,11 +133,23 @@ def cmd_run(args) -> int:
         if "retransmissions" in row:
             parts.append(f"{_num(row['retransmissions'], 1, '.0f')} retransmissions")
         print(f"  flow {name}: " + ", ".join(parts))
+        if "subflows" in result.summary["flows"].get(name, {}) and len(result.summary["flows"][name]["subflows"]) > 1:
+            _print_subflows(result, name)
     print(f"results: {out}/ (summary.json, flow_series.parquet, link_series.parquet)")
     pngs = sorted(out.glob("*.png")) if not args.no_plots else []
     if pngs:
         print("plots:   " + ", ".join(str(p) for p in pngs))
     return 0
+
+
+def _print_subflows(result, name) -> None:
+    flow = result.summary["flows"][name]
+    print(f"    goodput {_num(flow.get('goodput_bps'), 1e-6)} Mbit/s, scheduler {flow.get('scheduler', 'n/a')}, "
+          f"{_num(flow.get('reinjections'), 1, '.0f')} reinjections")
+    for (_, i), row in result.subflows.loc[[name]].iterrows():
+        print(f"    subflow {i} ({row['path']}): throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s, "
+              f"mean RTT {_num(row.get('rtt_mean_s'), 1e3)} ms, {_num(row.get('retransmissions'), 1, '.0f')} "
+              "retransmissions")
 
 
 def _num(value, scale, fmt=".2f") -> str:
@@ -179,7 +191,7 @@ def _in_background(work):
 
 
 def cmd_list(args) -> int:
-    from ._core import algorithms
+    from ._core import algorithms, schedulers
     from .kinds import KINDS
 
     algos = algorithms()
@@ -189,6 +201,11 @@ def cmd_list(args) -> int:
         print(f"  {a['name']:<{width}}  {a['kind']:<6}  {a['summary']}")
         for p in a["params"]:
             print(f"  {'':<{width}}  {'':<6}    {p['name']} = {p['default']:g} ({p['min']:g} to {p['max']:g}): {p['help']}")
+    scheds = schedulers()
+    print(f'\nMPTCP packet schedulers (scheduler = "NAME"; default {scheds[0]["name"]}):')
+    w = max(len(s["name"]) for s in scheds)
+    for sched in scheds:
+        print(f"  {sched['name']:<{w}}  {sched['summary']}")
     titles = {
         "queue": 'queues (queue = { kind = "NAME", ... })',
         "loss": 'loss models (loss = { kind = "NAME", ... })',

@@ -1,19 +1,24 @@
 """PNG plots of a results folder: throughput, cwnd, RTT and queue length over time.
 
+Flows draw one line each, labelled by name; a multipath flow (more than one
+subflow) draws one line per subflow, labelled "NAME/ID", and on the throughput plot
+also its connection goodput, labelled "NAME". A single-path flow's throughput line
+is its goodput (data delivered in order), as before connections existed.
+
 Uses matplotlib's object API with the Agg backend (no display, no global figure state)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-# (file, table, column, y label, scale, skip zeros): one line per flow or link.
+# (file, column, y label, scale, skip zeros): one line per flow or subflow.
 # An srtt of 0 means "no sample yet" (e.g. before a flow starts) and is not drawn.
-PLOTS = [
-    ("throughput.png", "flow", "throughput_bps", "throughput (Mbit/s)", 1e-6, False),
-    ("cwnd.png", "flow", "cwnd", "cwnd (segments)", 1.0, False),
-    ("rtt.png", "flow", "srtt_s", "smoothed RTT (ms)", 1e3, True),
-    ("queue.png", "link", "queue_packets", "queue length (packets)", 1.0, False),
+FLOW_PLOTS = [
+    ("cwnd.png", "cwnd", "cwnd (segments)", 1.0, False),
+    ("rtt.png", "srtt_s", "smoothed RTT (ms)", 1e3, True),
 ]
+THROUGHPUT = "throughput.png"
+QUEUE = ("queue.png", "queue_packets", "queue length (packets)", 1.0)
 
 
 def plot_results(out) -> list[Path]:
@@ -22,19 +27,69 @@ def plot_results(out) -> list[Path]:
 
     out = Path(out)
     _, flow_series, link_series = output.read(out)
-    tables = {"flow": flow_series, "link": link_series}
     written = []
-    for filename, key, column, ylabel, scale, skip_zeros in PLOTS:
-        df = tables[key]
-        if column in df and key in df and len(df):
-            if skip_zeros:
-                df = df[df[column] != 0]
-            _line_plot(df, key, column, ylabel, scale, out / filename)
-            written.append(out / filename)
+    if "flow" in flow_series and len(flow_series):
+        fs = flow_series if "subflow" in flow_series else flow_series.assign(subflow=0)
+        title = "flow/subflow" if _multipath(fs) else "flow"
+        lines = _throughput_lines(fs)
+        if lines:
+            _line_plot(lines, "throughput (Mbit/s)", title, out / THROUGHPUT)
+            written.append(out / THROUGHPUT)
+        for filename, column, ylabel, scale, skip_zeros in FLOW_PLOTS:
+            if column in fs:
+                _line_plot(_subflow_lines(fs, column, scale, skip_zeros), ylabel, title, out / filename)
+                written.append(out / filename)
+    filename, column, ylabel, scale = QUEUE
+    if column in link_series and "link" in link_series and len(link_series):
+        lines = [(name, rows["t_s"], rows[column] * scale, "-") for name, rows in _groups(link_series, "link")]
+        _line_plot(lines, ylabel, "link", out / filename)
+        written.append(out / filename)
     return written
 
 
-def _line_plot(df, key: str, column: str, ylabel: str, scale: float, path: Path) -> None:
+def _groups(df, key):
+    """(value, rows sorted by time) per value of `key`, in order of first appearance."""
+    for name in dict.fromkeys(df[key]):
+        yield name, df[df[key] == name].sort_values("t_s")
+
+
+def _multipath(fs) -> set:
+    """Names of the flows with more than one subflow."""
+    counts = fs.groupby("flow", sort=False)["subflow"].nunique()
+    return set(counts[counts > 1].index)
+
+
+def _subflow_lines(fs, column, scale, skip_zeros, style="-"):
+    multi = _multipath(fs)
+    lines = []
+    for name, rows in _groups(fs, "flow"):
+        for sf, sub in _groups(rows, "subflow"):
+            if skip_zeros:
+                sub = sub[sub[column] != 0]
+            label = f"{name}/{sf}" if name in multi else str(name)
+            lines.append((label, sub["t_s"], sub[column] * scale, style if name in multi else "-"))
+    return lines
+
+
+def _throughput_lines(fs):
+    """Per-subflow throughput (dashed) and connection goodput of multipath flows; the
+    goodput of single-path flows. Folders written before `goodput_bps` existed hold
+    the goodput in `throughput_bps`."""
+    goodput = "goodput_bps" if "goodput_bps" in fs else "throughput_bps"
+    if goodput not in fs:
+        return []
+    multi = _multipath(fs)
+    lines = []
+    for name, rows in _groups(fs, "flow"):
+        if name in multi and "throughput_bps" in fs:
+            lines += _subflow_lines(rows, "throughput_bps", 1e-6, False, style="--")
+        conn = rows.drop_duplicates("t_s")
+        lines.append((str(name), conn["t_s"], conn[goodput] * 1e-6, "-"))
+    return lines
+
+
+def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
+    """`lines`: (label, x, y, linestyle)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -42,17 +97,15 @@ def _line_plot(df, key: str, column: str, ylabel: str, scale: float, path: Path)
 
     fig = Figure(figsize=(7, 3.5), dpi=100, layout="constrained")
     ax = fig.subplots()
-    names = list(dict.fromkeys(df[key]))  # order of first appearance
-    for name in names:
-        rows = df[df[key] == name].sort_values("t_s")
-        ax.plot(rows["t_s"], rows[column] * scale, label=str(name), linewidth=1.2)
+    for label, x, y, style in lines:
+        ax.plot(x, y, style, label=label, linewidth=1.2)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
     ax.set_xlim(left=0)
     ax.set_ylim(bottom=0)
-    if 1 < len(names) <= 12:
-        ax.legend(title=key, loc="best", fontsize="small")
-    elif len(names) == 1:
-        ax.set_title(f"{key} {names[0]}", fontsize="medium")
+    if 1 < len(lines) <= 12:
+        ax.legend(title=title, loc="best", fontsize="small")
+    elif len(lines) == 1:
+        ax.set_title(f"{title} {lines[0][0]}", fontsize="medium")
     fig.savefig(path, metadata={"Software": None})

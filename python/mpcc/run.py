@@ -23,6 +23,13 @@ def algorithms() -> list[dict]:
     return _core.algorithms()
 
 
+def schedulers() -> list[dict]:
+    """The MPTCP packet schedulers: [{name, summary}]; the first is the default."""
+    from . import _core
+
+    return _core.schedulers()
+
+
 def run(scenario, out=None, seed: int | None = None, plots: bool = True) -> "Result":
     """Runs `scenario` (a Scenario, a path to a TOML file, TOML text or a dict).
 
@@ -51,9 +58,13 @@ class Result:
 
     - `summary`: the summary dict (flows, links, sim), as written to summary.json
     - `flows`, `links`: one row per flow / link (index: its name)
+    - `subflows`: one row per subflow (index: flow name, subflow id), with `path`
+      (its link names)
     - `flow_series`, `link_series`: time series in long format with a `flow` /
-      `link` column holding names; `flow_series` has a derived `throughput_bps`
-      (delivered bytes per sample interval)
+      `link` column holding names; `flow_series` has one row per (time, flow,
+      subflow) and derived rates per sample interval: `throughput_bps` from the
+      subflow's `received_bytes`, `goodput_bps` from the connection's
+      `delivered_bytes` (repeated on each subflow row, like that counter)
     - `out`: the results folder, once saved
     """
 
@@ -71,17 +82,38 @@ class Result:
 
     @cached_property
     def flows(self):
-        return _entities(self.summary.get("flows", {}), self.flow_names, "flow")
+        df = _entities(self.summary.get("flows", {}), self.flow_names, "flow")
+        return df.drop(columns="subflows", errors="ignore")  # see `subflows`
 
     @cached_property
     def links(self):
         return _entities(self.summary.get("links", {}), self.link_names, "link")
 
     @cached_property
+    def subflows(self):
+        import pandas as pd
+
+        rows = []
+        for f in self.config["flows"]:
+            stats = self.summary.get("flows", {}).get(f["name"], {}).get("subflows", [])
+            routes = f.get("subflows") or [{"path": f.get("path", [])}]
+            for i, sf in enumerate(stats):
+                path = routes[i]["path"] if i < len(routes) else []
+                names = ", ".join(self.link_names[j] for j in path)
+                rows.append({"flow": f["name"], "subflow": i, "path": names, **sf})
+        df = pd.DataFrame(rows, columns=None if rows else ["flow", "subflow", "path"])
+        return df.set_index(["flow", "subflow"])
+
+    @cached_property
     def flow_series(self):
         df = _series(self.tables.get("flow_series", {}), "flow", self.flow_names)
-        if "delivered_bytes" in df and "throughput_bps" not in df:
-            df["throughput_bps"] = _rate_bps(df, "flow", "delivered_bytes")
+        if "subflow" in df:
+            df["subflow"] = df["subflow"].astype("int64")
+        interval = self.config.get("sample_interval_ns", 0) / 1e9
+        if "received_bytes" in df and "throughput_bps" not in df:
+            df["throughput_bps"] = _rate_bps(df, ["flow", "subflow"], "received_bytes", interval)
+        if "delivered_bytes" in df and "goodput_bps" not in df:
+            df["goodput_bps"] = _connection_rate_bps(df, "delivered_bytes", interval)
         return df
 
     @cached_property
@@ -118,24 +150,39 @@ def _series(table: dict, key: str, names: list[str]):
     if key in df:
         idx = df[key].astype("int64")
         df[key] = [names[i] if 0 <= i < len(names) else str(i) for i in idx]
-    ordered = [c for c in ("t_s", key) if c in df] + [c for c in df if c not in ("t_s", key)]
+    first = ("t_s", key, "subflow")
+    ordered = [c for c in first if c in df] + [c for c in df if c not in first]
     return df[ordered]
 
 
-def _rate_bps(df, key: str, cumulative_bytes: str):
+def _rate_bps(df, keys: list[str], cumulative_bytes: str, interval_s: float):
     """Bits per second between consecutive samples of a cumulative byte counter, per entity.
 
-    The first sample of each entity is measured from time 0 and 0 bytes (a sample
-    at time 0 has rate 0)."""
+    The first sample of each entity is measured from one interval earlier (not
+    before time 0) and 0 bytes: a subflow's counters start when it joins; a sample
+    at time 0 has rate 0."""
     import numpy as np
 
     rate = np.full(len(df), np.nan)
-    for _, rows in df.groupby(key, sort=False).groups.items():
+    keys = [k for k in keys if k in df]
+    for _, rows in df.groupby(keys if len(keys) > 1 else keys[0], sort=False).groups.items():
         sub = df.loc[rows].sort_values("t_s")
-        t = np.concatenate([[0.0], sub["t_s"].to_numpy(dtype=float)])
+        t_s = sub["t_s"].to_numpy(dtype=float)
+        t = np.concatenate([[max(0.0, t_s[0] - interval_s) if interval_s > 0 else 0.0], t_s])
         b = np.concatenate([[0.0], sub[cumulative_bytes].to_numpy(dtype=float)])
         dt = np.diff(t)
         with np.errstate(divide="ignore", invalid="ignore"):
             r = np.where(dt > 0, np.diff(b) * 8.0 / dt, 0.0)
         rate[df.index.get_indexer(sub.index)] = r
     return rate
+
+
+def _connection_rate_bps(df, cumulative_bytes: str, interval_s: float):
+    """`_rate_bps` of a per-connection counter repeated on each subflow's rows: computed
+    once per (flow, time) and copied back to every row of that flow and time."""
+    import pandas as pd
+
+    conn = df.drop_duplicates(["flow", "t_s"])[["t_s", "flow", cumulative_bytes]].reset_index(drop=True)
+    rate = pd.Series(_rate_bps(conn, ["flow"], cumulative_bytes, interval_s),
+                     index=pd.MultiIndex.from_frame(conn[["flow", "t_s"]]))
+    return rate.reindex(pd.MultiIndex.from_frame(df[["flow", "t_s"]])).to_numpy()

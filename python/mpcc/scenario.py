@@ -285,12 +285,37 @@ def _algorithm_names() -> list[str]:
     return [a["name"] for a in _core.algorithms()]
 
 
+def scheduler_names() -> list[str]:
+    """The simulator's MPTCP schedulers; the first is the default."""
+    from . import _core
+
+    return [s["name"] for s in _core.schedulers()]
+
+
+Route = Annotated[list[str], Field(min_length=1)]
+
+
+class Subflow(Strict):
+    """One subflow of a multipath flow; times are absolute, like the flow's."""
+
+    path: Route
+    reverse_path: Optional[Route] = None
+    start: Optional[Duration] = None
+    stop: Optional[Duration] = None
+
+
+ROUTE_FIELDS = ("path", "paths", "subflows")
+
+
 class Flow(Strict):
     name: str = Field(min_length=1)
     cc: str
     cc_params: dict[str, float] = {}
-    path: list[str] = Field(min_length=1)
-    reverse_path: Optional[list[str]] = Field(default=None, min_length=1)
+    path: Optional[Route] = None
+    reverse_path: Optional[Route] = None
+    paths: Optional[list[Route]] = Field(default=None, min_length=1)
+    subflows: Optional[list[Subflow]] = Field(default=None, min_length=1)
+    scheduler: Optional[str] = None
     start: Duration = 0
     stop: Optional[Duration] = None
     count: int = Field(default=1, ge=1)
@@ -318,6 +343,47 @@ class Flow(Strict):
             except ValueError as e:
                 raise PydanticCustomError("cc_params", "{msg}", {"msg": str(e)}) from None
         return params
+
+    @field_validator("scheduler")
+    @classmethod
+    def _known_scheduler(cls, name):
+        names = scheduler_names()
+        if name is not None and name not in names:
+            raise PydanticCustomError(
+                "scheduler", "{msg}", {"msg": f'unknown scheduler "{name}"; allowed: {", ".join(names)}'}
+            )
+        return name
+
+    @model_validator(mode="after")
+    def _one_route(self):
+        given = [f for f in ROUTE_FIELDS if getattr(self, f) is not None]
+        if not given:
+            raise PydanticCustomError(
+                "route", "{msg}", {"msg": "required field is missing; give one of path, paths or subflows",
+                                   "field": "path"}
+            )
+        if len(given) > 1:
+            raise PydanticCustomError(
+                "route", "{msg}", {"msg": f"give exactly one of path, paths or subflows, not {given[0]} and "
+                                          f"{given[1]}", "field": given[1]}
+            )
+        if self.reverse_path is not None and self.path is None:
+            raise PydanticCustomError(
+                "route", "{msg}", {"msg": "only with `path`; a multipath flow gives each subflow's in "
+                                          "subflows = [{ path = [...], reverse_path = [...] }]", "field": "reverse_path"}
+            )
+        return self
+
+    @property
+    def multipath(self) -> bool:
+        return self.path is None
+
+    def subflow_list(self) -> list[tuple[str, str, Subflow]]:
+        """(field of the subflow, field of its path, subflow) of a multipath flow;
+        `paths` entries become subflows."""
+        if self.subflows is not None:
+            return [(f"subflows[{j}]", f"subflows[{j}].path", sf) for j, sf in enumerate(self.subflows)]
+        return [(f"paths[{j}]", f"paths[{j}]", Subflow(path=p)) for j, p in enumerate(self.paths or [])]
 
 
 class Scenario(Strict):
@@ -421,16 +487,14 @@ class Scenario(Strict):
                 raise ScenarioError(f"{where}.start", "must be before the end of the run (duration)")
             if flow.stop is not None and flow.stop <= flow.start:
                 raise ScenarioError(f"{where}.stop", "must be after start")
-            path = _route(flow.path, index, f"{where}.path")
-            reverse = None if flow.reverse_path is None else _route(flow.reverse_path, index, f"{where}.reverse_path")
+            route = self._route_config(flow, index, where)
             for sim_name in [n for n, f in self._expanded_flows() if f is flow]:
                 flows.append(
                     {
                         "name": sim_name,
                         "cc": flow.cc,
                         "cc_params": dict(flow.cc_params),
-                        "path": path,
-                        "reverse_path": reverse,
+                        **route,
                         "start_ns": flow.start,
                         "stop_ns": flow.stop,
                         "app": _app(flow.app),
@@ -445,6 +509,35 @@ class Scenario(Strict):
             "links": links,
             "flows": flows,
         }
+
+    def _route_config(self, flow: Flow, index: dict[str, int], where: str) -> dict:
+        """`path` and `reverse_path` of a single-path flow, or `subflows` and `scheduler`.
+
+        A single-path flow's configuration has no `scheduler` unless one is given, so
+        it stays what it was before multipath flows existed."""
+        if not flow.multipath:
+            reverse = None if flow.reverse_path is None else _route(flow.reverse_path, index, f"{where}.reverse_path")
+            route = {"path": _route(flow.path, index, f"{where}.path"), "reverse_path": reverse}
+            return route | ({"scheduler": flow.scheduler} if flow.scheduler else {})
+        subflows = []
+        for field, path_field, sf in flow.subflow_list():
+            base = f"{where}.{field}"
+            self._check_subflow_times(flow, sf, base)
+            path = _route(sf.path, index, f"{where}.{path_field}")
+            reverse = None if sf.reverse_path is None else _route(sf.reverse_path, index, f"{base}.reverse_path")
+            subflows.append({"path": path, "reverse_path": reverse, "start_ns": sf.start, "stop_ns": sf.stop})
+        return {"subflows": subflows, "scheduler": flow.scheduler or scheduler_names()[0]}
+
+    def _check_subflow_times(self, flow: Flow, sf: Subflow, base: str) -> None:
+        if sf.start is not None:
+            if sf.start < flow.start:
+                raise ScenarioError(f"{base}.start", f"must not be before the flow's start ({flow.start / 1e9:g}s)")
+            if sf.start >= self.duration:
+                raise ScenarioError(f"{base}.start", "must be before the end of the run (duration)")
+        begin = flow.start if sf.start is None else sf.start
+        if sf.stop is not None and sf.stop <= begin:
+            raise ScenarioError(f"{base}.stop", "must be after start" if sf.start is not None
+                                else f"must be after the flow's start ({flow.start / 1e9:g}s)")
 
     def _capacity(self, name: str, link: Link) -> dict:
         cap = link.capacity
@@ -543,7 +636,8 @@ def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
     kind = first["type"]
     if "field" in ctx:
         field = f"{field}.{ctx['field']}" if field else ctx["field"]
-    if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity"):
+    if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity", "scheduler",
+                "route"):
         message = ctx["msg"]
     elif kind == "missing":
         message = "required field is missing"

@@ -1,5 +1,5 @@
 //! Thin Python bindings (`mpcc._core`): run a canonical configuration, read and
-//! check the controller registry. Everything user-facing lives in python/mpcc.
+//! check the controller registry, list the MPTCP schedulers. Everything user-facing lives in python/mpcc.
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -57,11 +57,27 @@ fn check_algorithm(name: &str, params: BTreeMap<String, f64>) -> PyResult<()> {
         .map_err(PyValueError::new_err)
 }
 
+/// Every registered MPTCP packet scheduler as a dict {name, summary}; the first
+/// is the default.
+#[pyfunction]
+fn schedulers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    mpcc_sim::scheduler::REGISTRY
+        .iter()
+        .map(|s| {
+            let d = PyDict::new(py);
+            d.set_item("name", s.name)?;
+            d.set_item("summary", s.summary)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(check_algorithm, m)?)?;
+    m.add_function(wrap_pyfunction!(schedulers, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
