@@ -37,6 +37,11 @@ BAD = {
     ),
     "unknown field": (LINK.replace("delay", "dealy") + FLOW, "links.bottleneck.dealy"),
     "unknown queue kind": (LINK + 'queue = { kind = "fifo" }\n' + FLOW, "links.bottleneck.queue"),
+    "unknown scheduler": (LINK + FLOW + 'scheduler = "fastest"\n', "allowed: minrtt, roundrobin"),
+    "unknown link in a subflow": (
+        LINK + FLOW.replace('path = ["bottleneck"]', 'subflows = [{ path = ["bottleneck"] }, { path = ["lte2"] }]'),
+        'flows[0].subflows[1].path[0]: unknown link "lte2"; defined links: bottleneck',
+    ),
 }
 
 
@@ -91,6 +96,12 @@ def test_list_shows_algorithms_params_and_kinds():
     for word in ["reno", "NewReno", "beta", "init_cwnd", "droptail", "red", "codel", "bernoulli",
                  "gilbert_elliott", "schedule", "random_walk", "trace"]:
         assert word in out
+    # The simulator's schedulers, each with its one-line description.
+    from mpcc import schedulers
+
+    assert 'schedulers (scheduler = "NAME"; default minrtt)' in out
+    for s in schedulers():
+        assert f"{s['name']}  " in out and s["summary"] in out
 
 
 def test_list_does_not_import_heavy_modules():

@@ -38,18 +38,31 @@ def test_entity_frames_follow_the_summary(result):
 def test_series_use_names_and_derive_throughput(result):
     fs, ls = result.flow_series, result.link_series
     assert set(fs["flow"]) == {"a", "b"} and set(ls["link"]) == {"bottleneck"}
-    for col in ("t_s", "cwnd", "srtt_s", "delivered_bytes", "throughput_bps"):
+    for col in ("t_s", "cwnd", "srtt_s", "delivered_bytes", "throughput_bps", "goodput_bps"):
         assert col in fs
     for col in ("t_s", "queue_packets"):
         assert col in ls
+    # A single-path flow has one subflow, 0.
+    assert fs["subflow"].eq(0).all() and list(fs.columns[:3]) == ["t_s", "flow", "subflow"]
     a = fs[fs["flow"] == "a"].sort_values("t_s")
-    # Sampled every 100 ms: the derived rate integrates back to the delivered bytes.
+    # Sampled every 100 ms: the derived rates integrate back to the delivered bytes
+    # (goodput) and to the bytes that reached the receiver (throughput).
     assert a["t_s"].diff().dropna().round(9).eq(0.1).all()
-    delivered = (a["throughput_bps"] * a["t_s"].diff().fillna(a["t_s"].iloc[0])).sum() / 8
-    assert delivered == pytest.approx(a["delivered_bytes"].iloc[-1], rel=1e-9)
+    dt = a["t_s"].diff().fillna(a["t_s"].iloc[0])
+    assert (a["goodput_bps"] * dt).sum() / 8 == pytest.approx(a["delivered_bytes"].iloc[-1], rel=1e-9)
+    assert (a["throughput_bps"] * dt).sum() / 8 == pytest.approx(a["received_bytes"].iloc[-1], rel=1e-9)
     # Flow b starts at 1 s: nothing delivered before.
     b = fs[fs["flow"] == "b"]
     assert (b[b["t_s"] < 1.0]["delivered_bytes"] == 0).all() and b["delivered_bytes"].iloc[-1] > 0
+
+
+def test_single_path_flows_have_one_subflow_row(result):
+    sf = result.subflows
+    assert list(sf.index) == [("a", 0), ("b", 0)] and list(sf["path"]) == ["bottleneck", "bottleneck"]
+    for name in ("a", "b"):
+        flow = result.summary["flows"][name]
+        assert sf.loc[(name, 0), "throughput_bps"] == pytest.approx(flow["throughput_bps"])
+        assert sf.loc[(name, 0), "retransmissions"] == flow["retransmissions"]
 
 
 def test_results_folder_and_plots(tmp_path):

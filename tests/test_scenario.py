@@ -25,6 +25,7 @@ def test_issue_example_converts_to_canonical_config():
     (flow,) = cfg["flows"]
     assert flow["name"] == "a" and flow["cc"] == "reno" and flow["path"] == [0]
     assert flow["reverse_path"] is None and flow["app"] == {"kind": "bulk"}
+    assert "subflows" not in flow and "scheduler" not in flow  # single path: as before multipath flows
     assert flow["tcp"]["mss"] == 1448 and flow["tcp"]["min_rto_ns"] == 200_000_000
     json.dumps(cfg)  # JSON-ready
 
@@ -107,6 +108,9 @@ path = ["bottleneck"]
         ('path = ["bottleneck"]', 'path = ["bottleneck", "nowhere"]', "flows[0].path[1]", ['"nowhere"', "bottleneck"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\nreverse_path = ["back"]', "flows[0].reverse_path[0]", ['"back"']),
         ('path = ["bottleneck"]', "path = []", "flows[0].path", ["at least 1"]),
+        ('path = ["bottleneck"]', "", "flows[0].path", ["missing", "path, paths or subflows"]),
+        ('path = ["bottleneck"]', 'paths = [["bottleneck"], ["back"]]', "flows[0].paths[1][0]", ['"back"']),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nscheduler = "ecf"', "flows[0].scheduler", ["minrtt"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { mss = 70000 }', "flows[0].tcp.mss", ["65000"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\nstart = "11s"', "flows[0].start", ["duration"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\npriority = 3', "flows[0].priority", ["unknown field", "cc_params"]),

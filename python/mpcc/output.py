@@ -2,7 +2,8 @@
 
     summary.json          summary statistics (sorted keys, indent 2; byte-identical
                           for the same scenario and seed except sim.wall_s)
-    flow_series.parquet   per-flow time series (flow names, derived throughput_bps)
+    flow_series.parquet   per-subflow time series (flow names, subflow ids, derived
+                          throughput_bps per subflow and goodput_bps per flow)
     link_series.parquet   per-link time series
     scenario.toml         the scenario as given
     config.json           the canonical configuration the simulator ran
