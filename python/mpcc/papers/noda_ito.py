@@ -1,20 +1,331 @@
-"""Noda & Ito: MPTCP congestion control that suppresses RTT fluctuation.
-Pending: its scenarios need MPTCP connections (issue 3)."""
+"""Noda & Ito: MPTCP congestion control that suppresses QoS (RTT) fluctuation
+(seeds/000; shared/docs/seeds.md section 1).
 
-from ..reproduce import Paper
-from . import MULTIPATH_PENDING
+Six environments (Table I and II of the paper), each a scenario in
+scenarios/noda_ito/envN.toml: two 10 Mbit/s paths with random loss, loaded by
+background single-path TCP connections; the server's MPTCP connection runs the
+proposal, LIA, OLIA or wVegas. Measured per run: the RTT variance and the mean
+throughput of that connection, compared across algorithms per environment with 95 %
+confidence intervals over replications."""
+
+from __future__ import annotations
+
+from ..reproduce import Claim, Experiment, Figure, Paper, Variant
+from ..reproduce import verdicts
+from . import SCENARIOS
+
+# (cc name in the simulator, label in the paper's figures)
+ALGORITHMS = (("noda_ito", "Proposal"), ("lia", "LIA"), ("olia", "OLIA"), ("wvegas", "wVegas"))
+PROPOSAL = "Proposal"
+ENVS = (1, 2, 3, 4, 5, 6)
+SETTING = {1: "uniform", 2: "uniform", 3: "uniform", 4: "heterogeneous", 5: "heterogeneous", 6: "heterogeneous"}
+LOAD = {1: "10", 2: "20", 3: "10 to 20", 4: "10", 5: "20", 6: "10 to 20"}
+RAMP_ENVS = (3, 6)
+
+FULL = {"duration": 120.0, "warmup": 20.0, "join_first": 28.0, "join_step": 8.0}  # as in the TOML files
+QUICK = {"duration": 60.0, "warmup": 10.0, "join_first": 14.0, "join_step": 4.0}
+JOINERS_PER_PATH = 10
+FIRST_JOINER = 3  # flows[0] MPTCP, flows[1] and flows[2] the initial background connections per path
+
+LOWER_IN = (1, 4, 5)  # the paper: the proposal's throughput is lower than the others' here
+NOT_LOWER_IN = (2, 3, 6)  # ... and not lower here
+SERIES_ENV = 6  # the environment whose time series the per-subflow figure shows
+
+
+def _quick_overrides(env: int) -> dict:
+    q = {"duration": f"{QUICK['duration']:g}s", "warmup": f"{QUICK['warmup']:g}s"}
+    if env in RAMP_ENVS:  # the joining connections must still join during the shorter run
+        for path in range(2):
+            for j in range(JOINERS_PER_PATH):
+                q[f"flows.{FIRST_JOINER + path * JOINERS_PER_PATH + j}.start"] = (
+                    f"{QUICK['join_first'] + j * QUICK['join_step']:g}s")
+    return q
+
+
+# ---- measurements ------------------------------------------------------------------
+
+
+def run_metrics(result, variant) -> dict:
+    """The MPTCP connection's RTT statistics (every RTT sample of both subflows, as the
+    connection sees them) and its mean throughput after the warm-up."""
+    flow = result.summary["flows"]["mptcp"]
+    subflows = flow["subflows"]
+    return {
+        "goodput_bps": flow["goodput_bps"],
+        "throughput_bps": flow["throughput_bps"],
+        "rtt_var_s2": flow["rtt_var_s2"],
+        "rtt_mean_s": flow["rtt_mean_s"],
+        "rtt_p95_s": flow["rtt_p95_s"],
+        # The mean of the two subflows' own RTT variances: without the difference between
+        # the paths' base RTTs, which dominates the connection's variance in Env4-6.
+        "subflow_rtt_var_s2": sum(s["rtt_var_s2"] for s in subflows) / len(subflows),
+        "path1_share": subflows[0]["throughput_bps"] / max(1e-9, sum(s["throughput_bps"] for s in subflows)),
+        "retransmissions": flow["retransmissions"],
+        "timeouts": flow["timeouts"],
+        "background_goodput_bps": sum(f["goodput_bps"] for name, f in result.summary["flows"].items()
+                                      if name != "mptcp"),
+    }
+
+
+def series_metrics(result, variant) -> list[dict]:
+    """Per-subflow cwnd, smoothed RTT and throughput of the MPTCP connection over time
+    (every 500 ms)."""
+    df = result.flow_series
+    df = df[(df.flow == "mptcp") & ((df.t_s * 10).round().astype(int) % 5 == 0)].sort_values(["subflow", "t_s"])
+    rows = []
+    for subflow, r in df.groupby("subflow", sort=True):
+        # Throughput over each 500 ms interval, from the cumulative bytes received.
+        rate = r.received_bytes.diff().fillna(r.received_bytes) * 8 / r.t_s.diff().fillna(0.5)
+        rows += [{"subflow": f"path{int(subflow) + 1}", "t_s": float(t), "cwnd": float(w), "srtt_s": float(srtt),
+                  "throughput_bps": float(x)}
+                 for t, w, srtt, x in zip(r.t_s, r.cwnd, r.srtt_s, rate)]
+    return sorted(rows, key=lambda row: (row["t_s"], row["subflow"]))
+
+
+def _env_experiment(env: int) -> Experiment:
+    ramp = " (one more connection per path every 8 s from 28 s to 100 s; quick: every 4 s from 14 s)" \
+        if env in RAMP_ENVS else ""
+    return Experiment(
+        name=f"env{env}",
+        scenario=SCENARIOS / "noda_ito" / f"env{env}.toml",
+        variants=tuple(
+            Variant(label, {"flows.0.cc": cc},
+                    {"env": env, "setting": SETTING[env], "algorithm": label})
+            for cc, label in ALGORITHMS
+        ),
+        metrics=run_metrics,
+        replications=10,
+        quick_replications=3,
+        quick_overrides=_quick_overrides(env),
+        description=f"Env{env} ({SETTING[env]}), {LOAD[env]} background CUBIC connections per path{ramp}; "
+        "the MPTCP connection runs each algorithm; 120 s with 20 s warm-up (quick: 60 s, 10 s).",
+    )
+
+
+ENV_EXPERIMENTS = tuple(_env_experiment(env) for env in ENVS)
+
+SERIES = Experiment(
+    name=f"env{SERIES_ENV}_series",
+    scenario=SCENARIOS / "noda_ito" / f"env{SERIES_ENV}.toml",
+    variants=ENV_EXPERIMENTS[SERIES_ENV - 1].variants,
+    metrics=series_metrics,
+    replications=1,
+    quick_replications=1,
+    quick_overrides=_quick_overrides(SERIES_ENV),
+    description=f"Time series of the first replication of env{SERIES_ENV} (the same runs, from the cache).",
+)
+
+# ---- claims ------------------------------------------------------------------------
+
+
+def _all_runs(data):
+    import pandas as pd
+
+    return pd.concat([data[f"env{env}"] for env in ENVS if f"env{env}" in data], ignore_index=True)
+
+
+def _means(data, metric: str) -> dict:
+    """{env: {algorithm: mean over replications}}."""
+    df = _all_runs(data)
+    out: dict = {}
+    for (env, alg), rows in df.groupby(["env", "algorithm"], sort=True):
+        out.setdefault(int(env), {})[alg] = float(rows[metric].mean())
+    return out
+
+
+def _proposal_vs_lowest_other(data, metric: str, envs) -> list[tuple[str, float, dict]]:
+    """(Env label, proposal's mean / lowest mean of the others, means) per environment."""
+    out = []
+    for env, by_alg in sorted(_means(data, metric).items()):
+        if env not in envs or PROPOSAL not in by_alg or len(by_alg) < 2:
+            continue
+        others = {a: v for a, v in by_alg.items() if a != PROPOSAL}
+        lowest = min(others.values())
+        out.append((f"Env{env}", by_alg[PROPOSAL] / lowest if lowest > 0 else float("inf"), by_alg))
+    return out
+
+
+def _lowest_other_text(by_alg: dict, scale: float, unit: str) -> str:
+    others = {a: v for a, v in by_alg.items() if a != PROPOSAL}
+    a = min(others, key=others.get)
+    return f"{by_alg[PROPOSAL] * scale:.3g} vs {a} {others[a] * scale:.3g} {unit}"
+
+
+def rtt_variance_verdict(data):
+    rows = _proposal_vs_lowest_other(data, "rtt_var_s2", ENVS)
+    verdict, reason = verdicts.points([(e, r, r < 1.0) for e, r, _ in rows],
+                                      "RTT variance, proposal / lowest other", "below 1", ".3g")
+    detail = "; ".join(f"{e}: {_lowest_other_text(m, 1e6, 'ms²')}" for e, _, m in rows)
+    sub = _proposal_vs_lowest_other(data, "subflow_rtt_var_s2", ENVS)
+    sub_text = f"; per-subflow variance lowest in {sum(r < 1 for _, r, _ in sub)} of {len(sub)}"
+    return verdict, f"{reason} [{detail}]{sub_text}"
+
+
+def lower_throughput_verdict(data):
+    rows = _proposal_vs_lowest_other(data, "goodput_bps", LOWER_IN)
+    verdict, reason = verdicts.points([(e, r, r < 1.0) for e, r, _ in rows],
+                                      "mean throughput, proposal / lowest other", "below 1", ".3g")
+    detail = "; ".join(f"{e}: {_lowest_other_text(m, 1e-6, 'Mbit/s')}" for e, _, m in rows)
+    return verdict, f"{reason} [{detail}]"
+
+
+def not_lower_throughput_verdict(data):
+    rows = _proposal_vs_lowest_other(data, "goodput_bps", NOT_LOWER_IN)
+    verdict, reason = verdicts.points([(e, r, r >= 1.0) for e, r, _ in rows],
+                                      "mean throughput, proposal / lowest other", "at or above 1", ".3g")
+    detail = "; ".join(f"{e}: {_lowest_other_text(m, 1e-6, 'Mbit/s')}" for e, _, m in rows)
+    return verdict, f"{reason} [{detail}]"
+
+
+# ---- figures -----------------------------------------------------------------------
+
+COLORS = {"Proposal": "C3", "LIA": "C0", "OLIA": "C1", "wVegas": "C2"}
+
+
+def _per_env_bars(data, metric: str, scale: float, ylabel: str, log: bool = False):
+    """Two panels (Env1-3, Env4-6) like the paper's Fig. 2/3 and 4/5: per environment one
+    point per algorithm with its 95 % confidence interval."""
+    from ..reproduce.figures import new_figure
+    from ..reproduce.stats import summarize
+
+    s = summarize(_all_runs(data), ["env", "algorithm"], [metric])
+    fig, axes = new_figure(ncols=2, height=3.8)
+    labels = [label for _, label in ALGORITHMS]
+    width = 0.8 / len(labels)
+    for ax, envs in zip(axes, ((1, 2, 3), (4, 5, 6))):
+        for i, alg in enumerate(labels):
+            rows = s[(s.algorithm == alg) & (s.env.isin(envs))].sort_values("env")
+            x = [envs.index(int(e)) + (i - (len(labels) - 1) / 2) * width for e in rows.env]
+            mean = rows[f"{metric}_mean"].to_numpy() * scale
+            ci = rows[f"{metric}_ci"].fillna(0).to_numpy() * scale
+            ax.bar(x, mean, width * 0.9, yerr=ci, capsize=3, color=COLORS[alg], label=alg,
+                   error_kw={"elinewidth": 1})
+        ax.set_xticks(range(len(envs)), [f"Env{e}\n({LOAD[e]})" for e in envs])
+        ax.set(ylabel=ylabel, yscale="log" if log else "linear")
+        ax.set_title("uniform paths" if envs[0] == 1 else "heterogeneous paths", fontsize="medium")
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].legend(fontsize="small")
+    return fig
+
+
+def draw_rtt_variance(data):
+    return _per_env_bars(data, "rtt_var_s2", 1e6, "variance of RTT (ms²)", log=True)
+
+
+def draw_subflow_rtt_variance(data):
+    return _per_env_bars(data, "subflow_rtt_var_s2", 1e6, "mean subflow RTT variance (ms²)", log=True)
+
+
+def draw_throughput(data):
+    return _per_env_bars(data, "goodput_bps", 1e-6, "mean throughput (Mbit/s)")
+
+
+def draw_throughput_vs_delay(data):
+    from ..reproduce.figures import new_figure
+    from ..reproduce.stats import summarize
+
+    s = summarize(_all_runs(data), ["env", "algorithm"], ["goodput_bps", "rtt_p95_s"])
+    fig, ax = new_figure(height=4.0)
+    markers = {e: m for e, m in zip(ENVS, "os^Dvp")}
+    for _, r in s.iterrows():
+        ax.errorbar(r.rtt_p95_s_mean * 1e3, r.goodput_bps_mean * 1e-6,
+                    xerr=(0 if r.rtt_p95_s_ci != r.rtt_p95_s_ci else r.rtt_p95_s_ci * 1e3),
+                    yerr=(0 if r.goodput_bps_ci != r.goodput_bps_ci else r.goodput_bps_ci * 1e-6),
+                    marker=markers[int(r.env)], color=COLORS[r.algorithm], capsize=2, linestyle="none")
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], color=COLORS[a], marker="o", linestyle="none", label=a) for _, a in ALGORITHMS]
+    handles += [Line2D([], [], color="0.4", marker=markers[e], linestyle="none", label=f"Env{e}") for e in ENVS]
+    ax.legend(handles=handles, fontsize="x-small", ncol=2)
+    ax.set(xlabel="95th percentile of the connection's RTT (ms)", ylabel="mean throughput (Mbit/s)")
+    ax.grid(True, alpha=0.3)
+    return fig
+
+
+def draw_subflow_series(data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure as MplFigure
+
+    df = data[SERIES.name]
+    labels = [label for _, label in ALGORITHMS]
+    fig = MplFigure(figsize=(11, 7), dpi=100, layout="constrained")
+    axes = fig.subplots(3, len(labels), sharex=True, sharey="row")
+    for col, alg in enumerate(labels):
+        rows = df[df.algorithm == alg]
+        for sub, style in (("path1", "-"), ("path2", "--")):
+            r = rows[rows.subflow == sub]
+            axes[0][col].plot(r.t_s, r.cwnd, style, color=COLORS[alg], linewidth=0.9, label=sub)
+            axes[1][col].plot(r.t_s, r.srtt_s * 1e3, style, color=COLORS[alg], linewidth=0.9, label=sub)
+            axes[2][col].plot(r.t_s, r.throughput_bps * 1e-6, style, color=COLORS[alg], linewidth=0.9, label=sub)
+        axes[0][col].set_title(alg, fontsize="medium")
+        axes[2][col].set_xlabel("time (s)")
+        for ax in (a[col] for a in axes):
+            ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("cwnd (segments)")
+    axes[1][0].set_ylabel("smoothed RTT (ms)")
+    axes[2][0].set_ylabel("throughput (Mbit/s)")
+    axes[0][0].legend(fontsize="x-small")
+    return fig
+
+
+# ---- the paper ---------------------------------------------------------------------
 
 PAPER = Paper(
     name="noda_ito",
     title="Noda & Ito: MPTCP congestion control suppressing RTT fluctuation",
-    reference="Noda, Ito: multipath TCP congestion control that suppresses QoS (RTT) fluctuation "
-    "(seeds/000; summary in shared/docs/seeds.md, section 1).",
-    summary="Two paths, background TCP load, Env1-6; RTT variance and mean throughput of the proposal "
-    "against LIA, OLIA and wVegas with 95 % confidence intervals.",
-    pending=MULTIPATH_PENDING,
-    planned_claims=(
-        "The proposal has the lowest RTT variance in all six environments.",
-        "Its mean throughput is lower than the others' in Env1, 4 and 5.",
-        "Its mean throughput is not lower than the others' in Env2, 3 and 6.",
+    reference="Noda, Ito: Proposal of novel MPTCP congestion control to suppress QoS fluctuation for WebQoE "
+    "improvement (seeds/000; summary in shared/docs/seeds.md, section 1).",
+    summary="Two paths with random loss, background TCP load, Env1-6 (Tables I and II); RTT variance and mean "
+    "throughput of the server's MPTCP connection running the proposal, LIA, OLIA or wVegas, with 95 % "
+    "confidence intervals over replications.",
+    experiments=(*ENV_EXPERIMENTS, SERIES),
+    figures=(
+        Figure("rtt_variance", "Variance of RTT per environment (the paper's Fig. 2 and 3)",
+               "Variance of all RTT samples of the MPTCP connection (both subflows) after the warm-up: mean "
+               "over replications with 95 % confidence intervals; log scale. In Env4-6 it is dominated by the "
+               "paths' different base RTTs (200 ms and 100 ms).", draw_rtt_variance),
+        Figure("throughput", "Mean throughput per environment (the paper's Fig. 4 and 5)",
+               "Goodput of the MPTCP connection (data delivered in order) after the warm-up: mean over "
+               "replications with 95 % confidence intervals.", draw_throughput),
+        Figure("subflow_rtt_variance", "Per-subflow RTT variance",
+               "The mean of the two subflows' own RTT variances (each subflow's samples around its own mean), "
+               "which leaves out the difference between the paths.", draw_subflow_rtt_variance),
+        Figure("throughput_vs_delay", "Throughput against the 95th percentile of RTT",
+               "One point per environment and algorithm (means with 95 % confidence intervals).",
+               draw_throughput_vs_delay),
+        Figure("subflow_series", f"Per-subflow cwnd, RTT and throughput in Env{SERIES_ENV}",
+               f"First replication of Env{SERIES_ENV} (heterogeneous paths, background connections going "
+               "from 10 to 20 per path), sampled every 500 ms; solid: path1 (1 %, 100 ms), dashed: path2 "
+               "(3 %, 50 ms).", draw_subflow_series),
+    ),
+    claims=(
+        Claim("lowest_rtt_variance", "The proposal has the lowest RTT variance in all six environments.",
+              "rtt_variance", rtt_variance_verdict, "Noda & Ito, Sec. V, Fig. 2 and 3"),
+        Claim("lower_throughput_env145", "Its mean throughput is lower than the others' in Env1, 4 and 5.",
+              "throughput", lower_throughput_verdict, "Noda & Ito, Sec. V, Fig. 4 and 5"),
+        Claim("not_lower_throughput_env236", "Its mean throughput is not lower than the others' in Env2, 3 "
+              "and 6.", "throughput", not_lower_throughput_verdict, "Noda & Ito, Sec. V, Fig. 4 and 5"),
+    ),
+    notes=(
+        "Delay is one-way: the paper's Dummynet emulators give their delay and loss 'to packets which pass "
+        "through' them, data and ACKs alike, so each path has the delay and the loss in both directions "
+        "(base RTT 100 ms on a 50 ms path, 200 ms on the 100 ms path); ACKs return over their own lossy links.",
+        "Queues: Dummynet's default of 50 packets, drop-tail, 10 Mbit/s in both directions.",
+        "Background load: the Table II number of single-path connections on EACH path (10, 20, or 10 growing to "
+        "20: one more per path every 8 s from 28 s to 100 s), CUBIC (Linux's default on the load hosts), bulk. "
+        "The paper does not say whether the count is per path or in total.",
+        "Traffic: the paper's client fetched Web pages; the simulator has no Web-page workload yet, so the "
+        "MPTCP connection is a bulk transfer from the server. The client's congestion control (LIA in the "
+        "paper) plays no role: only the server sends data.",
+        "The proposal's open points (slow start, loss reaction, floor) follow docs/algorithms/noda_ito.md: "
+        "standard slow start, halve on loss, floor 1 segment, MeanRTT updated once per round. wVegas uses "
+        "its defaults (total_alpha 10). Scheduler: minRTT for every algorithm.",
+        "RTT variance: the population variance of every RTT sample of the connection (both subflows) after the "
+        "warm-up; the per-subflow variance is shown too. Mean throughput: the connection's goodput.",
+        "Verdicts compare means over replications: 'lower than the others' means below the lowest mean of "
+        "LIA, OLIA and wVegas; 'not lower' means at or above it. The paper's duration and number of "
+        "repetitions are not given: 120 s runs (20 s warm-up), 10 replications (quick: 60 s, 3).",
     ),
 )
