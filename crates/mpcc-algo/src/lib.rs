@@ -18,6 +18,7 @@ pub mod common;
 pub mod event;
 pub mod multi;
 pub mod params;
+pub mod receiver;
 pub mod registry;
 pub mod single;
 pub mod uncoupled;
