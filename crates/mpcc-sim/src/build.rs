@@ -160,7 +160,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 base: FlowCounters::default(),
             });
         }
-        let sched = Scheduler::build(fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT)).map_err(|e| format!("{}: {e}", field("scheduler")))?;
+        let sched_name = fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT);
+        // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
+        let sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
         out.push(Flow {
             name: fc.name.clone(),
             cc_name: fc.cc.clone(),

@@ -145,6 +145,10 @@ pub struct FlowConfig {
     /// Packet scheduler of a multipath connection (None = "minrtt").
     #[serde(default)]
     pub scheduler: Option<String>,
+    /// Parameters of the scheduler by name (BLEST `lambda`, ECF `beta`; see
+    /// docs/schedulers.md); unknown names are errors.
+    #[serde(default)]
+    pub scheduler_params: BTreeMap<String, f64>,
 }
 
 /// One subflow of a multipath connection.

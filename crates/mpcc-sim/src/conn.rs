@@ -96,6 +96,19 @@ impl DataSender {
         self.wnd_edge = self.wnd_edge.max(data_ack.saturating_add(rwnd));
     }
 
+    /// Segments waiting to be sent now (what the scheduler calls the send
+    /// queue): queued reinjections plus new DSNs supplied and inside the window.
+    #[inline]
+    pub fn queued(&self) -> u64 {
+        self.reinject.len() as u64 + self.app_limit.min(self.wnd_edge).saturating_sub(self.nxt)
+    }
+
+    /// The connection send window in segments (the peer's receive window).
+    #[inline]
+    pub fn window(&self) -> u64 {
+        self.wnd_edge.saturating_sub(self.una)
+    }
+
     /// The first queued reinjection not yet acknowledged at the data level.
     #[inline]
     pub fn next_reinjection(&mut self) -> Option<(u64, u16)> {

@@ -8,7 +8,7 @@
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
 use crate::packet::Packet;
-use crate::scheduler::{Scheduler, SubflowState};
+use crate::scheduler::{ConnState, Scheduler, SubflowState};
 use crate::tcp::receiver::AckAction;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::Controller;
@@ -145,14 +145,49 @@ impl Flow {
             s.snd.send_lost(now, s.cwnd, out);
         }
         let n = subs.len();
+        if let Some(next) = sched.redundant_cursors() {
+            // Redundant: each subflow with space sends the first DSN it has not
+            // carried that the DATA_ACK has not passed (a new DSN once it has
+            // carried all), so every subflow carries every DSN it can keep up
+            // with and nothing needs reinjecting.
+            data.reinject.clear();
+            let mut sent = true;
+            while sent {
+                sent = false;
+                for (i, s) in subs.iter_mut().enumerate() {
+                    if !(s.active && s.snd.pipe < s.cwnd) {
+                        continue;
+                    }
+                    let dsn = next[i].max(data.una);
+                    if dsn == data.nxt {
+                        if !data.has_new() {
+                            continue;
+                        }
+                        data.nxt += 1;
+                        timing.handed(dsn, now);
+                    }
+                    next[i] = dsn + 1;
+                    s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                    sent = true;
+                }
+            }
+        }
         loop {
             let state = |i: usize| {
                 let s: &Subflow = &subs[i];
-                SubflowState { srtt: s.snd.rtt.srtt, pipe: s.snd.pipe, cwnd: s.cwnd, usable: s.active }
+                SubflowState {
+                    srtt: s.snd.rtt.srtt,
+                    rttvar: s.snd.rtt.rttvar,
+                    pipe: s.snd.pipe,
+                    unacked: s.snd.nxt - s.snd.una,
+                    cwnd: s.cwnd,
+                    usable: s.active,
+                }
             };
+            let conn = ConnState { queued: data.queued(), window: data.window() };
             // A reinjection goes first, on a subflow other than the one it is stuck on.
             if let Some((dsn, from)) = data.next_reinjection() {
-                if let Some(i) = sched.pick(n, Some(from as usize), state) {
+                if let Some(i) = sched.pick(n, Some(from as usize), conn, state) {
                     data.reinject.pop_front();
                     subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
                     continue;
@@ -161,7 +196,7 @@ impl Flow {
             if !data.has_new() {
                 break;
             }
-            let Some(i) = sched.pick(n, None, state) else { break };
+            let Some(i) = sched.pick(n, None, conn, state) else { break };
             let dsn = data.nxt;
             data.nxt += 1;
             timing.handed(dsn, now);
@@ -180,6 +215,7 @@ impl Flow {
         if s.active {
             s.rtt.add(now - ack.ts);
             s.snd.process_ack(now, ack, &mut self.cc, out);
+            self.sched.on_ack(ack.sub as usize, ack.owd);
         }
         self.push(now, out);
     }
