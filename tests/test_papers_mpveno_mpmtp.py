@@ -1,0 +1,135 @@
+"""The MPVeno and MPMTP reproductions: their quick experiments load, one replication of
+one variant of each runs and measures sensible values, every claim seeds.md lists has a
+Claim, and verdicts follow the data (data contradicting a claim gives "not reproduced")."""
+
+import pandas as pd
+import pytest
+
+import mpcc
+from mpcc.papers import load, mpmtp, mpveno
+from mpcc.reproduce.plan import apply_overrides, load_scenario_data, plan
+
+# The claims shared/docs/seeds.md lists (sections 2 and 3), plus each paper's headline.
+SEEDS_CLAIMS = {
+    "mpveno": {"congestion_balance", "fairness", "wireless_olia", "wireless_mptcpw", "beta",
+               "friendliness_mptcpw", "friendliness_mpveno", "headline"},
+    "mpmtp": {"congested", "bandwidth_increase", "load_balancing", "comparison", "cubic_fairness", "binomial",
+              "headline"},
+}
+
+
+@pytest.mark.parametrize("name", ["mpveno", "mpmtp"])
+def test_every_seeds_claim_has_a_claim_and_the_paper_is_consistent(name):
+    paper = load(name)
+    assert paper.pending is None
+    paper.check()
+    assert {c.id for c in paper.claims} == SEEDS_CLAIMS[name]
+    figures = {f.id for f in paper.figures}
+    assert all(c.figure in figures for c in paper.claims)
+
+
+@pytest.mark.parametrize("name", ["mpveno", "mpmtp"])
+def test_quick_plan_loads_every_scenario_with_distinct_seeds(name):
+    paper = load(name)
+    specs = plan(paper, quick=True, version="test")
+    assert {s.experiment for s in specs} == {e.name for e in paper.experiments}
+    for exp in paper.experiments:
+        seeds = {s.seed for s in specs if s.experiment == exp.name}
+        assert len(seeds) == exp.quick_replications >= 2
+    # A series experiment shares its runs with its summary experiment: no extra simulation.
+    keys = {s.key for s in specs}
+    assert len(keys) < len(specs)
+
+
+def _run_one(exp, variant_name, duration, warmup=None):
+    variant = next(v for v in exp.variants if v.name == variant_name)
+    data, base = load_scenario_data(exp.scenario)
+    data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
+    data["duration"] = duration
+    if warmup is not None:
+        data["warmup"] = warmup
+    result = mpcc.run(mpcc.Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
+    return exp.metrics(result, variant), variant
+
+
+def test_mpveno_wireless_run_measures_goodput_below_capacity():
+    row, _ = _run_one(mpveno.WIRELESS_PATH2, "MPVeno b=3 p1=0.01% p2=1%", "20s", "5s")
+    assert 0 < row["goodput_bps"] <= row["capacity_bps"]
+    # Path 2 loses 1 % of its packets, path 1 only 0.01 %: subflow 2 carries less.
+    assert row["subflow2_bps"] < row["subflow1_bps"]
+
+
+def test_mpmtp_load_balancing_run_measures_per_subflow_losses():
+    row, _ = _run_one(mpmtp.LOAD_BALANCING, "MPMTP with B_r", "30s", "10s")
+    assert row["goodput_bps"] > 0
+    assert 0 <= row["loss_rate1"] < 1 and 0 <= row["loss_rate2"] < 1
+    assert row["losses"] == row["losses1"] + row["losses2"]
+    assert row["cwnd1_mean"] > 0 and row["cwnd2_mean"] > 0
+
+
+# ---- verdicts follow the data ----------------------------------------------------------
+
+
+def test_mpveno_fairness_verdict_follows_the_data():
+    fair = pd.DataFrame({"mpveno_bytes": [1.0e8, 1.1e8], "veno_bytes": [1.0e8, 1.0e8],
+                         "mpveno_bps": [5e6, 5.5e6], "veno_bps": [5e6, 5e6]})
+    assert mpveno.fairness_verdict({"fairness": fair})[0] == "reproduced"
+    unfair = fair.assign(mpveno_bytes=[3e8, 3e8])
+    verdict, reason = mpveno.fairness_verdict({"fairness": unfair})
+    assert verdict == "not reproduced" and "3.000" in reason
+
+
+def _wireless(goodput_by_cc, reps=3):
+    rows = []
+    for name, sweep in (("wireless_both", "both"), ("wireless_path2", "path2")):
+        for p in mpveno.LOSS_RATES:
+            for cc, g in goodput_by_cc.items():
+                for rep in range(reps):
+                    rows.append({"sweep": sweep, "p2": p, "cc": cc, "replication": rep,
+                                 "goodput_bps": g(p) * (1 + 0.01 * rep), "capacity_bps": 19.2e6})
+    df = pd.DataFrame(rows)
+    return {"wireless_both": df[df.sweep == "both"], "wireless_path2": df[df.sweep == "path2"]}
+
+
+def test_mpveno_wireless_verdicts_follow_the_data():
+    low = lambda p: 2e6  # noqa: E731  (far below capacity: no ties)
+    high = lambda p: 4e6  # noqa: E731
+    claimed = _wireless({"MPVeno b=3": high, "MPVeno b=6": high, "OLIA": low, "MPTCPW": lambda p: 6e6, "LIA": low})
+    assert mpveno.olia_verdict(claimed)[0] == "reproduced"
+    assert mpveno.mptcpw_verdict(claimed)[0] == "reproduced"
+    contradicted = _wireless({"MPVeno b=3": low, "MPVeno b=6": low, "OLIA": high, "MPTCPW": low, "LIA": low})
+    assert mpveno.olia_verdict(contradicted)[0] == "not reproduced"
+    assert mpveno.mptcpw_verdict(contradicted)[0] == "not reproduced"
+    # beta 6 equal to beta 3 (within noise): the claim that it gives more is not reproduced.
+    assert mpveno.beta_verdict(claimed)[0] == "not reproduced"
+    # Capacity-limited points are ties and left out.
+    full = _wireless({"MPVeno b=3": lambda p: 19e6, "MPVeno b=6": lambda p: 19e6, "OLIA": lambda p: 19e6,
+                      "MPTCPW": lambda p: 19e6, "LIA": lambda p: 19e6})
+    verdict, reason = mpveno.olia_verdict(full)
+    assert verdict == "not reproduced" and "no measured data" in reason
+
+
+def test_mpmtp_verdicts_follow_the_data():
+    lb = pd.DataFrame({"cc": ["MPMTP without B_r", "MPMTP with B_r"], "loss_rate1": [3e-3, 1e-3],
+                       "throughput1_bps": [4e6, 2e6], "throughput2_bps": [5e6, 7e6]})
+    assert mpmtp.load_balancing_verdict({"load_balancing": lb})[0] == "reproduced"
+    worse = lb.assign(loss_rate1=[1e-3, 3e-3])
+    assert mpmtp.load_balancing_verdict({"load_balancing": worse})[0] == "not reproduced"
+
+    binom = pd.DataFrame({"cc": ["MPTCP (LIA)", "MPSQRT", "MPIAD"], "losses": [400, 6000, 1500]})
+    assert mpmtp.binomial_verdict({"binomial": binom})[0] == "reproduced"
+    assert mpmtp.binomial_verdict({"binomial": binom.assign(losses=[400, 100, 200])})[0] == "not reproduced"
+
+    fair = pd.DataFrame({"mpmtp_cwnd_mean": [200.0], "cubic_cwnd_mean": [210.0], "cwnd1_mean": [100.0],
+                         "cwnd2_mean": [100.0], "mpmtp_bps": [2e7], "cubic_bps": [2e7]})
+    assert mpmtp.cubic_fairness_verdict({"cubic_fairness": fair})[0] == "reproduced"
+    unfair = fair.assign(mpmtp_cwnd_mean=[600.0], cwnd1_mean=[400.0], cwnd2_mean=[200.0])
+    assert mpmtp.cubic_fairness_verdict({"cubic_fairness": unfair})[0] == "not reproduced"
+
+    ramp = pd.DataFrame({"cc": ["MPMTP", "MPCubic"], "ramp_s": [3.0, 6.0], "ramp_reached": [1.0, 1.0],
+                         "losses_after": [0.0, 30.0], "share_at_stop": [0.3, 0.3], "losses_total": [50.0, 100.0]})
+    assert mpmtp.bandwidth_verdict({"bandwidth_increase": ramp})[0] == "reproduced"
+    assert mpmtp.headline_verdict({"bandwidth_increase": ramp})[0] == "reproduced"
+    slow = ramp.assign(ramp_s=[6.0, 3.0], losses_after=[30.0, 0.0], losses_total=[100.0, 50.0])
+    assert mpmtp.bandwidth_verdict({"bandwidth_increase": slow})[0] == "not reproduced"
+    assert mpmtp.headline_verdict({"bandwidth_increase": slow})[0] == "not reproduced"
