@@ -83,7 +83,7 @@ def test_schedulers_come_from_the_simulator():
 @pytest.mark.parametrize(
     "route, field, words",
     [
-        ('paths = [["wifi"]]\nscheduler = "blest"', "flows[0].scheduler", ['"blest"', "allowed: minrtt, roundrobin"]),
+        ('paths = [["wifi"]]\nscheduler = "fastest"', "flows[0].scheduler", ['"fastest"', "allowed: minrtt, roundrobin"]),
         ('subflows = [{ path = ["wifi"] }, { path = [] }]', "flows[0].subflows[1].path", ["at least 1"]),
         ('paths = [["wifi"], []]', "flows[0].paths[1]", ["at least 1"]),
         ("paths = []", "flows[0].paths", ["at least 1"]),
@@ -117,7 +117,7 @@ def test_multipath_errors_name_the_field(route, field, words):
 @pytest.mark.parametrize(
     "route, words",
     [
-        ('paths = [["wifi"]]\nscheduler = "blest"', ["flows[0].scheduler", "allowed: minrtt, roundrobin"]),
+        ('paths = [["wifi"]]\nscheduler = "fastest"', ["flows[0].scheduler", "allowed: minrtt, roundrobin"]),
         ('subflows = [{ path = [] }]', ["flows[0].subflows[0].path"]),
         ('subflows = [{ path = ["wifi"] }, { path = ["lte2"] }]', ["flows[0].subflows[1].path[0]", '"lte2"']),
         ('path = ["wifi"]\nsubflows = [{ path = ["lte"] }]', ["flows[0].subflows", "exactly one"]),
@@ -253,3 +253,15 @@ def test_multipath_runs_are_deterministic(tmp_path):
     one = json.loads((tmp_path / "one/summary.json").read_text())["flows"]["mp"]
     other = json.loads((tmp_path / "other/summary.json").read_text())["flows"]["mp"]
     assert one["subflows"][1]["losses"] > 0 and one["subflows"] != other["subflows"]
+
+
+def test_scheduler_params_reach_the_simulator(tmp_path):
+    route = 'paths = [["wifi"], ["lte"]]\nscheduler = "ecf"\nscheduler_params = { beta = 0.5 }'
+    assert config(route)["scheduler_params"] == {"beta": 0.5}
+    assert "scheduler_params" not in config('paths = [["wifi"], ["lte"]]\nscheduler = "ecf"')
+    path = tmp_path / "bad.toml"
+    path.write_text(scenario(route.replace("beta", "gamma"), duration="2s"))
+    proc = run_cli("run", path, "--out", tmp_path / "out")
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert "scheduler_params.gamma" in line and "allowed: beta" in line

@@ -316,6 +316,8 @@ class Flow(Strict):
     paths: Optional[list[Route]] = Field(default=None, min_length=1)
     subflows: Optional[list[Subflow]] = Field(default=None, min_length=1)
     scheduler: Optional[str] = None
+    # Checked by the simulator against the scheduler's registry entry.
+    scheduler_params: dict[str, float] = {}
     start: Duration = 0
     stop: Optional[Duration] = None
     count: int = Field(default=1, ge=1)
@@ -518,7 +520,7 @@ class Scenario(Strict):
         if not flow.multipath:
             reverse = None if flow.reverse_path is None else _route(flow.reverse_path, index, f"{where}.reverse_path")
             route = {"path": _route(flow.path, index, f"{where}.path"), "reverse_path": reverse}
-            return route | ({"scheduler": flow.scheduler} if flow.scheduler else {})
+            return route | ({"scheduler": flow.scheduler} if flow.scheduler else {}) | self._scheduler_params(flow)
         subflows = []
         for field, path_field, sf in flow.subflow_list():
             base = f"{where}.{field}"
@@ -526,7 +528,12 @@ class Scenario(Strict):
             path = _route(sf.path, index, f"{where}.{path_field}")
             reverse = None if sf.reverse_path is None else _route(sf.reverse_path, index, f"{base}.reverse_path")
             subflows.append({"path": path, "reverse_path": reverse, "start_ns": sf.start, "stop_ns": sf.stop})
-        return {"subflows": subflows, "scheduler": flow.scheduler or scheduler_names()[0]}
+        return {"subflows": subflows, "scheduler": flow.scheduler or scheduler_names()[0]} | self._scheduler_params(flow)
+
+    @staticmethod
+    def _scheduler_params(flow: Flow) -> dict:
+        """Only when given, so configurations (and run-cache keys) without them are unchanged."""
+        return {"scheduler_params": dict(flow.scheduler_params)} if flow.scheduler_params else {}
 
     def _check_subflow_times(self, flow: Flow, sf: Subflow, base: str) -> None:
         if sf.start is not None:
