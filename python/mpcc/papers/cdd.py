@@ -203,8 +203,9 @@ def buffer_verdict(data):
         checks.append((f"{setup} CDD near 100", cdd, cdd <= NEAR_100 * BLOCK))
         checks.append((f"{setup} MPTCP/CDD", mptcp / cdd, mptcp >= MUCH_LARGER * cdd))
     verdict = verdicts.from_share(sum(ok for *_, ok in checks), len(checks))
-    parts = [f"{s}: CDD-MPTCP {_mean(data, s, CDD, 'storage_median'):.0f}, MPTCP "
-             f"{_mean(data, s, MPTCP, 'storage_median'):.0f}" for s in SETUPS]
+    parts = [f"{s}: CDD-MPTCP {_mean(data, s, CDD, 'storage_median'):.0f} (p95 "
+             f"{_mean(data, s, CDD, 'storage_p95'):.0f}), MPTCP {_mean(data, s, MPTCP, 'storage_median'):.0f} "
+             f"(p95 {_mean(data, s, MPTCP, 'storage_p95'):.0f})" for s in SETUPS]
     failing = [label for label, _, ok in checks if not ok]
     return verdict, (f"median storage per 100 in-order packets (packets) {'; '.join(parts)}; needs CDD ≤ "
                      f"{NEAR_100 * BLOCK:.0f} and MPTCP ≥ {MUCH_LARGER} x CDD"
