@@ -18,6 +18,7 @@ use mpcc_net::{Capacity, LossModel, Queue};
 const STREAM_LINK_LOSS: u64 = 1 << 32;
 const STREAM_LINK_CAPACITY: u64 = 2 << 32;
 const STREAM_LINK_QUEUE: u64 = 3 << 32;
+const STREAM_APP: u64 = 4 << 32;
 
 pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
     let mut out = Vec::with_capacity(cfg.links.len());
@@ -163,13 +164,30 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let sched_name = fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT);
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
         let sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
+        // A Web request reaches the server over the first subflow's reverse route
+        // (propagation only: requests are small).
+        let req_delay = match &subs[0].rev {
+            ReverseRoute::Delay(d) => *d,
+            ReverseRoute::Links(r) => r.iter().map(|&l| links[l as usize].delay).sum(),
+        };
+        let env = crate::app::AppEnv {
+            field: &field,
+            mss: tcp.mss,
+            send_buf: tcp.send_buf_bytes,
+            rng: Rng::stream(cfg.seed, STREAM_APP + i as u64),
+            count_from: fc.start_ns.max(cfg.warmup_ns),
+            req_delay,
+        };
+        let app = crate::app::App::from_config(&fc.app, env)?;
+        let mut data = DataSender::new(tcp.mss, buf_segs);
+        data.sizes = app.seg_sizes(tcp.mss);
         out.push(Flow {
             name: fc.name.clone(),
             cc_name: fc.cc.clone(),
             cc,
             subs,
             sched,
-            data: DataSender::new(tcp.mss, buf_segs),
+            data,
             rx: DataReceiver::new(buf_segs),
             start: fc.start_ns,
             stop: fc.stop_ns,
@@ -177,6 +195,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             delivered_bytes: 0,
             completed_at: None,
             timing: AppTiming::default(),
+            app,
             app_delay: RttStats::default(),
             held: 0,
             held_peak: 0,

@@ -176,6 +176,14 @@ pub enum AppConfig {
     Bulk,
     /// A transfer of `bytes`; its completion time is reported.
     File { bytes: u64 },
+    /// Constant bit-rate stream with a play-back buffer (docs/applications.md).
+    Cbr(crate::app::CbrConfig),
+    /// Variable bit-rate stream from a frame-size trace or a model.
+    Vbr(crate::app::VbrConfig),
+    /// Web page loads with think times.
+    Web(crate::app::WebConfig),
+    /// On-off source: bulk while on.
+    Onoff(crate::app::OnOffConfig),
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -194,6 +202,9 @@ pub struct TcpConfig {
     /// Receive buffer in bytes (bounds the advertised window and the reordering
     /// buffer); None = unlimited.
     pub rcv_buf_bytes: Option<u64>,
+    /// Connection send buffer in bytes: data written and not yet DATA_ACKed
+    /// (cbr, vbr and web only); None = unlimited.
+    pub send_buf_bytes: Option<u64>,
     /// Duplicate threshold of RFC 6675 (segments SACKed above a hole before it is lost).
     pub dupthresh: u32,
 }
@@ -209,6 +220,7 @@ impl Default for TcpConfig {
             delayed_ack: false,
             delack_timeout_ns: 40_000_000,
             rcv_buf_bytes: None,
+            send_buf_bytes: None,
             dupthresh: 3,
         }
     }

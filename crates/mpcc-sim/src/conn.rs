@@ -25,6 +25,9 @@ pub struct DataSender {
     pub wnd_edge: u64,
     /// DSNs to resend on another subflow, with the subflow they are stuck on.
     pub reinject: VecDeque<(u64, u16)>,
+    /// Per-DSN payloads of an application that writes at its own times
+    /// (streams, Web; `app.rs`); None for bulk and file.
+    pub sizes: Option<crate::app::SegSizes>,
 }
 
 impl DataSender {
@@ -40,6 +43,7 @@ impl DataSender {
             una: 0,
             wnd_edge: window_segs,
             reinject: VecDeque::new(),
+            sizes: None,
         }
     }
 
@@ -64,6 +68,9 @@ impl DataSender {
     /// Payload bytes of DSN `dsn`.
     #[inline]
     pub fn seg_bytes(&self, dsn: u64) -> u32 {
+        if let Some(s) = &self.sizes {
+            return s.seg_bytes(dsn);
+        }
         if dsn + 1 == self.total_segs {
             self.last_seg_bytes
         } else {
@@ -74,6 +81,9 @@ impl DataSender {
     /// Payload bytes of the DSNs [lo, hi).
     #[inline]
     pub fn range_bytes(&self, lo: u64, hi: u64) -> u64 {
+        if let Some(s) = &self.sizes {
+            return s.range_bytes(lo, hi);
+        }
         let mut b = (hi - lo) * self.mss as u64;
         if self.total_segs != u64::MAX && lo < self.total_segs && self.total_segs <= hi {
             b -= (self.mss - self.last_seg_bytes) as u64;
@@ -94,6 +104,9 @@ impl DataSender {
     pub fn on_data_ack(&mut self, data_ack: u64, rwnd: u64) {
         self.una = self.una.max(data_ack);
         self.wnd_edge = self.wnd_edge.max(data_ack.saturating_add(rwnd));
+        if let Some(s) = &mut self.sizes {
+            s.ack_to(self.una);
+        }
     }
 
     /// Segments waiting to be sent now (what the scheduler calls the send
@@ -237,12 +250,24 @@ pub struct AppTiming {
     /// Hand-over times of DSNs `base..base + times.len()`.
     times: VecDeque<Nanos>,
     base: u64,
+    /// The application stamps hand-over times when it writes (`app.rs`), so the
+    /// stamp at first transmission is skipped.
+    pub external: bool,
 }
 
 impl AppTiming {
     /// DSN `dsn` (the next new one) was handed over at `t`.
     #[inline]
     pub fn handed(&mut self, dsn: u64, t: Nanos) {
+        if self.external {
+            return;
+        }
+        self.stamp(dsn, t);
+    }
+
+    /// Records DSN `dsn`'s hand-over time `t` (whoever calls it).
+    #[inline]
+    pub fn stamp(&mut self, dsn: u64, t: Nanos) {
         debug_assert_eq!(dsn, self.base + self.times.len() as u64);
         self.times.push_back(t);
     }

@@ -25,6 +25,8 @@ pub enum Event {
     /// A subflow joins or leaves its connection.
     SubflowStart { flow: u32, sub: u16 },
     SubflowStop { flow: u32, sub: u16 },
+    /// A flow's application timer (next frame, page request, on/off switch).
+    App { flow: u32 },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.

@@ -93,6 +93,8 @@ pub struct Flow {
     pub completed_at: Option<Nanos>,
     /// Application-level delay of every segment: hand-over to in-order delivery.
     pub timing: AppTiming,
+    /// Streams, Web pages and on-off sources (`app.rs`); bulk and file: nothing.
+    pub app: crate::app::App,
     pub app_delay: RttStats,
     /// Segments held at the receiver waiting for in-order delivery: in the
     /// subflows' reordering buffers plus the connection's.
@@ -126,6 +128,7 @@ impl Flow {
     /// The application starts: subflows that start with the flow become active.
     pub fn start_app(&mut self) {
         self.data.set_app_bytes(self.app_bytes);
+        self.app.start(self.start, &mut self.data, &mut self.timing);
         for s in self.subs.iter_mut() {
             if s.start <= self.start && s.stop.is_none_or(|t| t > self.start) {
                 s.active = true;
@@ -211,6 +214,7 @@ impl Flow {
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
         self.data.on_data_ack(ack.dsn, ack.rwnd);
+        self.app.on_data_ack(now, &mut self.data, &mut self.timing);
         let s = &mut self.subs[ack.sub as usize];
         if s.active {
             s.rtt.add(now - ack.ts);
@@ -277,6 +281,7 @@ impl Flow {
             if self.completed_at.is_none() && self.app_bytes != u64::MAX && self.delivered_bytes >= self.app_bytes {
                 self.completed_at = Some(now);
             }
+            self.app.on_delivered(now, self.delivered_bytes);
         }
         action
     }

@@ -1,4 +1,5 @@
 //! The packet-level discrete-event simulator.
+pub mod app;
 pub mod build;
 pub mod config;
 pub mod conn;

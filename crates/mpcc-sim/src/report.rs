@@ -56,6 +56,7 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
         delay_fields(&mut m, "app_delay", &f.app_delay);
+        f.app.summary(&mut m, to, num);
         let mut subs = Vec::with_capacity(f.subs.len());
         for s in &f.subs {
             let (c, b) = (s.counters(), s.base);

@@ -121,7 +121,11 @@ impl Sim {
                 }
             }
             Event::FlowStart { flow } => self.start_flow(flow),
-            Event::FlowStop { flow } => self.flows[flow as usize].data.stop_app(),
+            Event::FlowStop { flow } => {
+                let (now, f) = (self.now, &mut self.flows[flow as usize]);
+                f.app.stop(now, &mut f.data);
+            }
+            Event::App { flow } => self.app_timer(flow),
             Event::SubflowStart { flow, sub } => self.start_subflow(flow, sub),
             Event::SubflowStop { flow, sub } => self.stop_subflow(flow, sub),
             Event::Sample => self.sample(),
@@ -134,6 +138,24 @@ impl Sim {
         f.start_app();
         f.push(self.now, &mut self.out);
         self.flush(flow);
+        self.app_wake(flow);
+    }
+
+    /// Schedules the wake-up a flow's application asked for, if any.
+    #[inline]
+    fn app_wake(&mut self, flow: u32) {
+        if let Some(t) = self.flows[flow as usize].app.take_wake() {
+            self.events.schedule(t, Event::App { flow });
+        }
+    }
+
+    fn app_timer(&mut self, flow: u32) {
+        let now = self.now;
+        let f = &mut self.flows[flow as usize];
+        f.app.on_timer(now, &mut f.data, &mut f.timing);
+        f.push(now, &mut self.out);
+        self.flush(flow);
+        self.app_wake(flow);
     }
 
     /// A subflow joins after its connection started.
@@ -291,7 +313,12 @@ impl Sim {
         let now = self.now;
         self.delivered_packets += 1;
         let f = &mut self.flows[pkt.flow as usize];
-        match f.on_data(now, &pkt) {
+        let action = f.on_data(now, &pkt);
+        if let Some(t) = f.app.take_wake() {
+            self.events.schedule(t, Event::App { flow: pkt.flow });
+        }
+        let f = &mut self.flows[pkt.flow as usize];
+        match action {
             AckAction::Now(ack) => self.send_ack(ack),
             AckAction::Delay => {
                 let r = &mut f.subs[pkt.sub as usize].rcv;
@@ -408,5 +435,7 @@ pub fn app_bytes(app: &AppConfig) -> u64 {
     match app {
         AppConfig::Bulk => u64::MAX,
         AppConfig::File { bytes } => *bytes,
+        // Applications that write at their own times (`app.rs`) have no end.
+        _ => u64::MAX,
     }
 }
