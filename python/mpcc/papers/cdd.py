@@ -226,14 +226,16 @@ def _two_setups(data, kind: str, column: str, scale: float, ylabel: str, referen
         df = data[f"{setup}_{kind}"]
         if seed_only and len(df):
             df = df[df.seed == df.seed.min()]
-        for variant in MAIN:
+        for z, variant in enumerate(reversed(MAIN)):  # CDD-MPTCP drawn last, on top
             rows = df[df.variant == variant]
-            ax.plot(rows.t_s, rows[column] * scale, color=COLORS[variant], linewidth=0.8, label=variant)
+            ax.plot(rows.t_s, rows[column] * scale, color=COLORS[variant], linewidth=0.8, label=variant,
+                    zorder=2 + z)
         if reference:
             for value, text in reference(data, setup):
                 ax.axhline(value, color="0.3", linestyle="--", linewidth=0.9)
                 ax.annotate(text, (0.01, value), xycoords=("axes fraction", "data"), fontsize="x-small",
-                            va="bottom", color="0.3")
+                            va="bottom", color="0.1", zorder=10,
+                            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
         ax.set(xlabel="time (s)", ylabel=ylabel)
         ax.set_title(f"{setup} rates" + ("" if setup == "constant" else " (first seed)"), fontsize="medium")
         ax.grid(True, alpha=0.3)
@@ -250,8 +252,10 @@ def _capacity_lines(data, setup):
 def draw_goodput_blocks(data):
     fig = _two_setups(data, "blocks", "goodput_bps", 1e-6, f"goodput per {BLOCK} in-order packets (Mbit/s)",
                       _capacity_lines)
+    top = 2.5 * max(_mean(data, setup, CDD, "capacity_bps") for setup in SETUPS) * 1e-6
     for ax in fig.axes:
-        ax.set_ylim(0, None)
+        ax.set_ylim(0, top if top == top else None)
+    fig.axes[0].legend(fontsize="small", loc="upper right")
     return fig
 
 
@@ -329,7 +333,8 @@ PAPER = Paper(
     figures=(
         Figure("goodput_blocks", "Goodput per 100 in-order packets (the paper's Fig. 3)",
                f"Goodput of each block of {BLOCK} packets delivered in order (100 x MSS over the time it took), "
-               "after the warm-up; dashed: the aggregate and the slow path's payload capacity.",
+               "after the warm-up; dashed: the aggregate and the slow path's payload capacity. The y axis stops at "
+               "2.5 x the aggregate: bursts after head-of-line blocking go higher (the data has the values).",
                draw_goodput_blocks),
         Figure("buffer", "Receive-buffer storage per 100 in-order packets (the paper's Fig. 4)",
                f"{BLOCK} plus the most segments held out of order at the receiver (subflow and connection "
