@@ -110,7 +110,7 @@ path = ["bottleneck"]
         ('path = ["bottleneck"]', "path = []", "flows[0].path", ["at least 1"]),
         ('path = ["bottleneck"]', "", "flows[0].path", ["missing", "path, paths or subflows"]),
         ('path = ["bottleneck"]', 'paths = [["bottleneck"], ["back"]]', "flows[0].paths[1][0]", ['"back"']),
-        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nscheduler = "ecf"', "flows[0].scheduler", ["minrtt"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nscheduler = "fastest"', "flows[0].scheduler", ["minrtt"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { mss = 70000 }', "flows[0].tcp.mss", ["65000"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\nstart = "11s"', "flows[0].start", ["duration"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\npriority = 3', "flows[0].priority", ["unknown field", "cc_params"]),
