@@ -164,6 +164,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let sched_name = fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT);
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
         let sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
+        // Likewise `receiver` or `receiver_params.<name>`.
+        let rx_name = fc.receiver.as_deref().unwrap_or(mpcc_algo::receiver::DEFAULT);
+        let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len()).map_err(|e| field(&e))?;
         // A Web request reaches the server over the first subflow's reverse route
         // (propagation only: requests are small).
         let req_delay = match &subs[0].rev {
@@ -196,6 +199,8 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             completed_at: None,
             timing: AppTiming::default(),
             app,
+            rctl,
+            rx_acks: Vec::with_capacity(4),
             app_delay: RttStats::default(),
             held: 0,
             held_peak: 0,

@@ -149,6 +149,13 @@ pub struct FlowConfig {
     /// docs/schedulers.md); unknown names are errors.
     #[serde(default)]
     pub scheduler_params: BTreeMap<String, f64>,
+    /// Receiver controller of the connection (`mpcc_algo::receiver`: "none",
+    /// "popctl", "rtsc"; None = "none"), see docs/algorithms/popctl.md and rtsc.md.
+    #[serde(default)]
+    pub receiver: Option<String>,
+    /// Parameters of the receiver controller by name; unknown names are errors.
+    #[serde(default)]
+    pub receiver_params: BTreeMap<String, f64>,
 }
 
 /// One subflow of a multipath connection.

@@ -11,6 +11,7 @@ use crate::packet::Packet;
 use crate::scheduler::{ConnState, Scheduler, SubflowState};
 use crate::tcp::receiver::AckAction;
 use crate::tcp::{Receiver, Sender};
+use mpcc_algo::receiver::{AppView, Arrival, RxAction, RxController};
 use mpcc_algo::Controller;
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
@@ -95,6 +96,10 @@ pub struct Flow {
     pub timing: AppTiming,
     /// Streams, Web pages and on-off sources (`app.rs`); bulk and file: nothing.
     pub app: crate::app::App,
+    /// The receiver controller (`mpcc_algo::receiver`) and the ACKs it asked
+    /// to send outside the usual flow (turning a subflow on), for the simulator to send.
+    pub rctl: RxController,
+    pub rx_acks: Vec<Packet>,
     pub app_delay: RttStats,
     /// Segments held at the receiver waiting for in-order delivery: in the
     /// subflows' reordering buffers plus the connection's.
@@ -258,6 +263,9 @@ impl Flow {
     /// reordering buffer to the application.
     #[inline]
     pub fn on_data(&mut self, now: Nanos, pkt: &Packet) -> AckAction {
+        if !self.rctl.is_none() {
+            self.receiver_control(now, pkt);
+        }
         let payload = pkt.bytes - self.header;
         let s = &mut self.subs[pkt.sub as usize];
         let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
@@ -284,6 +292,40 @@ impl Flow {
             self.app.on_delivered(now, self.delivered_bytes);
         }
         action
+    }
+
+    /// The receiver controller sees each arrival before the subflow receiver
+    /// acknowledges it, so a decision about the segment's own subflow already
+    /// shapes its ACK (thesis Algorithm 1: the ACK of the segment that finds the
+    /// window above its threshold is the first duplicate).
+    #[inline]
+    fn receiver_control(&mut self, now: Nanos, pkt: &Packet) {
+        let Flow { rctl, subs, rx_acks, rx, .. } = self;
+        let a = {
+            let r = &subs[pkt.sub as usize].rcv;
+            Arrival {
+                now,
+                sub: pkt.sub as usize,
+                dsn: pkt.dsn,
+                seq: pkt.seq,
+                retransmission: pkt.seq < r.highest(),
+                in_order: pkt.seq == r.rcv_nxt,
+                rtt: if pkt.owd > 0 { now.saturating_sub(pkt.owd) } else { 0 },
+            }
+        };
+        let app = AppView { delivered: rx.nxt, playback: 0 };
+        rctl.on_arrival(&a, &app, &mut |i, action| {
+            let rcv = &mut subs[i].rcv;
+            match action {
+                RxAction::DupAck => rcv.start_hold(),
+                RxAction::Off => rcv.off = true,
+                RxAction::On => {
+                    if rcv.off {
+                        rx_acks.push(rcv.turn_on(now));
+                    }
+                }
+            }
+        });
     }
 
     /// Mean of `held` over [from, to], counting from the last `reset_held_mean`.

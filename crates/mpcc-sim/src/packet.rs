@@ -27,7 +27,10 @@ pub struct Packet {
     /// Data: send time (the TCP timestamp). ACK: the echoed send time of the data
     /// segment that triggered it.
     pub ts: Nanos,
-    /// ACK: one-way delay of the triggering data segment.
+    /// ACK: one-way delay of the triggering data segment. Data: the echoed
+    /// receiver timestamp (RFC 7323 TSecr: the receiver's time when it sent the
+    /// latest ACK the sender had processed; 0 before any), from which the
+    /// receiver measures the RTT (`now - owd`).
     pub owd: Nanos,
     /// ACK: the segment that triggered this ACK.
     pub trig: u64,

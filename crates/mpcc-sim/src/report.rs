@@ -56,6 +56,17 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
         delay_fields(&mut m, "app_delay", &f.app_delay);
+        // The receiver controller (docs/algorithms/popctl.md, rtsc.md).
+        m.insert("receiver".into(), json!(f.rctl.name()));
+        if !f.rctl.is_none() {
+            let st = f.rctl.stats();
+            m.insert("receiver_dupacks".into(), json!(st.dupacks));
+            m.insert("receiver_offs".into(), json!(st.offs));
+            m.insert("receiver_ons".into(), json!(st.ons));
+            for (k, v) in f.rctl.metrics(to) {
+                m.insert(format!("receiver_{k}"), num(v));
+            }
+        }
         f.app.summary(&mut m, to, num);
         let mut subs = Vec::with_capacity(f.subs.len());
         for s in &f.subs {

@@ -320,6 +320,7 @@ impl Sim {
         let f = &mut self.flows[pkt.flow as usize];
         match action {
             AckAction::Now(ack) => self.send_ack(ack),
+            AckAction::Withhold => {}
             AckAction::Delay => {
                 let r = &mut f.subs[pkt.sub as usize].rcv;
                 if !r.delack_armed {
@@ -328,6 +329,10 @@ impl Sim {
                     self.events.schedule(t, Event::DelAck { flow: pkt.flow, sub: pkt.sub });
                 }
             }
+        }
+        // ACKs a receiver controller sent to turn subflows back on.
+        while let Some(ack) = self.flows[pkt.flow as usize].rx_acks.pop() {
+            self.send_ack(ack);
         }
     }
 
@@ -363,6 +368,7 @@ impl Sim {
             f.base = f.counters();
             f.app_delay.reset();
             f.reset_held_mean(self.warmup);
+            f.rctl.reset_averages(self.warmup);
             for s in f.subs.iter_mut() {
                 s.base = s.counters();
                 s.rtt.reset();

@@ -201,10 +201,12 @@ impl RxController {
         }
     }
 
-    /// Restarts time averages at `now` (end of the warm-up).
+    /// Restarts counters and time averages at `now` (end of the warm-up).
     pub fn reset_averages(&mut self, now: Nanos) {
-        if let RxController::PopCtl(c) = self {
-            c.reset_averages(now)
+        match self {
+            RxController::None => {}
+            RxController::PopCtl(c) => c.reset_averages(now),
+            RxController::Rtsc(c) => c.stats = RxStats::default(),
         }
     }
 }

@@ -16,6 +16,8 @@ use std::collections::VecDeque;
 
 /// A slot of the DSN ring with no segment held.
 const NO_DSN: u64 = u64::MAX;
+/// No intentional hold of the cumulative ACK.
+const NO_HOLD: u64 = u64::MAX;
 
 /// What the receiver wants done after a data segment.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +26,8 @@ pub enum AckAction {
     Now(Packet),
     /// Hold the ACK; arm the delayed-ACK timer if it is not running.
     Delay,
+    /// No ACK: the receiver controller turned the subflow off.
+    Withhold,
 }
 
 
@@ -57,6 +61,19 @@ pub struct Receiver {
     dsn_ring: VecDeque<u64>,
     /// DSN runs [lo, hi) released in order by the last `on_data`, ascending.
     released: Vec<(u64, u64)>,
+    /// Receiver controller (`mpcc_algo::receiver`): the cumulative ACK is held
+    /// at this segment (intentional duplicate ACKs) until its retransmission
+    /// arrives; NO_HOLD: none. The data itself is delivered as usual.
+    hold: u64,
+    /// Receiver controller: no ACKs at all (the subflow is turned off).
+    pub off: bool,
+    /// Send timestamp of the latest segment, echoed by an ACK that turns the subflow on.
+    last_ts: Nanos,
+    /// One above the highest segment received.
+    high: u64,
+    /// Intentional duplicate-ACK episodes started and segments left unacknowledged while off.
+    pub holds: u64,
+    pub withheld: u64,
 }
 
 impl Receiver {
@@ -84,6 +101,12 @@ impl Receiver {
             ooo_peak: 0,
             dsn_ring: VecDeque::new(),
             released: Vec::with_capacity(4),
+            hold: NO_HOLD,
+            off: false,
+            last_ts: 0,
+            high: 0,
+            holds: 0,
+            withheld: 0,
         }
     }
 
@@ -101,6 +124,20 @@ impl Receiver {
     }
 
     fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, block: (u64, u64)) -> Packet {
+        let mut p = self.plain_ack(ts, owd, trig, block);
+        if self.hold < self.rcv_nxt {
+            // Intentional duplicate ACKs: the held segment stays unacknowledged and
+            // what arrived above it is SACKed, so the sender sees it as lost.
+            p.seq = self.hold;
+            if block.1 <= block.0 && self.hold + 1 < self.rcv_nxt {
+                p.sack_lo = self.hold + 1;
+                p.sack_hi = self.rcv_nxt;
+            }
+        }
+        p
+    }
+
+    fn plain_ack(&self, ts: Nanos, owd: Nanos, trig: u64, block: (u64, u64)) -> Packet {
         Packet {
             flow: self.flow,
             sub: self.sub,
@@ -121,7 +158,48 @@ impl Receiver {
     /// A data segment arrives at `now`. Returns the acknowledgement decision and the
     /// number of segments newly delivered in order to the application.
     pub fn on_data(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
+        let (action, delivered) = self.receive(now, pkt, payload);
+        if self.off {
+            self.pending = 0;
+            self.withheld += 1;
+            return (AckAction::Withhold, delivered);
+        }
+        (action, delivered)
+    }
+
+    /// One above the highest segment received: a segment below it fills a hole
+    /// or is a duplicate (what the receiver can tell of a retransmission).
+    #[inline]
+    pub fn highest(&self) -> u64 {
+        self.high.max(self.rcv_nxt)
+    }
+
+    /// Receiver controller: hold the cumulative ACK at the next in-order segment
+    /// (intentional duplicate ACKs) until that segment arrives a second time.
+    pub fn start_hold(&mut self) {
+        if self.hold == NO_HOLD {
+            self.hold = self.rcv_nxt;
+            self.holds += 1;
+        }
+    }
+
+    /// Receiver controller: acknowledge again. Returns the ACK to send at once
+    /// (cumulative, no hold).
+    pub fn turn_on(&mut self, now: Nanos) -> Packet {
+        self.off = false;
+        self.hold = NO_HOLD;
+        let ts = self.last_ts.min(now);
+        self.plain_ack(ts, now - ts, self.rcv_nxt.saturating_sub(1), (0, 0))
+    }
+
+    fn receive(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
         let s = pkt.seq;
+        let filled_hole = s + 1 < self.high;
+        self.high = self.high.max(s + 1);
+        self.last_ts = pkt.ts;
+        if s == self.hold && (s < self.rcv_nxt || filled_hole) {
+            self.hold = NO_HOLD; // its retransmission: acknowledge everything again
+        }
         let owd = now - pkt.ts;
         self.released.clear();
         self.received_packets += 1;
@@ -186,7 +264,7 @@ impl Receiver {
     /// The delayed-ACK timer fired: the held ACK, if any.
     pub fn on_delack_timer(&mut self) -> Option<Packet> {
         self.delack_armed = false;
-        if self.pending == 0 {
+        if self.pending == 0 || self.off {
             return None;
         }
         self.pending = 0;

@@ -106,6 +106,9 @@ pub struct Sender {
     round_end: u64,
     /// The last send attempt stopped because cwnd was full.
     pub cwnd_limited: bool,
+    /// The receiver's timestamp of the latest ACK (RFC 7323 TS.Recent), echoed
+    /// in every data segment so the receiver can measure the RTT.
+    ts_recent: Nanos,
     pub stats: SenderStats,
 }
 
@@ -137,6 +140,7 @@ impl Sender {
             rwnd: u64::MAX,
             round_end: 0,
             cwnd_limited: false,
+            ts_recent: 0,
             stats: SenderStats::default(),
         }
     }
@@ -198,6 +202,8 @@ impl Sender {
         debug_assert_eq!(ack.kind, Kind::Ack);
         let rtt = now - ack.ts;
         self.rtt.sample(rtt);
+        // The ACK left the receiver when the segment it echoes arrived there.
+        self.ts_recent = self.ts_recent.max(ack.ts + ack.owd);
         self.rwnd = ack.rwnd;
         let mut delivered = 0u64;
 
@@ -412,7 +418,9 @@ impl Sender {
         let bytes = payload + self.header;
         self.stats.sent_packets += 1;
         self.stats.sent_bytes += bytes as u64;
-        out.push(Packet::segment(self.flow, self.sf as u16, seq, dsn, bytes, now));
+        let mut p = Packet::segment(self.flow, self.sf as u16, seq, dsn, bytes, now);
+        p.owd = self.ts_recent;
+        out.push(p);
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
         }
