@@ -344,6 +344,16 @@ impl Player {
         }
     }
 
+    /// Media buffered at `now`, ns: from the play-out position to the first
+    /// frame not yet complete (0 while stalled or once the stream has ended).
+    pub fn buffered_ns(&self, now: Nanos) -> Nanos {
+        if self.stall.is_some() {
+            return 0;
+        }
+        let avail = self.frames.front().map(|f| f.1).or(self.next_gen);
+        avail.map_or(0, |a| a.saturating_sub(now.saturating_sub(self.shift)))
+    }
+
     /// (stalls, stall time) up to `to`, counting a stall under way at `to`.
     pub fn totals(&self, to: Nanos) -> (u64, Nanos) {
         let open = match (self.stall, self.frames.front()) {
@@ -766,6 +776,15 @@ impl App {
         }
     }
 
+    /// Media in the receiver's play-back buffer at `now`, ns (streams only), for
+    /// receiver-side controllers that estimate the application's state.
+    pub fn playback_buffer_ns(&self, now: Nanos) -> Option<Nanos> {
+        match &self.kind {
+            Kind::Stream(s) => Some(s.player.buffered_ns(now)),
+            _ => None,
+        }
+    }
+
     /// The flow's stop time: no more writes, pages or on periods. Data already
     /// written to the send buffer is still delivered; bulk, file and on-off
     /// applications stop offering data at once, as before.
@@ -863,6 +882,8 @@ mod tests {
             frame(&mut p, k, false);
         }
         p.on_delivered(240 * MS, 30); // frames 0-2, due 250, 350, 450 ms: in time
+        assert_eq!(p.buffered_ns(240 * MS), 300 * MS, "frames 0-2 buffered, play-back not started");
+        assert_eq!(p.buffered_ns(400 * MS), 150 * MS, "playing frame 1 half-way");
         frame(&mut p, 3, false);
         frame(&mut p, 4, false);
         assert_eq!(p.totals(450 * MS), (0, 0));
