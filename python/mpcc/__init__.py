@@ -5,14 +5,16 @@
     result.flows            # one row per flow (throughput_bps, rtt_mean_s, ...)
     result.flow_series      # time series, one row per (time, flow, subflow)
     result.subflows         # one row per subflow (flow, subflow): path, throughput_bps, ...
+    mpcc.fairness(result, ["a", "b"])   # Jain's index of goodput over chosen flows
 
 The schema (pydantic) is imported on first use, so `mpcc list` stays fast; heavy
 modules (pandas, matplotlib) are imported only when results are built or drawn.
 """
 
+from .fairness import fairness, jain
 from .run import Result, SimulationError, algorithms, run, schedulers
 
-__all__ = ["Scenario", "ScenarioError", "load_scenario", "Result", "SimulationError", "run", "algorithms", "schedulers"]
+__all__ = ["Scenario", "ScenarioError", "load_scenario", "Result", "SimulationError", "run", "algorithms", "schedulers", "fairness", "jain"]
 __version__ = "0.1.0"
 
 _LAZY = {
