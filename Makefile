@@ -15,7 +15,9 @@ RUST_SOURCES := Cargo.toml Cargo.lock $(shell find crates -name '*.rs' -o -name 
 
 demo: $(STAMP_BUILD)
 	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo
-	@echo "Open results/demo/*.png for the plots; results/demo/summary.json for the numbers."
+	$(VENV)/bin/mpcc reproduce all --quick --out report
+	@echo "Reports: report/index.html, one folder per paper (index.html, report.md, figures, data)."
+	@echo "One run: results/demo/*.png for the plots, results/demo/summary.json for the numbers."
 
 # Both suites run even if the first fails; the target fails if either did.
 test: $(STAMP_BUILD)
