@@ -3,6 +3,7 @@
 
 use crate::config::{CapacityConfig, Config, FlowConfig, LossConfig, QueueConfig, TcpConfig};
 use crate::conn::{AppTiming, DataReceiver, DataSender};
+use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
 use crate::metrics::RttStats;
@@ -89,7 +90,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
     let mut out = Vec::with_capacity(cfg.flows.len());
     for (i, fc) in cfg.flows.iter().enumerate() {
         let field = |f: &str| format!("flows.{}.{}", fc.name, f);
-        let check_route = |r: &[usize], name: &str| -> Result<Vec<u32>, String> {
+        let check_route = |r: &[usize], name: &str| -> Result<Vec<LinkId>, String> {
             if r.is_empty() {
                 return Err(format!("{}: empty; allowed: a list of one or more link names", field(name)));
             }
@@ -99,7 +100,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             r.iter()
                 .map(|&l| {
                     if l < links.len() {
-                        Ok(l as u32)
+                        Ok(LinkId(l as u32))
                     } else {
                         Err(format!("{}: link index {l} does not exist; {} links are defined", field(name), links.len()))
                     }
@@ -140,7 +141,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             let fwd = check_route(path, &path_field)?;
             let rev = match reverse {
                 Some(r) => ReverseRoute::Links(check_route(r, &rev_field)?),
-                None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l as usize].delay).sum()),
+                None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l.0 as usize].delay).sum()),
             };
             // Subflow ids are dense and equal to the index in `subs`.
             let sf = cc.add_subflow(start);
@@ -171,7 +172,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         // (propagation only: requests are small).
         let req_delay = match &subs[0].rev {
             ReverseRoute::Delay(d) => *d,
-            ReverseRoute::Links(r) => r.iter().map(|&l| links[l as usize].delay).sum(),
+            ReverseRoute::Links(r) => r.iter().map(|&l| links[l.0 as usize].delay).sum(),
         };
         let env = crate::app::AppEnv {
             field: &field,

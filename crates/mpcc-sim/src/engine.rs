@@ -1,6 +1,7 @@
 //! The event queue: one binary heap ordered by (time, insertion sequence), so
 //! simultaneous events run in the order they were scheduled, deterministically.
 
+use crate::ids::{FlowId, LinkId};
 use mpcc_core::Nanos;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -11,22 +12,22 @@ use std::collections::BinaryHeap;
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
     /// A link finished serialising its packet in transmission.
-    TxDone { link: u32 },
+    TxDone { link: LinkId },
     /// The oldest packet propagating over a link reaches the link's far end.
-    LinkPipe { link: u32 },
+    LinkPipe { link: LinkId },
     /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
-    AckPipe { flow: u32, sub: u16 },
+    AckPipe { flow: FlowId, sub: u16 },
     /// A subflow's retransmission timer may have expired.
-    Rto { flow: u32, sub: u16 },
+    Rto { flow: FlowId, sub: u16 },
     /// A subflow's delayed-ACK timer expired.
-    DelAck { flow: u32, sub: u16 },
-    FlowStart { flow: u32 },
-    FlowStop { flow: u32 },
+    DelAck { flow: FlowId, sub: u16 },
+    FlowStart { flow: FlowId },
+    FlowStop { flow: FlowId },
     /// A subflow joins or leaves its connection.
-    SubflowStart { flow: u32, sub: u16 },
-    SubflowStop { flow: u32, sub: u16 },
+    SubflowStart { flow: FlowId, sub: u16 },
+    SubflowStop { flow: FlowId, sub: u16 },
     /// A flow's application timer (next frame, page request, on/off switch).
-    App { flow: u32 },
+    App { flow: FlowId },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
@@ -100,13 +101,13 @@ mod tests {
     #[test]
     fn ties_break_by_insertion_order() {
         let mut q = EventQueue::new();
-        q.schedule(5, Event::Rto { flow: 1, sub: 0 });
-        q.schedule(3, Event::Rto { flow: 2, sub: 0 });
-        q.schedule(5, Event::Rto { flow: 3, sub: 0 });
-        q.schedule(5, Event::Rto { flow: 4, sub: 0 });
+        q.schedule(5, Event::Rto { flow: FlowId(1), sub: 0 });
+        q.schedule(3, Event::Rto { flow: FlowId(2), sub: 0 });
+        q.schedule(5, Event::Rto { flow: FlowId(3), sub: 0 });
+        q.schedule(5, Event::Rto { flow: FlowId(4), sub: 0 });
         let order: Vec<u32> = std::iter::from_fn(|| q.pop())
             .map(|(_, e)| match e {
-                Event::Rto { flow, .. } => flow,
+                Event::Rto { flow, .. } => flow.0,
                 _ => unreachable!(),
             })
             .collect();

@@ -13,6 +13,7 @@ use crate::tcp::receiver::AckAction;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::receiver::{AppView, Arrival, RxAction, RxController};
 use mpcc_algo::Controller;
+use crate::ids::LinkId;
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
 
@@ -22,7 +23,7 @@ pub enum ReverseRoute {
     /// An uncongested path of this total propagation delay.
     Delay(Nanos),
     /// Through these links (queueing, serialisation, loss).
-    Links(Vec<u32>),
+    Links(Vec<LinkId>),
 }
 
 /// Counters snapshotted at the end of the warm-up, so summaries cover [warmup, end].
@@ -42,7 +43,7 @@ pub struct FlowCounters {
 pub struct Subflow {
     pub snd: Sender,
     pub rcv: Receiver,
-    pub fwd: Vec<u32>,
+    pub fwd: Vec<LinkId>,
     pub rev: ReverseRoute,
     /// ACKs on a delay-only reverse route, oldest first, with their arrival times.
     pub ack_pipe: VecDeque<(Nanos, Packet)>,

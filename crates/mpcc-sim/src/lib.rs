@@ -5,6 +5,7 @@ pub mod config;
 pub mod conn;
 pub mod engine;
 pub mod flow;
+pub mod ids;
 pub mod link;
 pub mod metrics;
 pub mod packet;

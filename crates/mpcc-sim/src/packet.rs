@@ -44,6 +44,12 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// The flow this packet belongs to, as an arena id.
+    #[inline]
+    pub fn flow_id(&self) -> crate::ids::FlowId {
+        crate::ids::FlowId(self.flow)
+    }
+
     /// A data segment of a plain TCP flow (subflow 0, DSN = sequence number).
     pub fn data(flow: u32, seq: u64, bytes: u32, ts: Nanos) -> Packet {
         Packet::segment(flow, 0, seq, seq, bytes, ts)

@@ -2,6 +2,7 @@
 //! reports.
 
 use crate::config::{AppConfig, Config};
+use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
 use crate::flow::{Flow, ReverseRoute};
 use crate::link::Link;
@@ -18,8 +19,8 @@ pub struct Sim {
     pub sample_interval: Nanos,
     pub seed: u64,
     pub events: EventQueue,
-    pub links: Vec<Link>,
-    pub flows: Vec<Flow>,
+    pub links: Arena<LinkId, Link>,
+    pub flows: Arena<FlowId, Flow>,
     /// Events processed.
     pub processed: u64,
     /// Data packets that reached their receiver.
@@ -53,8 +54,8 @@ impl Sim {
             sample_interval: cfg.sample_interval_ns,
             seed: cfg.seed,
             events: EventQueue::new(),
-            links,
-            flows,
+            links: links.into(),
+            flows: flows.into(),
             processed: 0,
             delivered_packets: 0,
             out: Vec::with_capacity(64),
@@ -63,8 +64,7 @@ impl Sim {
             link_base: vec![(0, 0, 0, 0, 0); n_links],
             link_last: vec![(0, 0); n_links],
         };
-        for (i, f) in sim.flows.iter().enumerate() {
-            let flow = i as u32;
+        for (flow, f) in sim.flows.entries() {
             sim.events.schedule(f.start, Event::FlowStart { flow });
             if let Some(stop) = f.stop {
                 sim.events.schedule(stop, Event::FlowStop { flow });
@@ -107,7 +107,7 @@ impl Sim {
             Event::TxDone { link } => self.tx_done(link),
             Event::LinkPipe { link } => self.link_pipe(link),
             Event::AckPipe { flow, sub } => {
-                let s = &mut self.flows[flow as usize].subs[sub as usize];
+                let s = &mut self.flows[flow].subs[sub as usize];
                 let (_, ack) = s.ack_pipe.pop_front().expect("AckPipe event without an ACK");
                 if let Some(&(t, _)) = s.ack_pipe.front() {
                     self.events.schedule(t, Event::AckPipe { flow, sub });
@@ -116,13 +116,13 @@ impl Sim {
             }
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
-                if let Some(ack) = self.flows[flow as usize].subs[sub as usize].rcv.on_delack_timer() {
+                if let Some(ack) = self.flows[flow].subs[sub as usize].rcv.on_delack_timer() {
                     self.send_ack(ack);
                 }
             }
             Event::FlowStart { flow } => self.start_flow(flow),
             Event::FlowStop { flow } => {
-                let (now, f) = (self.now, &mut self.flows[flow as usize]);
+                let (now, f) = (self.now, &mut self.flows[flow]);
                 f.app.stop(now, &mut f.data);
             }
             Event::App { flow } => self.app_timer(flow),
@@ -133,8 +133,8 @@ impl Sim {
         }
     }
 
-    fn start_flow(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
+    fn start_flow(&mut self, flow: FlowId) {
+        let f = &mut self.flows[flow];
         f.start_app();
         f.push(self.now, &mut self.out);
         self.flush(flow);
@@ -143,15 +143,15 @@ impl Sim {
 
     /// Schedules the wake-up a flow's application asked for, if any.
     #[inline]
-    fn app_wake(&mut self, flow: u32) {
-        if let Some(t) = self.flows[flow as usize].app.take_wake() {
+    fn app_wake(&mut self, flow: FlowId) {
+        if let Some(t) = self.flows[flow].app.take_wake() {
             self.events.schedule(t, Event::App { flow });
         }
     }
 
-    fn app_timer(&mut self, flow: u32) {
+    fn app_timer(&mut self, flow: FlowId) {
         let now = self.now;
-        let f = &mut self.flows[flow as usize];
+        let f = &mut self.flows[flow];
         f.app.on_timer(now, &mut f.data, &mut f.timing);
         f.push(now, &mut self.out);
         self.flush(flow);
@@ -159,9 +159,9 @@ impl Sim {
     }
 
     /// A subflow joins after its connection started.
-    fn start_subflow(&mut self, flow: u32, sub: u16) {
+    fn start_subflow(&mut self, flow: FlowId, sub: u16) {
         let now = self.now;
-        let f = &mut self.flows[flow as usize];
+        let f = &mut self.flows[flow];
         if now < f.start {
             return; // joins when the flow starts
         }
@@ -174,9 +174,9 @@ impl Sim {
     /// outstanding on it is reinjected on the others. The controller has no way
     /// to forget a subflow, so it is told of a timeout: the window of the dead
     /// subflow falls to one segment and barely weighs in the coupling terms.
-    fn stop_subflow(&mut self, flow: u32, sub: u16) {
+    fn stop_subflow(&mut self, flow: FlowId, sub: u16) {
         let now = self.now;
-        let f = &mut self.flows[flow as usize];
+        let f = &mut self.flows[flow];
         let s = &mut f.subs[sub as usize];
         if !s.active {
             return;
@@ -200,22 +200,22 @@ impl Sim {
     /// Puts the packets the subflows emitted onto their forward routes and
     /// re-arms their timers.
     #[inline]
-    fn flush(&mut self, flow: u32) {
+    fn flush(&mut self, flow: FlowId) {
         let mut out = std::mem::take(&mut self.out);
         for p in out.drain(..) {
-            let first = self.flows[flow as usize].subs[p.sub as usize].fwd[0];
+            let first = self.flows[flow].subs[p.sub as usize].fwd[0];
             self.arrive(first, p);
         }
         self.out = out;
-        for sub in 0..self.flows[flow as usize].subs.len() {
+        for sub in 0..self.flows[flow].subs.len() {
             self.arm_rto(flow, sub as u16);
         }
     }
 
     /// Keeps at most one pending Rto event per subflow, no later than the deadline.
     #[inline]
-    fn arm_rto(&mut self, flow: u32, sub: u16) {
-        let s = &mut self.flows[flow as usize].subs[sub as usize].snd;
+    fn arm_rto(&mut self, flow: FlowId, sub: u16) {
+        let s = &mut self.flows[flow].subs[sub as usize].snd;
         if let Some(d) = s.rto_deadline {
             if s.rto_event_at.is_none_or(|at| at > d) {
                 s.rto_event_at = Some(d);
@@ -224,9 +224,9 @@ impl Sim {
         }
     }
 
-    fn rto(&mut self, flow: u32, sub: u16) {
+    fn rto(&mut self, flow: FlowId, sub: u16) {
         let now = self.now;
-        let f = &mut self.flows[flow as usize];
+        let f = &mut self.flows[flow];
         let s = &mut f.subs[sub as usize].snd;
         if s.rto_event_at != Some(now) {
             return; // superseded by an earlier event
@@ -242,10 +242,10 @@ impl Sim {
 
     /// A packet enters a link: queue it, start serialising if the link is idle.
     #[inline]
-    fn arrive(&mut self, link: u32, pkt: Packet) {
-        let l = &mut self.links[link as usize];
+    fn arrive(&mut self, link: LinkId, pkt: Packet) {
+        let l = &mut self.links[link];
         if !l.queue.enqueue(pkt, pkt.bytes, self.now) {
-            self.flows[pkt.flow as usize].subs[pkt.sub as usize].drops += 1;
+            self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
             return;
         }
         if l.in_tx.is_none() {
@@ -254,11 +254,11 @@ impl Sim {
     }
 
     #[inline]
-    fn start_tx(&mut self, link: u32) {
+    fn start_tx(&mut self, link: LinkId) {
         let now = self.now;
-        let l = &mut self.links[link as usize];
+        let l = &mut self.links[link];
         let flows = &mut self.flows;
-        let next = l.queue.dequeue(now, &mut |p: Packet| flows[p.flow as usize].subs[p.sub as usize].drops += 1);
+        let next = l.queue.dequeue(now, &mut |p: Packet| flows[p.flow_id()].subs[p.sub as usize].drops += 1);
         if let Some((pkt, bytes)) = next {
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
@@ -267,15 +267,15 @@ impl Sim {
     }
 
     #[inline]
-    fn tx_done(&mut self, link: u32) {
+    fn tx_done(&mut self, link: LinkId) {
         let now = self.now;
-        let l = &mut self.links[link as usize];
+        let l = &mut self.links[link];
         let pkt = l.in_tx.take().expect("TxDone without a packet in transmission");
         l.stats.tx_packets += 1;
         l.stats.tx_bytes += pkt.bytes as u64;
         if l.loss.lose() {
             l.stats.loss_drops += 1;
-            self.flows[pkt.flow as usize].subs[pkt.sub as usize].drops += 1;
+            self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
         } else {
             let arrival = now + l.delay;
             if l.pipe.is_empty() {
@@ -289,15 +289,15 @@ impl Sim {
     /// The oldest packet propagating over `link` reaches its far end: the next
     /// link of its route, or its endpoint.
     #[inline]
-    fn link_pipe(&mut self, link: u32) {
-        let l = &mut self.links[link as usize];
+    fn link_pipe(&mut self, link: LinkId) {
+        let l = &mut self.links[link];
         let (_, mut pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
         if let Some(&(t, _)) = l.pipe.front() {
             self.events.schedule(t, Event::LinkPipe { link });
         }
         pkt.hop += 1;
-        let f = &self.flows[pkt.flow as usize].subs[pkt.sub as usize];
-        let route: &[u32] = match (pkt.kind, &f.rev) {
+        let f = &self.flows[pkt.flow_id()].subs[pkt.sub as usize];
+        let route: &[LinkId] = match (pkt.kind, &f.rev) {
             (Kind::Data, _) => &f.fwd,
             (Kind::Ack, ReverseRoute::Links(r)) => r,
             (Kind::Ack, ReverseRoute::Delay(_)) => unreachable!("ACK on a link of a delay-only reverse path"),
@@ -312,12 +312,12 @@ impl Sim {
     fn data_at_receiver(&mut self, pkt: Packet) {
         let now = self.now;
         self.delivered_packets += 1;
-        let f = &mut self.flows[pkt.flow as usize];
+        let f = &mut self.flows[pkt.flow_id()];
         let action = f.on_data(now, &pkt);
         if let Some(t) = f.app.take_wake() {
-            self.events.schedule(t, Event::App { flow: pkt.flow });
+            self.events.schedule(t, Event::App { flow: pkt.flow_id() });
         }
-        let f = &mut self.flows[pkt.flow as usize];
+        let f = &mut self.flows[pkt.flow_id()];
         match action {
             AckAction::Now(ack) => self.send_ack(ack),
             AckAction::Withhold => {}
@@ -326,12 +326,12 @@ impl Sim {
                 if !r.delack_armed {
                     r.delack_armed = true;
                     let t = now + f.delack_timeout;
-                    self.events.schedule(t, Event::DelAck { flow: pkt.flow, sub: pkt.sub });
+                    self.events.schedule(t, Event::DelAck { flow: pkt.flow_id(), sub: pkt.sub });
                 }
             }
         }
         // ACKs a receiver controller sent to turn subflows back on.
-        while let Some(ack) = self.flows[pkt.flow as usize].rx_acks.pop() {
+        while let Some(ack) = self.flows[pkt.flow_id()].rx_acks.pop() {
             self.send_ack(ack);
         }
     }
@@ -339,14 +339,14 @@ impl Sim {
     /// Sends a subflow's ACK, stamped with the connection's DATA_ACK and window.
     #[inline]
     fn send_ack(&mut self, mut ack: Packet) {
-        let f = &mut self.flows[ack.flow as usize];
+        let f = &mut self.flows[ack.flow_id()];
         f.stamp(&mut ack);
         let s = &mut f.subs[ack.sub as usize];
         match &s.rev {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;
                 if s.ack_pipe.is_empty() {
-                    self.events.schedule(t, Event::AckPipe { flow: ack.flow, sub: ack.sub });
+                    self.events.schedule(t, Event::AckPipe { flow: ack.flow_id(), sub: ack.sub });
                 }
                 s.ack_pipe.push_back((t, ack));
             }
@@ -359,8 +359,8 @@ impl Sim {
 
     fn ack_at_sender(&mut self, ack: Packet) {
         let now = self.now;
-        self.flows[ack.flow as usize].on_ack(now, &ack, &mut self.out);
-        self.flush(ack.flow);
+        self.flows[ack.flow_id()].on_ack(now, &ack, &mut self.out);
+        self.flush(ack.flow_id());
     }
 
     fn end_warmup(&mut self) {
