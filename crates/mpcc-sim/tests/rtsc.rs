@@ -92,19 +92,6 @@ fn compare(scheduler: &str, c1: f64, ca: f64) -> (Figures, Figures) {
 
 }
 
-/// The delay figures of Fig. 3.9 for c1 in {15, 12, 8} Mbit/s, both schedulers,
-/// C_a = 1 and 4: `cargo test --release -p mpcc-sim --test rtsc -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn explore() {
-    for ca in [1.0, CA] {
-        for c1 in [15e6, 12e6, 8e6] {
-            compare("roundrobin", c1, ca);
-            compare("minrtt", c1, ca);
-        }
-    }
-}
-
 /// Round-robin: the conventional receiver lets both windows inflate into the
 /// bloated buffers (WiFi RTT 0.18 s on average) and the WiFi subflow's data holds
 /// up the LTE subflow's; R-TSC caps them near the thresholds.
