@@ -133,6 +133,9 @@ def cmd_run(args) -> int:
         if "retransmissions" in row:
             parts.append(f"{_num(row['retransmissions'], 1, '.0f')} retransmissions")
         print(f"  flow {name}: " + ", ".join(parts))
+        app_line = _app_line(result.summary["flows"].get(name, {}))
+        if app_line:
+            print(f"    {app_line}")
         if "subflows" in result.summary["flows"].get(name, {}) and len(result.summary["flows"][name]["subflows"]) > 1:
             _print_subflows(result, name)
     print(f"results: {out}/ (summary.json, flow_series.parquet, link_series.parquet)")
@@ -150,6 +153,19 @@ def _print_subflows(result, name) -> None:
         print(f"    subflow {i} ({row['path']}): throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s, "
               f"mean RTT {_num(row.get('rtt_mean_s'), 1e3)} ms, {_num(row.get('retransmissions'), 1, '.0f')} "
               "retransmissions")
+
+
+def _app_line(flow: dict) -> str:
+    """The application's summary fields (streams, web, on-off), if the flow has them."""
+    if "stalls" in flow:
+        return (f"stream: {_num(flow['stalls'], 1, '.0f')} stalls, {_num(flow.get('stall_s'), 1)} s stalled, "
+                f"{_num(flow.get('app_blocked_bytes'), 1, '.0f')} bytes blocked by the send buffer")
+    if "pages" in flow:
+        return (f"web: {_num(flow['pages'], 1, '.0f')} pages, load time mean {_num(flow.get('page_load_mean_s'), 1e3)}"
+                f" ms, p50 {_num(flow.get('page_load_p50_s'), 1e3)} ms, p95 {_num(flow.get('page_load_p95_s'), 1e3)} ms")
+    if "on_periods" in flow:
+        return f"on-off: {_num(flow['on_periods'], 1, '.0f')} on periods"
+    return ""
 
 
 def _num(value, scale, fmt=".2f") -> str:
@@ -211,6 +227,7 @@ def cmd_list(args) -> int:
         "loss": 'loss models (loss = { kind = "NAME", ... })',
         "capacity": 'capacity kinds (rate = "10Mbps", or capacity = { kind = "NAME", ... })',
         "app": 'applications (app = { kind = "NAME", ... })',
+        "distribution": 'distributions (think, on, off, object_count, object_bytes = { kind = "NAME", ... })',
     }
     for group, kinds in KINDS.items():
         print(f"\n{titles[group]}:")

@@ -22,5 +22,16 @@ KINDS: dict[str, dict[str, str]] = {
     "app": {
         "bulk": "always has data to send",
         "file": "sends `size` bytes, then stops; completion time is reported",
+        "cbr": "constant bit-rate stream (`rate`, `chunk`) played back at the receiver; stalls are reported",
+        "vbr": "frames at `fps`, sizes from a `trace` file or log-normal around `rate` (`cv`); played back",
+        "web": "page loads (`objects`, or `object_count` and `object_bytes`) with `think` times; load times",
+        "onoff": "bulk while on, silent while off (`on`, `off`: distributions of durations)",
+    },
+    "distribution": {
+        "fixed": "always `value`",
+        "uniform": "uniform between `min` and `max`",
+        "exponential": "exponential with `mean`",
+        "lognormal": "log-normal with `mean` and coefficient of variation `cv` (0 to 10)",
+        "pareto": "Pareto with `mean` and tail index `shape` (> 1)",
     },
 }

@@ -9,9 +9,10 @@ like "10Mbps"`.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Generic, Literal, Optional, TypeVar, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -233,6 +234,107 @@ class Link(Strict):
         return self
 
 
+# --- applications (docs/applications.md) ----------------------------------------------
+
+
+def _number(value) -> float:
+    """A plain finite number (counts, fps, cv, shape): no unit, no string."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise PydanticCustomError("unit", "{msg}", {"msg": f"{_show(value)} is not a number; expected e.g. 3 or 0.5"})
+    if not math.isfinite(value):
+        raise PydanticCustomError("unit", "{msg}", {"msg": f"{value!r} is not finite; expected e.g. 3 or 0.5"})
+    return float(value)
+
+
+Number = Annotated[float, BeforeValidator(_number)]
+V = TypeVar("V")
+
+
+class _Dist(Strict):
+    """A distribution whose parameters (type V) are in the unit of the field it sets;
+    `_problem` names the first parameter out of range (docs/applications.md)."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _in_range(cls, data, handler):
+        dist = handler(data)
+        problem = dist._problem()
+        if problem:
+            name, what = problem
+            raw = data if isinstance(data, dict) else {}
+            shown = {k: _show(raw[k] if k in raw else getattr(dist, k)) for k in type(dist).model_fields}
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{shown[name]} {what.format(**shown)}", "field": name})
+        return dist
+
+    def _problem(self):
+        raise NotImplementedError
+
+    def canonical(self) -> dict:
+        return {k: (v if k == "kind" else float(v)) for k, v in self.model_dump().items()}
+
+
+_NOT_POSITIVE = "is not positive; allowed: a value above 0"
+
+
+class FixedDist(_Dist, Generic[V]):
+    kind: Literal["fixed"]
+    value: V
+
+    def _problem(self):
+        return None if self.value > 0 else ("value", _NOT_POSITIVE)
+
+
+class UniformDist(_Dist, Generic[V]):
+    kind: Literal["uniform"]
+    min: V
+    max: V
+
+    def _problem(self):
+        if not self.min > 0:
+            return "min", _NOT_POSITIVE
+        return None if self.max >= self.min else ("max", "is below min {min}; allowed: min <= max")
+
+
+class ExponentialDist(_Dist, Generic[V]):
+    kind: Literal["exponential"]
+    mean: V
+
+    def _problem(self):
+        return None if self.mean > 0 else ("mean", _NOT_POSITIVE)
+
+
+class LognormalDist(_Dist, Generic[V]):
+    kind: Literal["lognormal"]
+    mean: V
+    cv: Number
+
+    def _problem(self):
+        if not self.mean > 0:
+            return "mean", _NOT_POSITIVE
+        return None if 0 <= self.cv <= 10 else ("cv", "is out of range; allowed: 0 to 10")
+
+
+class ParetoDist(_Dist, Generic[V]):
+    kind: Literal["pareto"]
+    mean: V
+    shape: Number
+
+    def _problem(self):
+        if not self.mean > 0:
+            return "mean", _NOT_POSITIVE
+        return None if self.shape > 1 else ("shape", "is not above 1; allowed: shape > 1 (so that the mean exists)")
+
+
+def dist(unit):
+    """The distribution type of a field whose values are of type `unit` (Duration, Size, Number)."""
+    kinds = (FixedDist, UniformDist, ExponentialDist, LognormalDist, ParetoDist)
+    return Annotated[Union[tuple(k[unit] for k in kinds)], Field(discriminator="kind")]
+
+
+# Fields that take a distribution: their `kind` errors list the distributions.
+DIST_FIELDS = ("think", "on", "off", "object_count", "object_bytes")
+
+
 class BulkApp(Strict):
     kind: Literal["bulk"]
 
@@ -242,7 +344,97 @@ class FileApp(Strict):
     size: Size
 
 
-App = Annotated[Union[BulkApp, FileApp], Field(discriminator="kind")]
+def _app_error(field: str, msg: str):
+    return PydanticCustomError("app", "{msg}", {"msg": msg, "field": field})
+
+
+class CbrApp(Strict):
+    kind: Literal["cbr"]
+    rate: Rate
+    chunk: Optional[Size] = None  # None: one MSS
+    startup: Duration = 1_000_000_000  # the receiver's play-back buffer
+    rebuffer: Optional[Duration] = None  # None: startup
+
+    @field_validator("chunk")
+    @classmethod
+    def _chunk(cls, v):
+        if v is not None and v < 1:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: at least 1 byte"})
+        return v
+
+
+class VbrApp(Strict):
+    kind: Literal["vbr"]
+    fps: Number
+    trace: Optional[str] = None
+    loop_trace: bool = True
+    rate: Optional[Rate] = None
+    cv: Number = 0.5
+    startup: Duration = 1_000_000_000
+    rebuffer: Optional[Duration] = None
+
+    @model_validator(mode="after")
+    def _source(self):
+        if not 0 < self.fps <= 10_000:
+            raise _app_error("fps", f"{self.fps:g} is out of range; allowed: above 0, at most 10000 frames per second")
+        if (self.trace is None) == (self.rate is None):
+            raise _app_error("trace", 'give exactly one of trace = "frames.txt" (frame sizes) or rate = "2Mbps" '
+                                      "(log-normal frame sizes)")
+        given = self.model_fields_set
+        if self.trace is not None and "cv" in given:
+            raise _app_error("cv", "only with rate (the frame-size model); a trace gives the frame sizes")
+        if self.rate is not None and "loop_trace" in given:
+            raise _app_error("loop_trace", "only with trace")
+        if not 0 <= self.cv <= 10:
+            raise _app_error("cv", f"{self.cv:g} is out of range; allowed: 0 to 10")
+        return self
+
+
+class WebApp(Strict):
+    kind: Literal["web"]
+    objects: Optional[list[Size]] = Field(default=None, min_length=1)
+    object_count: Optional[dist(Number)] = None
+    object_bytes: Optional[dist(Size)] = None
+    think: dist(Duration) = FixedDist[Duration](kind="fixed", value="1s")
+    pages: Optional[int] = Field(default=None, ge=1)
+    fetch: Literal["parallel", "sequential"] = "parallel"
+
+    @field_validator("objects")
+    @classmethod
+    def _positive_objects(cls, objects):
+        for i, size in enumerate(objects or []):
+            if size <= 0:
+                raise PydanticCustomError("range", "{msg}", {"msg": "0 bytes; allowed: a positive size",
+                                                             "field": f"[{i}]"})
+        return objects
+
+    @model_validator(mode="after")
+    def _one_page_model(self):
+        drawn = {"object_count": self.object_count, "object_bytes": self.object_bytes}
+        if self.objects is not None and any(v is not None for v in drawn.values()):
+            field = next(k for k, v in drawn.items() if v is not None)
+            raise _app_error(field, "give either objects or object_count and object_bytes, not both")
+        if self.objects is None:
+            missing = [k for k, v in drawn.items() if v is None]
+            if len(missing) == 2:
+                raise _app_error("objects", 'required field is missing; give objects = ["10KB", ...] or '
+                                            "object_count and object_bytes (distributions)")
+            if missing:
+                other = "object_bytes" if missing[0] == "object_count" else "object_count"
+                raise _app_error(missing[0], f"required field is missing; a distribution, as {other} is given")
+        return self
+
+
+class OnoffApp(Strict):
+    kind: Literal["onoff"]
+    on: dist(Duration)
+    off: dist(Duration)
+    start_on: bool = True
+
+
+App = Annotated[Union[BulkApp, FileApp, CbrApp, VbrApp, WebApp, OnoffApp], Field(discriminator="kind")]
+# Applications that write into the send buffer (and so may set tcp.send_buf).
+WRITING_APPS = ("cbr", "vbr", "web")
 
 
 class Tcp(Strict):
@@ -254,9 +446,10 @@ class Tcp(Strict):
     delayed_ack: bool = False
     delack_timeout: Duration = 40_000_000
     rcv_buf: Optional[Size] = None
+    send_buf: Optional[Size] = None  # cbr, vbr and web only
     dupthresh: int = Field(default=3, ge=1, le=16)
 
-    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf")
+    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf", "send_buf")
     @classmethod
     def _positive(cls, v):
         if v is not None and v <= 0:
@@ -490,6 +683,8 @@ class Scenario(Strict):
             if flow.stop is not None and flow.stop <= flow.start:
                 raise ScenarioError(f"{where}.stop", "must be after start")
             route = self._route_config(flow, index, where)
+            tcp = _tcp(self.tcp, flow, where)
+            app = _app(flow.app, tcp["mss"], self._base_dir, f"{where}.app")
             for sim_name in [n for n, f in self._expanded_flows() if f is flow]:
                 flows.append(
                     {
@@ -499,8 +694,8 @@ class Scenario(Strict):
                         **route,
                         "start_ns": flow.start,
                         "stop_ns": flow.stop,
-                        "app": _app(flow.app),
-                        "tcp": _tcp(self.tcp, flow.tcp),
+                        "app": app,
+                        "tcp": tcp,
                     }
                 )
         return {
@@ -610,16 +805,73 @@ def _queue(q) -> dict:
     return {"kind": "codel", "target_ns": q.target, "interval_ns": q.interval, "limit": q.limit, "mtu": q.mtu}
 
 
-def _app(app) -> dict:
+def _app(app, mss: int, base_dir: Path, where: str) -> dict:
+    """The canonical application (crates/mpcc-sim/src/config.rs), defaults made explicit."""
     if isinstance(app, FileApp):
         return {"kind": "file", "bytes": app.size}
+    if isinstance(app, CbrApp):
+        chunk = mss if app.chunk is None else app.chunk
+        if chunk * 8e9 / app.rate < 1:
+            raise ScenarioError(f"{where}.rate", f"{app.rate:g} bit/s is too high for chunks of {chunk} bytes; "
+                                                 "allowed: below chunk * 8 Gbit/s (one write per ns)")
+        return {"kind": "cbr", "rate_bps": app.rate, "chunk_bytes": chunk} | _player(app)
+    if isinstance(app, VbrApp):
+        trace = None
+        if app.trace is not None:
+            trace = (base_dir / app.trace).resolve()
+            check_frame_trace(trace, f"{where}.trace", app.trace)
+        return {"kind": "vbr", "fps": app.fps, "trace": None if trace is None else str(trace),
+                "loop_trace": app.loop_trace, "rate_bps": app.rate, "cv": app.cv} | _player(app)
+    if isinstance(app, WebApp):
+        return {"kind": "web", "objects": None if app.objects is None else list(app.objects),
+                "object_count": _dist(app.object_count), "object_bytes": _dist(app.object_bytes),
+                "think_ns": _dist(app.think), "pages": app.pages, "fetch": app.fetch}
+    if isinstance(app, OnoffApp):
+        return {"kind": "onoff", "on_ns": _dist(app.on), "off_ns": _dist(app.off), "start_on": app.start_on}
     return {"kind": "bulk"}
 
 
-def _tcp(defaults: Tcp, own: Tcp) -> dict:
-    """The flow's TCP settings: its own where given, else the scenario-wide ones."""
+def _player(app) -> dict:
+    rebuffer = app.startup if app.rebuffer is None else app.rebuffer
+    return {"startup_ns": app.startup, "rebuffer_ns": rebuffer}
+
+
+def _dist(d) -> dict | None:
+    return None if d is None else d.canonical()
+
+
+def check_frame_trace(path: Path, field: str, shown: str) -> None:
+    """Checks a VBR frame-size trace: one whole number of bytes per line; blank lines
+    and lines starting with `#` skipped; at least one size above 0."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(field, f'frame trace "{shown}" not found (looked for {path})') from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(field, f'cannot read frame trace "{shown}": {e}') from None
+    total = 0
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not (line.isascii() and line.isdigit() and int(line) < 2**63):
+            raise ScenarioError(field, f'frame trace "{shown}" line {lineno}: "{line}" is not a frame size; '
+                                       "allowed: a whole number of bytes")
+        total += int(line)
+    if total == 0:
+        raise ScenarioError(field, f'frame trace "{shown}" has no frame of 1 byte or more; '
+                                   "allowed: one size in bytes per line")
+
+
+def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
+    """The flow's TCP settings: its own where given, else the scenario-wide ones.
+
+    `send_buf_bytes` appears only for applications that write (cbr, vbr, web) and
+    only when set, so other configurations stay what they were before it existed; a
+    scenario-wide `send_buf` applies to those flows only."""
+    own = flow.tcp
     merged = defaults.model_copy(update={k: getattr(own, k) for k in own.model_fields_set})
-    return {
+    tcp = {
         "mss": merged.mss,
         "header_bytes": merged.header_bytes,
         "min_rto_ns": merged.min_rto,
@@ -630,6 +882,17 @@ def _tcp(defaults: Tcp, own: Tcp) -> dict:
         "rcv_buf_bytes": merged.rcv_buf,
         "dupthresh": merged.dupthresh,
     }
+    if merged.send_buf is None:
+        return tcp
+    field = f"{where}.tcp.send_buf" if "send_buf" in own.model_fields_set else "tcp.send_buf"
+    if flow.app.kind not in WRITING_APPS:
+        if field == "tcp.send_buf":
+            return tcp  # scenario-wide: not for this flow
+        raise ScenarioError(field, f"allowed only with the cbr, vbr and web applications, not {flow.app.kind}")
+    if merged.send_buf < merged.mss:
+        raise ScenarioError(field, f"{merged.send_buf} bytes is less than one segment; allowed: at least the mss "
+                                   f"({merged.mss} bytes)")
+    return tcp | {"send_buf_bytes": merged.send_buf}
 
 
 # ---- pydantic errors to one line ---------------------------------------------------
@@ -642,14 +905,17 @@ def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
     ctx = first.get("ctx") or {}
     kind = first["type"]
     if "field" in ctx:
-        field = f"{field}.{ctx['field']}" if field else ctx["field"]
+        sep = "" if ctx["field"].startswith("[") else "."
+        field = f"{field}{sep}{ctx['field']}" if field else ctx["field"]
     if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity", "scheduler",
-                "route"):
+                "route", "app"):
         message = ctx["msg"]
     elif kind == "missing":
         message = "required field is missing"
     elif kind in ("union_tag_invalid", "union_tag_not_found"):
-        allowed = ", ".join(KINDS.get(field.rsplit(".", 1)[-1], {})) or ctx.get("expected_tags", "")
+        last = field.rsplit(".", 1)[-1]
+        group = "distribution" if last in DIST_FIELDS else last
+        allowed = ", ".join(KINDS.get(group, {})) or ctx.get("expected_tags", "")
         got = f'unknown kind "{ctx["tag"]}"' if kind == "union_tag_invalid" else "missing `kind`"
         message = f"{got}; allowed: {allowed}"
     else:
