@@ -292,6 +292,7 @@ def draw_summary(data):
 
 
 def draw_subflow_series(data):
+    from ..reproduce.figures import SUBFLOW_VIEWS, plot_subflow
     import matplotlib
 
     matplotlib.use("Agg")
@@ -305,16 +306,13 @@ def draw_subflow_series(data):
         rows = df[df.variant == name]
         for sub, style in (("path1", "-"), ("path2", "--")):
             r = rows[rows.subflow == sub]
-            axes[0][col].plot(r.t_s, r.cwnd, style, color=COLORS[name], linewidth=0.9, label=sub)
-            axes[1][col].plot(r.t_s, r.srtt_s * 1e3, style, color=COLORS[name], linewidth=0.9, label=sub)
-            axes[2][col].plot(r.t_s, r.throughput_bps * 1e-6, style, color=COLORS[name], linewidth=0.9, label=sub)
+            plot_subflow([a[col] for a in axes], r, linestyle=style, color=COLORS[name], linewidth=0.9, label=sub)
         axes[0][col].set_title(name, fontsize="medium")
-        axes[2][col].set_xlabel("time (s)")
         for ax in (a[col] for a in axes):
             ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel("cwnd (segments)")
-    axes[1][0].set_ylabel("smoothed RTT (ms)")
-    axes[2][0].set_ylabel("throughput (Mbit/s)")
+        axes[2][col].set_xlabel("time (s)")
+    for ax, (_, _, ylabel) in zip((a[0] for a in axes), SUBFLOW_VIEWS):
+        ax.set_ylabel(ylabel)
     axes[0][0].legend(fontsize="x-small")
     return fig
 

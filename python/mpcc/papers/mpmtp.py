@@ -415,7 +415,7 @@ def draw_cubic_fairness(data):
 
 
 def draw_subflows(data):
-    from ..reproduce.figures import new_figure
+    from ..reproduce.figures import label_subflow_axes, new_figure, plot_subflow
 
     series = data["congested_series"]
     fig, axes = new_figure(ncols=3, width=5.2)
@@ -424,12 +424,8 @@ def draw_subflows(data):
         for j, (sid, rows) in enumerate(one.groupby("series", sort=True)):
             style = {"color": f"C{i}", "linewidth": 0.7, "linestyle": "-" if j == 0 else ":",
                      "label": f"{label} subflow {j + 1}"}
-            axes[0].plot(rows.t_s, rows.cwnd, **style)
-            axes[1].plot(rows.t_s, rows.srtt_s * 1e3, **style)
-            axes[2].plot(rows.t_s, rows.throughput_bps / 1e6, **style)
-    for ax, ylabel in zip(axes, ("cwnd (segments)", "smoothed RTT (ms)", "throughput (Mbit/s)")):
-        ax.set(xlabel="time (s)", ylabel=ylabel)
-        ax.grid(True, alpha=0.3)
+            plot_subflow(axes, rows, **style)
+    label_subflow_axes(axes)
     axes[0].legend(fontsize="xx-small")
     return fig
 

@@ -536,7 +536,7 @@ def draw_friendliness(data):
 
 
 def draw_subflows(data):
-    from ..reproduce.figures import new_figure
+    from ..reproduce.figures import label_subflow_axes, new_figure, plot_subflow
 
     series = data["wireless_series"]
     fig, axes = new_figure(ncols=3, width=5.2)
@@ -544,12 +544,8 @@ def draw_subflows(data):
         one = _first_run(series[series["cc"] == label])
         for i, (name, rows) in enumerate(one.groupby("series", sort=True)):
             style = {"color": f"C{2 * j + i}", "linewidth": 0.8, "label": f"{label} subflow {i + 1}"}
-            axes[0].plot(rows.t_s, rows.cwnd, **style)
-            axes[1].plot(rows.t_s, rows.srtt_s * 1e3, **style)
-            axes[2].plot(rows.t_s, rows.throughput_bps / 1e6, **style)
-    for ax, ylabel in zip(axes, ("cwnd (segments)", "smoothed RTT (ms)", "throughput (Mbit/s)")):
-        ax.set(xlabel="time (s)", ylabel=ylabel)
-        ax.grid(True, alpha=0.3)
+            plot_subflow(axes, rows, **style)
+    label_subflow_axes(axes)
     axes[0].legend(fontsize="x-small")
     return fig
 

@@ -40,3 +40,24 @@ def save(fig, folder: Path, name: str) -> tuple[Path, Path]:
     with matplotlib.rc_context({"svg.hashsalt": f"mpcc-{name}", "svg.fonttype": "path"}):
         fig.savefig(svg, metadata={"Date": None, "Creator": None})
     return png, svg
+
+
+# The per-subflow views users of MPTCP tools ask for: (series column, scale, axis label).
+SUBFLOW_VIEWS = (
+    ("cwnd", 1.0, "cwnd (segments)"),
+    ("srtt_s", 1e3, "smoothed RTT (ms)"),
+    ("throughput_bps", 1e-6, "throughput (Mbit/s)"),
+)
+
+
+def plot_subflow(axes, rows, **style) -> None:
+    """One subflow's cwnd, RTT and throughput over time onto three axes (SUBFLOW_VIEWS order)."""
+    for ax, (column, scale, _) in zip(axes, SUBFLOW_VIEWS):
+        ax.plot(rows.t_s, rows[column] * scale, **style)
+
+
+def label_subflow_axes(axes, xlabel: bool = True) -> None:
+    """Axis labels and grids for three axes drawn by `plot_subflow`."""
+    for ax, (_, _, ylabel) in zip(axes, SUBFLOW_VIEWS):
+        ax.set(ylabel=ylabel, xlabel="time (s)" if xlabel else None)
+        ax.grid(True, alpha=0.3)
