@@ -498,6 +498,8 @@ class Subflow(Strict):
 
 
 ROUTE_FIELDS = ("path", "paths", "subflows")
+# The simulator's receiver controllers (mpcc_algo::receiver::REGISTRY).
+RECEIVERS = ("none", "popctl", "rtsc")
 
 
 class Flow(Strict):
@@ -511,6 +513,10 @@ class Flow(Strict):
     scheduler: Optional[str] = None
     # Checked by the simulator against the scheduler's registry entry.
     scheduler_params: dict[str, float] = {}
+    # Receiver controller (docs/algorithms/popctl.md, rtsc.md); its parameters are
+    # checked by the simulator against the controller's registry entry.
+    receiver: Optional[str] = None
+    receiver_params: dict[str, float] = {}
     start: Duration = 0
     stop: Optional[Duration] = None
     count: int = Field(default=1, ge=1)
@@ -546,6 +552,15 @@ class Flow(Strict):
         if name is not None and name not in names:
             raise PydanticCustomError(
                 "scheduler", "{msg}", {"msg": f'unknown scheduler "{name}"; allowed: {", ".join(names)}'}
+            )
+        return name
+
+    @field_validator("receiver")
+    @classmethod
+    def _known_receiver(cls, name):
+        if name is not None and name not in RECEIVERS:
+            raise PydanticCustomError(
+                "receiver", "{msg}", {"msg": f'unknown receiver controller "{name}"; allowed: {", ".join(RECEIVERS)}'}
             )
         return name
 
@@ -696,6 +711,7 @@ class Scenario(Strict):
                         "stop_ns": flow.stop,
                         "app": app,
                         "tcp": tcp,
+                        **_receiver(flow),
                     }
                 )
         return {
@@ -761,6 +777,12 @@ class Scenario(Strict):
         path = (self._base_dir / cap.path).resolve()
         check_trace(path, f"links.{name}.capacity.path", cap.path)
         return {"kind": "trace", "path": str(path), "bytes_per_opportunity": cap.bytes_per_opportunity}
+
+
+def _receiver(flow: Flow) -> dict:
+    """Only when given, so configurations (and run-cache keys) without one are unchanged."""
+    out = {"receiver": flow.receiver} if flow.receiver is not None else {}
+    return out | ({"receiver_params": dict(flow.receiver_params)} if flow.receiver_params else {})
 
 
 def check_trace(path: Path, field: str, shown: str) -> None:
@@ -908,7 +930,7 @@ def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
         sep = "" if ctx["field"].startswith("[") else "."
         field = f"{field}{sep}{ctx['field']}" if field else ctx["field"]
     if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity", "scheduler",
-                "route", "app"):
+                "route", "app", "receiver"):
         message = ctx["msg"]
     elif kind == "missing":
         message = "required field is missing"
