@@ -1,13 +1,18 @@
-"""The scenario schema's receiver-controller fields the thesis reproduction needs."""
+"""The thesis reproduction (`mpcc reproduce park`): the quick plan loads, a run of one
+variant measures, every seeds.md section-5 claim is covered, and verdicts follow the
+data. Also the scenario schema's receiver-controller fields it needs."""
 
 from __future__ import annotations
 
 import tomllib
 
+import pandas as pd
 import pytest
 
 import mpcc
-from mpcc.papers import SCENARIOS
+from mpcc.papers import SCENARIOS, load
+from mpcc.papers import park
+from mpcc.reproduce.plan import plan
 from mpcc.scenario import Scenario, ScenarioError
 
 PARK = SCENARIOS / "park"
@@ -41,3 +46,147 @@ def test_unknown_receiver_is_a_scenario_error_and_bad_params_a_simulation_error(
     data["duration"], data["warmup"] = "1s", 0
     with pytest.raises(mpcc.SimulationError, match="bogus"):
         mpcc.run(data, plots=False)
+
+
+# ---- the reproduction -----------------------------------------------------------------------
+
+# Every claim of shared/docs/seeds.md section 5 and the Claim (or the planned, not-run claim)
+# that checks it.
+SEEDS_CLAIMS = {
+    "Conventional MPTCP: only 24 % / 18 % meet the delay requirement, p95 about 2 s, WiFi peaks 1.39 / 1.56":
+        "conventional_delay",
+    "TSC keeps delays within bound and trades cost for delay": "planned:TSC",
+    "Eq. 3.9 single Reno flow (Fig. 3.4)": "eq_3_9",
+    "LIA fluid model / Fig. 3.7 (c0, c1) = (20, 5), T_p = 50 ms": "lia_model",
+    "R-TSC lowers delay with round-robin and lowest-RTT-first, c1 in {15, 12, 8}": "rtsc",
+    "1 CUBIC + CoDel under-utilizes": "cubic_codel",
+    "20 subflows have multi-second delays": "many_subflows",
+    "proposal: delay under about 0.6 s (static) with near-full utilization over 80 %": "popctl_static",
+    "proposal: delay under about 1 s (dynamic) with near-full utilization over 80 %": "popctl_dynamic",
+}
+
+
+def test_every_seeds_claim_has_a_claim_or_is_listed_as_not_run():
+    paper = load("park")
+    assert paper.pending is None
+    ids = {c.id for c in paper.claims}
+    for text, claim in SEEDS_CLAIMS.items():
+        if claim.startswith("planned:"):
+            word = claim.split(":", 1)[1]
+            assert any(word in p and "not run" in p for p in paper.planned_claims), text
+            assert any(word in n and n.startswith("Not run") for n in paper.notes), text
+        else:
+            assert claim in ids, text
+    paper.check()
+
+
+def test_quick_plan_loads_and_stays_small():
+    paper = load("park")
+    specs = plan(paper, quick=True, version="test")
+    assert len({s.key for s in specs}) < 200
+    # Every run is one of the planned experiments, with its quick duration.
+    assert {s.experiment for s in specs} == {e.name for e in paper.experiments}
+    assert all(s.config["duration_ns"] <= 120e9 for s in specs)
+    # The ch. 4 proposal and its baselines differ in the network queue and the receiver.
+    pop = [s for s in specs if s.experiment == "pop_static"]
+    kinds = {(f["flows"][0].get("receiver"), s.config["links"][0]["queue"]["kind"]) for s in pop
+             for f in [s.config]}
+    assert kinds == {("popctl", "droptail"), (None, "codel"), (None, "droptail")}
+
+
+def _one_run(experiment, variant_name):
+    from mpcc.reproduce.plan import apply_overrides, load_scenario_data
+
+    exp = next(e for e in park.PAPER.experiments if e.name == experiment)
+    variant = next(v for v in exp.variants if v.name == variant_name)
+    data, base = load_scenario_data(exp.scenario)
+    data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
+    result = mpcc.run(Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
+    return exp.metrics(result, variant)
+
+
+def test_one_replication_of_the_proposal_measures_delay_and_utilization():
+    m = _one_run("pop_static", "static c=40 population control")
+    assert 0.5 < m["utilization"] <= 1.01
+    assert 0 <= m["near_full_share"] <= 1
+    assert 0.025 < m["app_delay_p50_s"] <= m["app_delay_p95_s"] <= m["app_delay_p99_s"]
+    assert m["receiver_dupacks"] > 0  # the receiver-side CoDel acted
+
+
+def test_one_replication_of_the_reno_model_check():
+    m = _one_run("model_reno", "c=10 r=0.8")
+    assert m["r"] == pytest.approx(0.8, abs=0.01)
+    assert m["utilization"] == pytest.approx(m["eq_3_9"], rel=0.1)
+
+
+# ---- verdicts from data ----------------------------------------------------------------------
+
+
+def _pop_frame(util_pc, p99_pc, near_pc, util_one=0.6, p99_twenty=3.0):
+    rows = []
+    for kind in park.POP_KINDS:
+        for c in (20, 40, 80):
+            base = {"kind": kind, "capacity_mbps": c, "replication": 0, "near_full_share": 0.5,
+                    "app_delay_p95_s": 0.1}
+            rows.append({**base, "scheme": "population control", "utilization": util_pc, "app_delay_p99_s": p99_pc,
+                         "near_full_share": near_pc, "app_delay_p95_s": p99_pc / 2})
+            rows.append({**base, "scheme": "CoDel, 1 subflow", "utilization": util_one, "app_delay_p99_s": 0.2})
+            rows.append({**base, "scheme": "CoDel, 20 subflows", "utilization": 0.97, "app_delay_p99_s": p99_twenty,
+                         "app_delay_p95_s": p99_twenty / 2})
+    df = pd.DataFrame(rows)
+    return {f"pop_{k}": df[df["kind"] == k].reset_index(drop=True) for k in park.POP_KINDS}
+
+
+def test_population_control_verdicts_follow_the_data():
+    good = _pop_frame(util_pc=0.95, p99_pc=0.3, near_pc=0.9)
+    assert park.popctl_static_verdict(good)[0] == "reproduced"
+    assert park.popctl_dynamic_verdict(good)[0] == "reproduced"
+    assert park.cubic_codel_verdict(good)[0] == "reproduced"
+    assert park.many_subflows_verdict(good)[0] == "reproduced"
+    assert park.popctl_tradeoff_verdict(good)[0] == "reproduced"
+    # Contradicting data: long delays, rarely full, one CUBIC fills the link, 20 subflows are fast.
+    bad = _pop_frame(util_pc=0.5, p99_pc=2.5, near_pc=0.3, util_one=0.99, p99_twenty=0.2)
+    for verdict in (park.popctl_static_verdict, park.popctl_dynamic_verdict, park.cubic_codel_verdict,
+                    park.many_subflows_verdict, park.popctl_tradeoff_verdict):
+        v, reason = verdict(bad)
+        assert v == "not reproduced", (verdict.__name__, reason)
+    # Delay fine but utilization short of the bound: not reproduced either; the reason quotes numbers.
+    v, reason = park.popctl_static_verdict(_pop_frame(util_pc=0.95, p99_pc=0.3, near_pc=0.5))
+    assert v == "not reproduced" and "near-full 50%" in reason
+
+
+def test_model_verdicts_follow_the_data():
+    from mpcc import model as m
+
+    rows = [{"capacity_bps": 10e6, "r_target": r, "r": r, "eq_3_9": m.single_flow_rate_ratio(r),
+             "utilization": m.single_flow_rate_ratio(r) * 0.98} for r in (0.4, 0.6, 0.8)]
+    assert park.eq_3_9_verdict({"model_reno": pd.DataFrame(rows)})[0] == "reproduced"
+    for row in rows:
+        row["utilization"] = 1.0 if row["r"] > 0.5 else row["utilization"]
+    rows[-1]["utilization"] = 0.6  # 0.67 of Eq. 3.9 at r = 0.8
+    v, reason = park.eq_3_9_verdict({"model_reno": pd.DataFrame(rows)})
+    assert v == "partly" and "1 of 2" in reason
+    lia = pd.DataFrame([{"buffer0": 25, "buffer1": 5, "x0": 0.5, "x1": 0.5, "lia0": 0.9, "lia1": 0.9,
+                         "reno0": 0.91, "reno1": 0.91}])
+    assert park.lia_verdict({"model_lia": lia})[0] == "not reproduced"
+
+
+def test_rtsc_and_conventional_verdicts_follow_the_data():
+    rows = []
+    for s in park.RTSC_SCHEDULERS:
+        for c1 in (15, 12, 8):
+            rows.append({"scheduler": s, "c1_mbps": c1, "receiver": "none", "app_delay_p95_s": 0.5})
+            rows.append({"scheduler": s, "c1_mbps": c1, "receiver": "rtsc", "app_delay_p95_s": 0.1})
+    df = pd.DataFrame(rows)
+    assert park.rtsc_verdict({"rtsc": df})[0] == "reproduced"
+    flipped = df.assign(receiver=df["receiver"].map({"none": "rtsc", "rtsc": "none"}))
+    assert park.rtsc_verdict({"rtsc": flipped})[0] == "not reproduced"
+
+    ch2 = pd.DataFrame([{"mptcp": "uncoupled", "app_delay_p50_s": 0.6, "app_delay_p95_s": 2.0,
+                         "wifi_peak_utilization": 1.4},
+                        {"mptcp": "coupled", "app_delay_p50_s": 0.7, "app_delay_p95_s": 1.9,
+                         "wifi_peak_utilization": 1.5}])
+    assert park.conventional_verdict({"ch2_conventional": ch2})[0] == "reproduced"
+    fast = ch2.assign(app_delay_p50_s=0.05, app_delay_p95_s=0.1)
+    v, reason = park.conventional_verdict({"ch2_conventional": fast})
+    assert v == "not reproduced" and "p95 0.100 s" in reason

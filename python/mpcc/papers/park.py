@@ -1,25 +1,947 @@
-"""Se-Yong Park (PhD thesis): application-level delay of MPTCP (TSC, R-TSC, subflow
-population control). Pending: needs MPTCP connections (issue 3) and the delay
-controls. Its single-path model check (Eq. 3.9) runs today in the `tcp` entry."""
+"""Se-Yong Park (PhD thesis): application-level delay of MPTCP (seeds/004; seeds.md
+section 5). The thesis's analytical model against the simulator (Eq. 3.9, Fig. 3.4;
+the LIA rate analysis, Fig. 3.7), conventional MPTCP carrying a VBR video over WiFi
+and LTE (section 2.5), R-TSC against a conventional receiver (section 3.6.3) and
+subflow population control with receiver-side CoDel (chapter 4). TSC (chapter 2)
+is not in the simulator yet: its claim is listed as not run. Scenarios:
+scenarios/park/."""
 
-from ..reproduce import Paper
-from . import MULTIPATH_PENDING
+from __future__ import annotations
+
+import math
+
+from ..reproduce import Claim, Experiment, Figure, Paper, Variant
+from ..reproduce import verdicts
+from . import SCENARIOS
+
+HERE = SCENARIOS / "park"
+WIRE = 1500  # bytes on the wire per full segment (mss 1448 + 52)
+PAYLOAD = 1448 / 1500
+
+# ---- thresholds of the verdicts (fixed before the runs) ------------------------------
+MODEL_TOLERANCE = 0.10  # Eq. 3.9 and the LIA analysis: within 10 %
+NEAR_FULL = 0.9  # a 1 s window is "near full" at >= 90 % of the payload capacity
+NEAR_FULL_SHARE = 0.8  # ... over 80 % of the time
+UNDER_UTILIZED = 0.9  # mean utilization below 90 %: under-utilized
+MULTI_SECOND = 1.0  # 99th-percentile application delay at or above 1 s: "multi-second"
+BOUND_STATIC, BOUND_DYNAMIC = 0.6, 1.0  # population control's delay bounds (s), on the 99th percentile
+P95_ABOUT_2S = (1.0, 4.0)  # "95th percentile about 2 s": within a factor of 2
+DELAY_REQUIREMENT = 0.2  # ch. 2: d_send + d_net = 100 + 100 ms (the tightest TSC setting)
+
+
+def _mbps(bps: float) -> str:
+    return f"{bps / 1e6:g}Mbps"
+
+
+# ============================================================================
+# Model validation: Eq. 3.9 (Fig. 3.4) and the LIA analysis (Fig. 3.7)
+# ============================================================================
+
+RENO_CAPACITIES = (5e6, 10e6, 20e6, 40e6)
+RENO_RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+RENO_TP = 0.1  # propagation RTT of model_reno.toml
+
+
+def _w_bdp(bps: float, t_p: float) -> float:
+    return bps / (WIRE * 8) * t_p
+
+
+def _buffer_for(bps: float, t_p: float, r: float) -> int:
+    w_bdp = _w_bdp(bps, t_p)
+    return max(1, round(w_bdp / r - w_bdp - 1))
+
+
+def model_reno_metrics(result, variant) -> dict:
+    from .. import model as m
+
+    c_bps, buffer = variant.params["capacity_bps"], variant.params["buffer_packets"]
+    w_bdp = _w_bdp(c_bps, RENO_TP)
+    w_loss = w_bdp + buffer + 1  # the packet in transmission counts
+    r = w_bdp / w_loss
+    return {
+        "r": r,
+        "utilization": result.summary["links"]["bottleneck"]["utilization"],
+        "eq_3_9": m.single_flow_rate_ratio(r) if r <= 1 else math.nan,
+        "fixed_rtt_model": 0.75 / r,  # 3/4 W_loss / T_p: the fixed-RTT model (dashed line of Fig. 3.4)
+        "timeouts": result.summary["flows"]["reno"]["timeouts"],
+    }
+
+
+MODEL_RENO = Experiment(
+    name="model_reno",
+    scenario=HERE / "model_reno.toml",
+    variants=tuple(
+        Variant(f"c={c / 1e6:g} r={r:g}",
+                {"links.bottleneck.rate": _mbps(c), "links.bottleneck.queue.packets": _buffer_for(c, RENO_TP, r)},
+                {"capacity_bps": c, "r_target": r, "buffer_packets": _buffer_for(c, RENO_TP, r)})
+        for c in RENO_CAPACITIES for r in RENO_RATIOS
+    ),
+    metrics=model_reno_metrics,
+    replications=1,
+    quick_replications=1,
+    quick_overrides={"duration": "120s", "warmup": "20s"},
+    description="Fig. 3.4: one Reno flow, DropTail, T_p = 100 ms, capacity 5/10/20/40 Mbit/s, buffer for "
+    "r = W_BDP / W_loss from 0.3 to 0.9 (W_loss = W_BDP + buffer + 1); 300 s with 30 s warm-up (quick: 120 s, "
+    "20 s). Deterministic: one run per point. utilization = x / c.",
+)
+
+# (buffer LTE, buffer WiFi) in packets: W_loss,1 at about 1.3 W_BDP,1 while W_loss,0 is swept, then the other way
+# (the points of tests/test_model.py, plus two).
+LIA_BUFFERS = ((5, 5), (10, 5), (25, 5), (45, 5), (80, 5), (25, 2), (25, 10), (25, 20))
+LIA_C = (20e6, 5e6)
+LIA_TP = 0.05
+
+
+def model_lia_metrics(result, variant) -> dict:
+    import numpy as np
+
+    from .. import model as m
+
+    c = np.array([m.packets_per_second(x, WIRE) for x in LIA_C])
+    w_bdp = c * LIA_TP
+    w_loss = w_bdp + np.array([variant.params["buffer0"], variant.params["buffer1"]]) + 1
+    predicted = m.lia_rates(c, [LIA_TP, LIA_TP], w_loss).rates / c
+    reno = [m.reno_cycle(c[i], LIA_TP, w_loss[i]).rate / c[i] for i in range(2)]
+    links = result.summary["links"]
+    return {
+        "r0": w_bdp[0] / w_loss[0],
+        "r1": w_bdp[1] / w_loss[1],
+        "x0": links["lte"]["utilization"],
+        "x1": links["wifi"]["utilization"],
+        "lia0": float(predicted[0]),
+        "lia1": float(predicted[1]),
+        "reno0": float(reno[0]),
+        "reno1": float(reno[1]),
+    }
+
+
+MODEL_LIA = Experiment(
+    name="model_lia",
+    scenario=HERE / "model_lia.toml",
+    variants=tuple(
+        Variant(f"buffers={b0},{b1}",
+                {"links.lte.queue.packets": b0, "links.wifi.queue.packets": b1},
+                {"buffer0": b0, "buffer1": b1, "sweep": "W_loss,0" if b1 == 5 else "W_loss,1"})
+        for b0, b1 in LIA_BUFFERS
+    ),
+    metrics=model_lia_metrics,
+    replications=1,
+    quick_replications=1,
+    quick_overrides={"duration": "100s", "warmup": "20s"},
+    description="Fig. 3.7: LIA, (c0, c1) = (20, 5) Mbit/s, T_p = 50 ms, minrtt; DropTail buffers per variant "
+    "(W_loss = W_BDP + buffer + 1); 200 s with 20 s warm-up (quick: 100 s). x_r = the link's utilization "
+    "(each subflow has its own link); lia_r = the analysis (mpcc.model.lia_rates), reno_r = uncoupled Eq. 3.9. "
+    "Deterministic: one run per point.",
+)
+
+
+# ============================================================================
+# Chapter 2: conventional MPTCP with a VBR video over WiFi and LTE
+# ============================================================================
+
+
+def _sample_rows(result, flow, subflow):
+    df = result.flow_series
+    return df[(df["flow"] == flow) & (df["subflow"] == subflow)].sort_values("t_s")
+
+
+def _capacity_series(result, link):
+    df = result.link_series
+    return df[df["link"] == link].sort_values("t_s")
+
+
+def _peak_ratio(result, flow, subflow, link, after_s) -> float:
+    """Largest ratio of the subflow's sending rate (per sample interval) to the link's capacity."""
+    import numpy as np
+
+    rows = _sample_rows(result, flow, subflow)
+    cap = _capacity_series(result, link).set_index("t_s")["capacity_bps"]
+    sent = rows.set_index("t_s")["sent_bytes"].diff() * 8 / (result.config["sample_interval_ns"] / 1e9)
+    ratio = (sent / cap.reindex(sent.index)).loc[lambda s: s.index > after_s]
+    return float(np.nanmax(ratio.to_numpy())) if len(ratio) else math.nan
+
+
+def _delay_fields(flow: dict, prefix: str = "app_delay") -> dict:
+    return {f"{prefix}_{k}_s": flow[f"{prefix}_{k}_s"] for k in ("min", "mean", "p50", "p95", "p99")}
+
+
+def ch2_metrics(result, variant) -> dict:
+    flow = result.summary["flows"]["video"]
+    wifi, lte = flow["subflows"]
+    after = result.config["warmup_ns"] / 1e9
+    return {
+        "goodput_bps": flow["goodput_bps"],
+        **_delay_fields(flow),
+        "wifi_bps": wifi["throughput_bps"],
+        "lte_bps": lte["throughput_bps"],
+        "wifi_rtt_p50_s": wifi["rtt_p50_s"],
+        "wifi_rtt_p95_s": wifi["rtt_p95_s"],
+        "lte_rtt_p50_s": lte["rtt_p50_s"],
+        "wifi_peak_utilization": _peak_ratio(result, "video", 0, "wifi", after),
+        "lte_peak_utilization": _peak_ratio(result, "video", 1, "lte", after),
+        # The thesis's costs: 1 per Mbit/s on WiFi, 10 on LTE.
+        "cost": wifi["throughput_bps"] / 1e6 * 1 + lte["throughput_bps"] / 1e6 * 10,
+        "stalls": flow.get("stalls", math.nan),
+        "stall_s": flow.get("stall_s", math.nan),
+    }
+
+
+CH2_VARIANTS = (Variant("uncoupled", {"flows.0.cc": "reno"}, {"mptcp": "uncoupled"}),
+                Variant("coupled", {"flows.0.cc": "lia"}, {"mptcp": "coupled"}))
+CH2 = Experiment(
+    name="ch2_conventional",
+    scenario=HERE / "ch2_conventional.toml",
+    variants=CH2_VARIANTS,
+    metrics=ch2_metrics,
+    replications=5,
+    quick_replications=2,
+    quick_overrides={"duration": "40s", "warmup": "5s"},
+    description="Sec. 2.5: conventional MPTCP (round-robin; uncoupled Reno or coupled LIA) with a VBR video "
+    "(mean 4 Mbit/s) over WiFi (random walk 2-5 Mbit/s, RTT 20 ms) and LTE (10-20 Mbit/s, RTT 40 ms); "
+    "120 s with 10 s warm-up (quick: 40 s, 5 s). cost = 1 x WiFi Mbit/s + 10 x LTE Mbit/s; "
+    "peak utilization = the largest 100 ms sending rate / capacity.",
+)
+
+
+# ============================================================================
+# Chapter 3: R-TSC against a conventional receiver (testbed setting, sec. 3.6.3)
+# ============================================================================
+
+RTSC_C1 = (15e6, 12e6, 8e6)
+RTSC_WIFI_W_LOSS = 720e3  # bytes: W_loss of the WiFi path (thesis: about 720 KB)
+RTSC_SCHEDULERS = ("roundrobin", "minrtt")
+
+
+def _wifi_buffer(c1: float) -> int:
+    bdp = c1 / 8 * 0.015  # T_p = 15 ms
+    return round((RTSC_WIFI_W_LOSS - bdp) / WIRE)
+
+
+def _rtsc_variant(scheduler, receiver, c1):
+    params = {"ca": 4.0} if receiver == "rtsc" else {}
+    return Variant(
+        f"{scheduler} {receiver} c1={c1 / 1e6:g}",
+        {"flows.0.scheduler": scheduler, "flows.0.receiver": receiver, "flows.0.receiver_params": params,
+         "links.wifi.rate": _mbps(c1), "links.wifi.queue.packets": _wifi_buffer(c1)},
+        {"scheduler": scheduler, "receiver": receiver, "c1_mbps": c1 / 1e6},
+    )
+
+
+def rtsc_metrics(result, variant) -> dict:
+    flow = result.summary["flows"]["s"]
+    lte, wifi = flow["subflows"]
+    return {
+        "goodput_bps": flow["goodput_bps"],
+        **_delay_fields(flow),
+        **_delay_fields(flow, "rtt"),
+        "x0_bps": lte["throughput_bps"],
+        "x1_bps": wifi["throughput_bps"],
+        "rtt0_p95_s": lte["rtt_p95_s"],
+        "rtt1_p95_s": wifi["rtt_p95_s"],
+        "stalls": flow.get("stalls", math.nan),
+        "stall_s": flow.get("stall_s", math.nan),
+        "receiver_dupacks": flow.get("receiver_dupacks", 0),
+    }
+
+
+RTSC_QUICK = {"duration": "20s"}
+RTSC = Experiment(
+    name="rtsc",
+    scenario=HERE / "rtsc_minrtt_rtsc.toml",
+    variants=tuple(_rtsc_variant(s, r, c1) for c1 in RTSC_C1 for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
+    metrics=rtsc_metrics,
+    replications=1,
+    quick_replications=1,
+    quick_overrides=RTSC_QUICK,
+    description="Sec. 3.6.3: LIA with round-robin or minRTT, conventional receiver or R-TSC (C_a = 4), "
+    "LTE 40 Mbit/s T_p 30 ms (W_loss about 7 MB), WiFi c1 = 15/12/8 Mbit/s T_p 15 ms (W_loss about 720 KB), "
+    "CBR stream 35.85 Mbit/s; 30 s (quick: 20 s). No random element: one run per point.",
+)
+
+
+def rtsc_series(result, variant):
+    return _series_rows(result, "s", every_s=0.5)
+
+
+RTSC_SERIES = Experiment(
+    name="rtsc_series",
+    scenario=HERE / "rtsc_minrtt_rtsc.toml",
+    variants=tuple(_rtsc_variant(s, r, 12e6) for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
+    metrics=rtsc_series,
+    replications=1,
+    quick_replications=1,
+    quick_overrides=RTSC_QUICK,
+    description="The rtsc runs at c1 = 12 Mbit/s: per-subflow time series (0.5 s samples).",
+)
+
+
+# ============================================================================
+# Chapter 4: subflow population control
+# ============================================================================
+
+POP_CAPACITIES = (20e6, 40e6, 80e6)
+POP_SUBFLOWS = (1, 5, 10, 20)
+POP_KINDS = ("static", "periodic", "random_walk")
+
+
+def _capacity(kind: str, c: float) -> dict:
+    if kind == "static":
+        return {"rate": _mbps(c)}
+    if kind == "periodic":  # 1/5 of the capacity for 1 s every 5 s
+        return {"capacity": {"kind": "schedule", "period": "5s",
+                             "steps": [{"at": "0s", "rate": _mbps(c)}, {"at": "4s", "rate": _mbps(c / 5)}]}}
+    return {"capacity": {"kind": "random_walk", "initial": _mbps(c), "min": _mbps(c / 5), "max": _mbps(8 * c),
+                         "step": "2s", "sigma": 0.7}}
+
+
+CODEL = {"kind": "codel", "target": "5ms", "interval": "100ms", "limit": 10000}
+DROPTAIL = {"kind": "droptail", "packets": 10000}
+
+
+def _pop_variant(kind: str, c: float, scheme: str, n: int):
+    link = {**_capacity(kind, c), "delay": "25ms"}
+    route = {"path": ["bn"]} if n == 1 else {"paths": [["bn"]] * n}
+    flow = {"name": "f", "cc": "cubic", **route}
+    if scheme == "popctl":
+        label, link["queue"], flow["receiver"] = "population control", DROPTAIL, "popctl"
+    elif scheme == "codel":
+        label, link["queue"] = f"CoDel, {n} subflow{'s' if n > 1 else ''}", CODEL
+    else:
+        label, link["queue"] = f"DropTail, {n} subflows", DROPTAIL
+    return Variant(f"{kind} c={c / 1e6:g} {label}", {"links": {"bn": link}, "flows": [flow]},
+                   {"kind": kind, "capacity_mbps": c / 1e6, "scheme": label, "subflows": n})
+
+
+def _pop_variants(kind: str, capacities=POP_CAPACITIES):
+    out = []
+    for c in capacities:
+        out += [_pop_variant(kind, c, "codel", n) for n in POP_SUBFLOWS]
+        out += [_pop_variant(kind, c, "popctl", 20), _pop_variant(kind, c, "droptail", 20)]
+    return tuple(out)
+
+
+def _windows(result, flow: str, link: str, after_s: float, window_s: float = 1.0):
+    """Per window of `window_s` after `after_s`: (goodput / payload capacity)."""
+    import numpy as np
+
+    rows = _sample_rows(result, flow, 0)
+    cap = _capacity_series(result, link)
+    t = rows["t_s"].to_numpy()
+    delivered = rows["delivered_bytes"].to_numpy(dtype=float)
+    ct, cb = cap["t_s"].to_numpy(), cap["capacity_bps"].to_numpy(dtype=float)
+    out = []
+    start = after_s
+    while start + window_s <= t[-1] + 1e-9:
+        i0, i1 = np.searchsorted(t, [start - 1e-9, start + window_s - 1e-9])
+        if i1 >= len(t) or i0 >= i1:
+            break
+        got = (delivered[i1] - delivered[i0]) * 8 / (t[i1] - t[i0])
+        sel = (ct > t[i0] + 1e-9) & (ct <= t[i1] + 1e-9)
+        out.append(got / (cb[sel].mean() * PAYLOAD))
+        start += window_s
+    return np.array(out)
+
+
+def pop_metrics(result, variant) -> dict:
+    flow = result.summary["flows"]["f"]
+    after = result.config["warmup_ns"] / 1e9
+    ratios = _windows(result, "f", "bn", after)
+    cap = _capacity_series(result, "bn")
+    mean_capacity = cap[cap["t_s"] > after + 1e-9]["capacity_bps"].mean()
+    return {
+        "goodput_bps": flow["goodput_bps"],
+        "utilization": flow["goodput_bps"] / (mean_capacity * PAYLOAD),
+        "near_full_share": float((ratios >= NEAR_FULL).mean()) if len(ratios) else math.nan,
+        **_delay_fields(flow),
+        **_delay_fields(flow, "rtt"),
+        "retransmissions": flow["retransmissions"],
+        "timeouts": flow["timeouts"],
+        "subflows_on_mean": flow.get("receiver_subflows_on_mean", variant.params["subflows"]),
+        "receiver_dupacks": flow.get("receiver_dupacks", 0),
+        "receiver_offs": flow.get("receiver_offs", 0),
+    }
+
+
+def _series_rows(result, flow, every_s):
+    df = result.flow_series
+    df = df[df["flow"] == flow]
+    interval = result.config["sample_interval_ns"] / 1e9
+    step = max(1, round(every_s / interval))
+    df = df[(df["t_s"] / interval).round().astype("int64") % step == 0]
+    rows = []
+    for rec in df[["t_s", "subflow", "cwnd", "srtt_s", "throughput_bps", "goodput_bps"]].itertuples(index=False):
+        rows.append({"series": f"{flow}/{rec.subflow}", "t_s": float(rec.t_s), "cwnd": float(rec.cwnd),
+                     "srtt_s": float(rec.srtt_s), "throughput_bps": float(rec.throughput_bps),
+                     "goodput_bps": float(rec.goodput_bps)})
+    return rows
+
+
+def pop_series(result, variant):
+    """The connection's goodput and the link capacity per 100 ms (series "goodput"), and each subflow's
+    cwnd, smoothed RTT and throughput per second."""
+    df = result.flow_series
+    conn = df[(df["flow"] == "f") & (df["subflow"] == 0)].sort_values("t_s")
+    cap = _capacity_series(result, "bn").set_index("t_s")["capacity_bps"]
+    rows = [{"series": "goodput", "t_s": float(t), "goodput_bps": float(g), "capacity_bps": float(cap.get(t, math.nan)),
+             "cwnd": math.nan, "srtt_s": math.nan, "throughput_bps": math.nan}
+            for t, g in zip(conn["t_s"], conn["goodput_bps"])]
+    for row in _series_rows(result, "f", every_s=1.0):
+        rows.append({**row, "capacity_bps": math.nan})
+    return rows
+
+
+def _pop_quick(kind):
+    return {"duration": "25s", "warmup": "5s"}
+
+
+def _pop_experiment(kind: str) -> Experiment:
+    return Experiment(
+        name=f"pop_{kind}",
+        scenario=HERE / f"popctl_{kind}.toml",
+        variants=_pop_variants(kind),
+        metrics=pop_metrics,
+        replications=5 if kind == "random_walk" else 1,
+        quick_replications=2 if kind == "random_walk" else 1,
+        quick_overrides=_pop_quick(kind),
+        description=f"Ch. 4, {kind.replace('_', ' ')} capacity: one 25 ms path (RTT 50 ms), capacity 20/40/80 Mbit/s"
+        + {"static": "", "periodic": " dropping to 1/5 for 1 s every 5 s",
+           "random_walk": " as a random walk between 1/5 and 8x, a step every 2 s"}[kind]
+        + "; uncoupled CUBIC, min RTO 200 ms. Baselines: 1/5/10/20 subflows through in-network CoDel (5 ms, "
+        "100 ms) and 20 subflows through a DropTail buffer of 10000 packets; the proposal: 20 subflows, receiver "
+        "'popctl', the same DropTail buffer. 60 s with 5 s warm-up (quick: 25 s). utilization = goodput / mean "
+        "payload capacity; near_full_share = share of 1 s windows with goodput >= 90 % of the payload capacity."
+        + ("" if kind == "random_walk" else " No random element: one run per point."),
+    )
+
+
+POP = {kind: _pop_experiment(kind) for kind in POP_KINDS}
+POP_SERIES_SCHEMES = (("codel", 1), ("codel", 20), ("popctl", 20))
+POP_SERIES = {
+    kind: Experiment(
+        name=f"pop_{kind}_series",
+        scenario=HERE / f"popctl_{kind}.toml",
+        variants=tuple(_pop_variant(kind, 40e6, s, n) for s, n in POP_SERIES_SCHEMES),
+        metrics=pop_series,
+        replications=1,
+        quick_replications=1,
+        quick_overrides=_pop_quick(kind),
+        description=f"The pop_{kind} runs at 40 Mbit/s (first seed): goodput and capacity per 100 ms, "
+        "per-subflow cwnd, RTT and throughput per second.",
+    )
+    for kind in POP_KINDS
+}
+
+
+# ============================================================================
+# Verdicts
+# ============================================================================
+
+
+def _has(data, name) -> bool:
+    return name in data and not data[name].empty
+
+
+def eq_3_9_verdict(data):
+    df = data["model_reno"]
+    checks = []
+    for (c, r_target), rows in df.groupby(["capacity_bps", "r_target"], sort=True):
+        r = rows["r"].iloc[0]
+        if r >= 0.5 - 1e-3:  # the domain of Eq. 3.9 (beta W_loss <= W_BDP)
+            ratio = rows["utilization"].mean() / rows["eq_3_9"].iloc[0]
+            checks.append((f"{c / 1e6:g} Mbit/s r={r:.2f}", ratio, verdicts.within(ratio, 1.0, MODEL_TOLERANCE)))
+    verdict, reason = verdicts.points(checks, "simulated rate / Eq. 3.9", "within 10 %", ".3f")
+    full = df[df["r"] < 0.5 - 1e-3]
+    if not full.empty:
+        reason += f"; below r = 1/2 utilization {full['utilization'].min():.4f} to {full['utilization'].max():.4f}"
+    return verdict, reason
+
+
+def lia_verdict(data):
+    df = data["model_lia"]
+    checks, lia_err, reno_err = [], [], []
+    for _, row in df.iterrows():
+        for i in (0, 1):
+            ratio = row[f"x{i}"] / row[f"lia{i}"]
+            checks.append((f"buffers ({row.buffer0},{row.buffer1}) x{i}", ratio,
+                           verdicts.within(ratio, 1.0, MODEL_TOLERANCE)))
+        lia_err.append(abs(row["x1"] / row["lia1"] - 1))
+        reno_err.append(abs(row["x1"] / row["reno1"] - 1))
+    verdict, reason = verdicts.points(checks, "simulated / LIA analysis", "within 10 %", ".3f")
+    if lia_err:
+        lia_mean, reno_mean = sum(lia_err) / len(lia_err), sum(reno_err) / len(reno_err)
+        reason += (f"; small subflow: mean error {lia_mean:.1%} against the analysis, {reno_mean:.1%} against "
+                   "uncoupled Eq. 3.9")
+        if verdict == "reproduced" and lia_mean >= reno_mean:
+            verdict, reason = "partly", reason + " (the coupling does not explain it better)"
+    return verdict, reason
+
+
+def conventional_verdict(data):
+    if not _has(data, "ch2_conventional"):
+        return "not reproduced", "no measured data"
+    df = data["ch2_conventional"]
+    parts, passed = [], 0
+    for mptcp, rows in df.groupby("mptcp", sort=False):
+        p50, p95 = rows["app_delay_p50_s"].mean(), rows["app_delay_p95_s"].mean()
+        peak = rows["wifi_peak_utilization"].mean()
+        ok95 = P95_ABOUT_2S[0] <= p95 <= P95_ABOUT_2S[1]
+        few = p50 > DELAY_REQUIREMENT  # then fewer than half the packets meet the requirement
+        passed += int(ok95) + int(few)
+        share = "under 50 %" if few else ("50-95 %" if p95 > DELAY_REQUIREMENT else "over 95 %")
+        parts.append(f"{mptcp}: p50 {p50:.3f} s, p95 {p95:.3f} s, packets within {DELAY_REQUIREMENT * 1e3:.0f} ms "
+                     f"{share}, WiFi peak x/c {peak:.2f}")
+    reason = "; ".join(parts) + (f" (about 2 s: p95 within [{P95_ABOUT_2S[0]:g}, {P95_ABOUT_2S[1]:g}] s; "
+                                  "only a minority meets the requirement: p50 above it)")
+    return verdicts.from_share(passed, 2 * df["mptcp"].nunique()), reason
+
+
+def rtsc_verdict(data):
+    if not _has(data, "rtsc"):
+        return "not reproduced", "no measured data"
+    df = data["rtsc"]
+    checks = []
+    for (scheduler, c1), rows in df.groupby(["scheduler", "c1_mbps"], sort=False):
+        by = rows.groupby("receiver")["app_delay_p95_s"].mean()
+        if {"none", "rtsc"} <= set(by.index):
+            ratio = by["rtsc"] / by["none"]
+            checks.append((f"{scheduler} c1={c1:g}", ratio, ratio < 1))
+    verdict, reason = verdicts.points(checks, "p95 application delay R-TSC / conventional", "below 1", ".3f")
+    p95 = df.groupby(["scheduler", "receiver"], sort=False)["app_delay_p95_s"].mean()
+    reason += "; p95 (s) at c1 = 12: " + ", ".join(
+        f"{s} {r} {df[(df.scheduler == s) & (df.receiver == r) & (df.c1_mbps == 12)]['app_delay_p95_s'].mean():.3f}"
+        for s, r in p95.index)
+    return verdict, reason
+
+
+def _pop_rows(data, kinds):
+    frames = [data[f"pop_{k}"] for k in kinds if _has(data, f"pop_{k}")]
+    if not frames:
+        return None
+    import pandas as pd
+
+    return pd.concat(frames, ignore_index=True)
+
+
+def _pop_means(df, scheme):
+    rows = df[df["scheme"] == scheme]
+    return rows.groupby(["kind", "capacity_mbps"], sort=False)[
+        ["utilization", "near_full_share", "app_delay_p95_s", "app_delay_p99_s"]].mean()
+
+
+def cubic_codel_verdict(data):
+    df = _pop_rows(data, POP_KINDS)
+    if df is None:
+        return "not reproduced", "no measured data"
+    one = _pop_means(df, "CoDel, 1 subflow")
+    checks = [(f"{k} {c:g} Mbit/s", v.utilization, v.utilization < UNDER_UTILIZED) for (k, c), v in one.iterrows()]
+    return verdicts.points(checks, "utilization of 1 CUBIC through CoDel", f"below {UNDER_UTILIZED}", ".3f")
+
+
+def many_subflows_verdict(data):
+    df = _pop_rows(data, POP_KINDS)
+    if df is None:
+        return "not reproduced", "no measured data"
+    twenty = _pop_means(df, "CoDel, 20 subflows")
+    checks = [(f"{k} {c:g} Mbit/s", v.app_delay_p99_s, v.app_delay_p99_s >= MULTI_SECOND)
+              for (k, c), v in twenty.iterrows()]
+    verdict, reason = verdicts.points(checks, "p99 application delay (s) of 20 subflows through CoDel",
+                                      f"at or above {MULTI_SECOND:g} s", ".3f")
+    dt = _pop_means(df, "DropTail, 20 subflows")
+    if not dt.empty:
+        reason += (f"; through the 10000-packet DropTail buffer: p99 {dt.app_delay_p99_s.min():.2f} to "
+                   f"{dt.app_delay_p99_s.max():.2f} s")
+    return verdict, reason
+
+
+def _popctl_bounds(data, kinds, bound):
+    df = _pop_rows(data, kinds)
+    if df is None:
+        return "not reproduced", "no measured data"
+    pc = _pop_means(df, "population control")
+    checks, parts = [], []
+    for (k, c), v in pc.iterrows():
+        ok = v.app_delay_p99_s <= bound and v.near_full_share >= NEAR_FULL_SHARE
+        checks.append((f"{k} {c:g}", v.app_delay_p99_s, ok))
+        parts.append(f"{k} {c:g}: p99 {v.app_delay_p99_s:.3f} s, near-full {v.near_full_share:.0%}")
+    passed = sum(ok for _, _, ok in checks)
+    reason = (f"{passed} of {len(checks)} points with p99 delay <= {bound:g} s and goodput >= {NEAR_FULL:.0%} of the "
+              f"capacity in >= {NEAR_FULL_SHARE:.0%} of 1 s windows: " + "; ".join(parts))
+    return verdicts.from_share(passed, len(checks)), reason
+
+
+def popctl_static_verdict(data):
+    return _popctl_bounds(data, ("static",), BOUND_STATIC)
+
+
+def popctl_dynamic_verdict(data):
+    return _popctl_bounds(data, ("periodic", "random_walk"), BOUND_DYNAMIC)
+
+
+def popctl_tradeoff_verdict(data):
+    df = _pop_rows(data, POP_KINDS)
+    if df is None:
+        return "not reproduced", "no measured data"
+    pc, one, twenty = (_pop_means(df, s) for s in ("population control", "CoDel, 1 subflow", "CoDel, 20 subflows"))
+    checks, parts = [], []
+    for key, v in pc.iterrows():
+        if key not in one.index or key not in twenty.index:
+            continue
+        higher = v.utilization > one.loc[key].utilization
+        lower = v.app_delay_p95_s < twenty.loc[key].app_delay_p95_s
+        checks.append((f"{key[0]} {key[1]:g}", v.utilization, higher and lower))
+        parts.append(f"{key[0]} {key[1]:g}: util {v.utilization:.3f} vs {one.loc[key].utilization:.3f}, p95 "
+                     f"{v.app_delay_p95_s:.3f} vs {twenty.loc[key].app_delay_p95_s:.3f} s")
+    passed = sum(ok for _, _, ok in checks)
+    reason = (f"{passed} of {len(checks)} points with higher utilization than 1 CUBIC + CoDel and lower p95 delay "
+              "than 20 subflows + CoDel: " + "; ".join(parts))
+    return verdicts.from_share(passed, len(checks)), reason
+
+
+# ============================================================================
+# Figures
+# ============================================================================
+
+
+def draw_model_reno(data):
+    import numpy as np
+
+    from ..reproduce.figures import new_figure
+    from .. import model as m
+
+    df = data["model_reno"]
+    fig, ax = new_figure()
+    r = np.linspace(0.25, 0.97, 100)
+    ax.plot(r, [m.single_flow_rate_ratio(x) for x in r], color="k", label="Eq. 3.9")
+    ax.plot(r, np.minimum(0.75 / r, 1.6), ":", color="0.5", label="fixed-RTT model 3/4 W_loss / T_p")
+    for i, (c, rows) in enumerate(df.groupby("capacity_bps", sort=True)):
+        ax.plot(rows["r"], rows["utilization"], "o", color=f"C{i}", label=f"Reno, {c / 1e6:g} Mbit/s")
+    ax.set(xlabel="W_BDP / W_loss", ylabel="average rate / capacity", ylim=(0.6, 1.3))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig
+
+
+def draw_model_lia(data):
+    from ..reproduce.figures import new_figure
+
+    df = data["model_lia"]
+    fig, axes = new_figure(ncols=2)
+    for ax, sweep, xcol, title in ((axes[0], "W_loss,0", "r0", "W_loss,1 = 1.29 W_BDP,1; W_loss,0 varied"),
+                                   (axes[1], "W_loss,1", "r1", "W_loss,0 = 1.31 W_BDP,0; W_loss,1 varied")):
+        rows = df[(df["sweep"] == sweep) | ((df["buffer0"] == 25) & (df["buffer1"] == 5))].sort_values(xcol)
+        for i, name in ((0, "subflow 0 (20 Mbit/s)"), (1, "subflow 1 (5 Mbit/s)")):
+            ax.plot(rows[xcol], rows[f"x{i}"], "o", color=f"C{i}", label=f"{name}, simulated")
+            ax.plot(rows[xcol], rows[f"lia{i}"], "-", color=f"C{i}", label=f"{name}, LIA analysis")
+            ax.plot(rows[xcol], rows[f"reno{i}"], ":", color=f"C{i}", linewidth=0.8, label="uncoupled Eq. 3.9")
+        ax.set(xlabel=f"W_BDP / W_loss of the varied subflow", ylabel="x_r / c_r", title=title, ylim=(0.6, 1.05))
+        ax.title.set_fontsize("small")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="x-small")
+    return fig
+
+
+def _quantile_cdf(ax, row, prefix, label, **style):
+    """A CDF through the simulator's reported quantiles (min, p50, p95, p99), the only points it reports."""
+    xs = [row[f"{prefix}_{k}_s"] for k in ("min", "p50", "p95", "p99")]
+    ax.plot(xs, [0.0, 0.5, 0.95, 0.99], marker="o", markersize=3, label=label, **style)
+
+
+def draw_ch2(data):
+    from ..reproduce.figures import new_figure
+
+    fig, axes = new_figure(ncols=3, width=5.2)
+    if not _has(data, "ch2_conventional"):
+        axes[0].text(0.5, 0.5, "no data", ha="center")
+        return fig
+    df = data["ch2_conventional"]
+    means = df.groupby("mptcp", sort=False).mean(numeric_only=True)
+    for i, (name, row) in enumerate(means.iterrows()):
+        _quantile_cdf(axes[0], row, "app_delay", name, color=f"C{i}")
+        axes[1].plot([row.wifi_rtt_p50_s, row.wifi_rtt_p95_s], [0.5, 0.95], "o-", color=f"C{i}", label=name)
+    for ax in axes[:2]:
+        ax.axvline(DELAY_REQUIREMENT if ax is axes[0] else 0.2, color="0.5", linestyle="--", linewidth=0.8)
+        ax.set(xscale="log", ylabel="CDF", ylim=(0, 1))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="x-small")
+    axes[0].set(xlabel="application delay (s)", title="(Fig. 2.2) application delay")
+    axes[1].set(xlabel="WiFi RTT (s)", title="(Fig. 2.3) WiFi RTT, p50 and p95")
+    x = range(len(means))
+    axes[2].bar([i - 0.2 for i in x], means["cost"], width=0.4, color="C2", label="cost (per s)")
+    twin = axes[2].twinx()
+    twin.bar([i + 0.2 for i in x], means["wifi_peak_utilization"], width=0.4, color="C3", label="WiFi peak x/c")
+    axes[2].set_xticks(list(x), list(means.index))
+    axes[2].set(ylabel="cost: 1 x WiFi + 10 x LTE Mbit/s", title="(Figs. 2.4, 2.5) cost, WiFi peak x/c")
+    twin.set_ylabel("peak sending rate / capacity (100 ms)")
+    for ax in axes:
+        ax.title.set_fontsize("small")
+    return fig
+
+
+def draw_rtsc_cdf(data):
+    from ..reproduce.figures import new_figure
+
+    fig, axes = new_figure(ncols=3, width=5.2)
+    if not _has(data, "rtsc"):
+        return fig
+    df = data["rtsc"]
+    styles = {("roundrobin", "none"): ("C0", ":"), ("roundrobin", "rtsc"): ("C0", "-"),
+              ("minrtt", "none"): ("C1", ":"), ("minrtt", "rtsc"): ("C1", "-")}
+    for ax, c1 in zip(axes, RTSC_C1):
+        rows = df[df["c1_mbps"] == c1 / 1e6].groupby(["scheduler", "receiver"], sort=False).mean(numeric_only=True)
+        for (s, r), row in rows.iterrows():
+            color, ls = styles[(s, r)]
+            _quantile_cdf(ax, row, "app_delay", f"LIA {s}, {'R-TSC' if r == 'rtsc' else 'conventional'}",
+                          color=color, linestyle=ls)
+        ax.set(xscale="log", xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1), title=f"c1 = {c1 / 1e6:g} Mbit/s")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="x-small")
+    return fig
+
+
+def draw_rtsc_rtt(data):
+    from ..reproduce.figures import new_figure
+
+    fig, ax = new_figure()
+    if not _has(data, "rtsc"):
+        return fig
+    df = data["rtsc"]
+    rows = df[df["c1_mbps"] == 12].groupby(["scheduler", "receiver"], sort=False).mean(numeric_only=True)
+    for i, ((s, r), row) in enumerate(rows.iterrows()):
+        _quantile_cdf(ax, row, "rtt", f"LIA {s}, {'R-TSC' if r == 'rtsc' else 'conventional'}", color=f"C{i}")
+    ax.set(xscale="log", xlabel="RTT, both subflows (s)", ylabel="CDF", ylim=(0, 1))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig
+
+
+def draw_subflows(data, name, title_of):
+    from ..reproduce.figures import new_figure
+
+    fig, axes = new_figure(ncols=3, width=5.2)
+    if not _has(data, name):
+        return fig
+    series = data[name]
+    variants = list(dict.fromkeys(series["variant"]))
+    for j, variant in enumerate(variants):
+        one = series[(series["variant"] == variant) & (series["series"] != "goodput")]
+        for i, (sub, rows) in enumerate(one.groupby("series", sort=True)):
+            style = {"color": f"C{j}", "linewidth": 0.6, "alpha": 1.0 if i == 0 else 0.5,
+                     "label": title_of(variant) if i == 0 else None}
+            axes[0].plot(rows.t_s, rows.cwnd, **style)
+            axes[1].plot(rows.t_s, rows.srtt_s * 1e3, **style)
+            axes[2].plot(rows.t_s, rows.throughput_bps / 1e6, **style)
+    for ax, ylabel in zip(axes, ("cwnd (segments)", "smoothed RTT (ms)", "throughput (Mbit/s)")):
+        ax.set(xlabel="time (s)", ylabel=ylabel)
+        ax.grid(True, alpha=0.3)
+    axes[1].set_yscale("log")
+    axes[0].legend(fontsize="x-small")
+    return fig
+
+
+def draw_rtsc_subflows(data):
+    return draw_subflows(data, "rtsc_series", lambda v: v.replace(" c1=12", "").replace("none", "conventional"))
+
+
+def draw_pop_subflows(data):
+    return draw_subflows(data, "pop_periodic_series", lambda v: v.replace("periodic c=40 ", ""))
+
+
+def draw_pop_time(data):
+    from ..reproduce.figures import new_figure
+
+    fig, axes = new_figure(ncols=3, width=5.2)
+    for ax, kind in zip(axes, POP_KINDS):
+        name = f"pop_{kind}_series"
+        if not _has(data, name):
+            continue
+        series = data[name]
+        series = series[(series["series"] == "goodput") & (series["replication"] == series["replication"].min())]
+        first = True
+        for i, (variant, rows) in enumerate(series.groupby("variant", sort=False)):
+            if first:
+                ax.plot(rows.t_s, rows.capacity_bps * PAYLOAD / 1e6, color="k", linewidth=1, label="payload capacity")
+                first = False
+            ax.plot(rows.t_s, rows.goodput_bps / 1e6, color=f"C{i}", linewidth=0.7,
+                    label=variant.split("c=40 ")[-1])
+        ax.set(xlabel="time (s)", ylabel="goodput (Mbit/s)", title=f"{kind.replace('_', ' ')}, 40 Mbit/s",
+               yscale="log" if kind == "random_walk" else "linear")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="x-small")
+    return fig
+
+
+def draw_pop_summary(data):
+    from ..reproduce.figures import new_figure
+
+    fig, axes = new_figure(ncols=3, width=5.2, height=4.2)
+    df = _pop_rows(data, POP_KINDS)
+    if df is None:
+        return fig
+    schemes = list(dict.fromkeys(df["scheme"]))
+    markers = "osD^vP"
+    for ax, kind in zip(axes, POP_KINDS):
+        means = df[df["kind"] == kind].groupby(["scheme", "capacity_mbps"], sort=False).mean(numeric_only=True)
+        for i, scheme in enumerate(schemes):
+            if scheme not in means.index.get_level_values(0):
+                continue
+            rows = means.loc[scheme]
+            ax.scatter(rows["app_delay_p99_s"], rows["near_full_share"], color=f"C{i}", marker=markers[i],
+                       label=scheme, s=[20 + c / 2 for c in rows.index])
+        bound = BOUND_STATIC if kind == "static" else BOUND_DYNAMIC
+        ax.axvline(bound, color="0.5", linestyle="--", linewidth=0.8)
+        ax.axhline(NEAR_FULL_SHARE, color="0.5", linestyle="--", linewidth=0.8)
+        ax.set(xscale="log", xlabel="p99 application delay (s)", ylabel="share of 1 s windows near full",
+               title=f"{kind.replace('_', ' ')} (marker size: 20/40/80 Mbit/s)", ylim=(-0.02, 1.02))
+        ax.title.set_fontsize("small")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="x-small")
+    return fig
+
+
+def draw_pop_cdf(data):
+    from ..reproduce.figures import new_figure
+
+    fig, axes = new_figure(ncols=3, width=5.2)
+    df = _pop_rows(data, POP_KINDS)
+    if df is None:
+        return fig
+    for ax, kind in zip(axes, POP_KINDS):
+        means = df[(df["kind"] == kind) & (df["capacity_mbps"] == 40)].groupby("scheme", sort=False).mean(
+            numeric_only=True)
+        for i, (scheme, row) in enumerate(means.iterrows()):
+            _quantile_cdf(ax, row, "app_delay", scheme, color=f"C{i}")
+        ax.set(xscale="log", xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1),
+               title=f"{kind.replace('_', ' ')}, 40 Mbit/s")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize="x-small")
+    return fig
+
+
+def draw_throughput_delay(data):
+    from ..reproduce.figures import new_figure
+
+    fig, ax = new_figure(height=4.2)
+    points = []
+    df = _pop_rows(data, POP_KINDS)
+    if df is not None:
+        means = df[df["capacity_mbps"] == 40].groupby(["kind", "scheme"], sort=False).mean(numeric_only=True)
+        for (kind, scheme), row in means.iterrows():
+            points.append(("ch. 4 (40 Mbit/s)", f"{kind}: {scheme}", row.app_delay_p95_s, row.goodput_bps))
+    if _has(data, "rtsc"):
+        means = data["rtsc"].groupby(["scheduler", "receiver", "c1_mbps"], sort=False).mean(numeric_only=True)
+        for (s, r, c1), row in means.iterrows():
+            points.append(("ch. 3 R-TSC", f"{s} {r} c1={c1:g}", row.app_delay_p95_s, row.goodput_bps))
+    if _has(data, "ch2_conventional"):
+        means = data["ch2_conventional"].groupby("mptcp", sort=False).mean(numeric_only=True)
+        for name, row in means.iterrows():
+            points.append(("ch. 2 conventional", name, row.app_delay_p95_s, row.goodput_bps))
+    groups = list(dict.fromkeys(p[0] for p in points))
+    for i, group in enumerate(groups):
+        rows = [p for p in points if p[0] == group]
+        ax.scatter([p[2] for p in rows], [p[3] / 1e6 for p in rows], color=f"C{i}", label=group, s=18)
+    ax.set(xscale="log", yscale="log", xlabel="95th-percentile application delay (s)", ylabel="goodput (Mbit/s)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    return fig
+
+
+# ============================================================================
+# The paper
+# ============================================================================
+
+TSC_MISSING = "the TSC sender-side splitter (a `tsc` scheduler with per-subflow costs) is not in the simulator yet"
 
 PAPER = Paper(
     name="park",
     title="Park (thesis): application-level delay of MPTCP",
     reference="S.-Y. Park, PhD thesis (seeds/004; summary in shared/docs/seeds.md, section 5).",
-    summary="TSC against conventional MPTCP (delay, cost, utilization), the RTT model and R-TSC, and "
-    "receiver-side CoDel population control of subflows on one path.",
-    pending=MULTIPATH_PENDING + "; also the delay controls (TSC, R-TSC, population control)",
-    planned_claims=(
-        "Conventional MPTCP: only 24 % (uncoupled) / 18 % (coupled) of packets meet the delay requirement; "
-        "95th percentile about 2 s.",
-        "TSC keeps delays within the bound and trades cost for delay.",
-        "Eq. 3.9 predicts a single Reno flow's rate (Fig. 3.4) - checked today by the tcp entry.",
-        "R-TSC shortens application delay over LIA with round-robin and lowest-RTT-first scheduling.",
-        "One CUBIC flow through CoDel under-utilizes the link; 20 subflows have multi-second delays.",
-        "Population control keeps delay under about 0.6 s (static) / 1 s (dynamic) with near-full "
-        "utilization over 80 % of the time.",
+    summary="The thesis's model against the simulator (Eq. 3.9 for one Reno flow, the LIA rate analysis), "
+    "conventional MPTCP carrying a VBR video over WiFi and LTE, R-TSC against a conventional receiver with "
+    "round-robin and minRTT scheduling, and receiver-side CoDel population control of CUBIC subflows on one path "
+    "against in-network CoDel. TSC is not run yet.",
+    experiments=(MODEL_RENO, MODEL_LIA, CH2, RTSC, RTSC_SERIES, *POP.values(), *POP_SERIES.values()),
+    figures=(
+        Figure("model_reno", "Eq. 3.9 against one simulated Reno flow (Fig. 3.4)",
+               "Average rate / capacity against W_BDP / W_loss for four capacities; the curve is Eq. 3.9 (equal "
+               "to c for W_BDP / W_loss <= 1/2), the dotted line the fixed-RTT model.", draw_model_reno),
+        Figure("model_lia", "LIA rate analysis against two simulated subflows (Fig. 3.7)",
+               "(c0, c1) = (20, 5) Mbit/s, T_p = 50 ms: simulated x_r / c_r (points), the analysis (solid) and "
+               "uncoupled Eq. 3.9 (dotted); left: W_loss,0 varied, right: W_loss,1 varied.", draw_model_lia),
+        Figure("ch2_conventional", "Conventional MPTCP with a VBR video over WiFi and LTE (Figs. 2.2-2.5)",
+               "Mean over replications. CDF points are the simulator's reported quantiles (min, p50, p95, p99) "
+               "joined by lines; the dashed line is the 200 ms requirement (d_send + d_net = 100 + 100 ms).",
+               draw_ch2),
+        Figure("rtsc_delay_cdf", "R-TSC: application-delay CDFs (Fig. 3.9-3.11)",
+               "LIA with round-robin (blue) and minRTT (orange), conventional receiver (dotted) and R-TSC (solid), "
+               "for c1 = 15, 12 and 8 Mbit/s; points at the reported quantiles (min, p50, p95, p99).", draw_rtsc_cdf),
+        Figure("rtsc_rtt_cdf", "R-TSC: RTT distribution at c1 = 12 Mbit/s",
+               "RTT samples of both subflows, at the reported quantiles (min, p50, p95, p99).", draw_rtsc_rtt),
+        Figure("rtsc_subflows", "R-TSC: per-subflow cwnd, RTT and throughput (c1 = 12 Mbit/s)",
+               "Subflow 0 (LTE) opaque, subflow 1 (WiFi) faded; 0.5 s samples.", draw_rtsc_subflows),
+        Figure("pop_time", "Population control: goodput over time at 40 Mbit/s (Fig. 4.9(a))",
+               "Connection goodput per 100 ms and the payload capacity (black), first replication.", draw_pop_time),
+        Figure("pop_delay_cdf", "Population control: application-delay CDFs at 40 Mbit/s (Figs. 4.5, 4.7, 4.9(c))",
+               "Points at the reported quantiles (min, p50, p95, p99), mean over replications.", draw_pop_cdf),
+        Figure("pop_summary", "Population control: delay against time near full utilization (Figs. 4.5-4.9)",
+               "Per scheme and capacity: p99 application delay against the share of 1 s windows with goodput >= "
+               "90 % of the payload capacity; dashed: the thesis's bounds (0.6 s static, 1 s dynamic; 80 %).",
+               draw_pop_summary),
+        Figure("pop_subflows", "Population control: per-subflow cwnd, RTT and throughput (periodic, 40 Mbit/s)",
+               "One colour per scheme; the first subflow opaque, the others faded; 1 s samples.", draw_pop_subflows),
+        Figure("throughput_delay", "Throughput against 95th-percentile application delay",
+               "Every variant of chapters 2-4 (chapter 4 at 40 Mbit/s), mean over replications.",
+               draw_throughput_delay),
     ),
+    claims=(
+        Claim("conventional_delay", "Conventional MPTCP (uncoupled / coupled) carrying VBR video over WiFi and LTE: "
+              "only 24 % / 18 % of packets meet the delay requirement; the 95th percentile is about 2 s; WiFi "
+              "utilization peaks at 1.39 / 1.56.", "ch2_conventional", conventional_verdict, "Sec. 2.5.1, Figs. 2.2, 2.5"),
+        Claim("eq_3_9", "Eq. 3.9, x = (3/4) c / (1 - r + r^2), predicts a single Reno flow's average rate over "
+              "buffer sizes and capacities (here: within 10 % for r from 1/2 to 0.9).", "model_reno",
+              eq_3_9_verdict, "Sec. 3.3, Fig. 3.4"),
+        Claim("lia_model", "The LIA rate analysis (3.11-3.19) matches simulated subflow rates for (c0, c1) = "
+              "(20, 5) Mbit/s, T_p = 50 ms across loss windows (here: within 10 %, and closer than uncoupled "
+              "Eq. 3.9 for the small subflow).", "model_lia", lia_verdict, "Sec. 3.6.1, Fig. 3.7"),
+        Claim("rtsc", "R-TSC gives a lower application-level delay than LIA with a conventional receiver, with "
+              "round-robin and with lowest-RTT-first scheduling, for c1 = 15, 12, 8 Mbit/s (here: lower p95).",
+              "rtsc_delay_cdf", rtsc_verdict, "Sec. 3.6.3"),
+        Claim("cubic_codel", "One CUBIC flow through in-network CoDel under-utilizes the link (here: mean utilization "
+              "below 90 %), more so at higher capacity.", "pop_summary", cubic_codel_verdict, "Sec. 4.5, Figs. 4.5, 4.7, 4.9"),
+        Claim("many_subflows", "Twenty subflows through CoDel have multi-second delays (here: p99 application delay "
+              ">= 1 s).", "pop_delay_cdf", many_subflows_verdict, "Sec. 4.5.1"),
+        Claim("popctl_static", "Population control keeps the delay under about 0.6 s with near-full utilization "
+              "over 80 % of the time, static capacity 20/40/80 Mbit/s (here: p99 delay, 1 s windows >= 90 %).",
+              "pop_summary", popctl_static_verdict, "Sec. 4.5.1, Fig. 4.6"),
+        Claim("popctl_dynamic", "Population control keeps the delay under about 1 s with near-full utilization over "
+              "80 % of the time, periodic and random-walk capacity.", "pop_summary", popctl_dynamic_verdict,
+              "Sec. 4.5.2-4.5.3, Figs. 4.8, 4.9"),
+        Claim("popctl_tradeoff", "Population control surpasses the delay-throughput trade-off: higher utilization than "
+              "one CUBIC through CoDel and lower delay than 20 subflows through CoDel, in every scenario.",
+              "throughput_delay", popctl_tradeoff_verdict, "Sec. 4.5.3, issue 4"),
+    ),
+    notes=(
+        f"Not run: the claim 'TSC keeps delays within the bound and trades cost for delay' (Sec. 2.5, Figs. "
+        f"2.2-2.5): {TSC_MISSING}. Its baseline, conventional MPTCP, runs (claim conventional_delay).",
+        "Application-delay and RTT CDFs are drawn through the quantiles the simulator reports (min, p50, p95, p99): "
+        "it keeps no per-packet distribution in its summary. 'Fraction of packets meeting the requirement' is "
+        "therefore bracketed by those quantiles (e.g. p50 above it: under 50 %).",
+        "Eq. 3.9: W_loss = W_BDP + buffer + 1 (the packet in transmission); T_p = 100 ms (not stated). LIA: "
+        "(20, 5) Mbit/s, 25 ms each way, minrtt, as tests/test_model.py.",
+        "Chapter 2 (scenarios/park/ch2_conventional.toml): WiFi a random walk 2-5 Mbit/s around 3, RTT 20 ms; LTE "
+        "10-20 Mbit/s, RTT 40 ms; 1000-packet buffers; VBR log-normal frames at 30 fps, mean 4 Mbit/s, cv 1 (the "
+        "thesis's H.264 trace is not available); round-robin scheduler; uncoupled = Reno per subflow, coupled = "
+        "LIA. The delay requirement is taken as d_send + d_net = 200 ms.",
+        "R-TSC (sec. 3.6.3, scenarios/park/rtsc_*.toml): buffers for W_loss about 7 MB (LTE) and 720 KB (WiFi, "
+        "recomputed for each c1); C_a = 4 (the thesis's measured c_a^2 = 15.6); CBR at 35.85 Mbit/s.",
+        "Chapter 4: the proposal runs behind a 10000-packet DropTail buffer (receiver-side CoDel replaces the "
+        "network's); the baselines are 1/5/10/20 uncoupled CUBIC subflows through in-network CoDel (target 5 ms, "
+        "interval 100 ms), as in the thesis, plus 20 subflows through the DropTail buffer. 'Delay' is the "
+        "application delay per segment (network, recovery and reordering; bulk data, so no send-buffer wait); the "
+        "thesis's bounds are checked on its 99th percentile, the highest the simulator reports. Random walk: a "
+        "step every 2 s, sigma 0.7, clamped to [1/5, 8] x the capacity (the thesis gives no step law).",
+        "Thresholds, fixed before the runs: near-full = goodput >= 90 % of the payload capacity in a 1 s window "
+        "(the thesis counts ACK overhead, saying 0.9 is full for it); under-utilized = mean below 90 %; "
+        "multi-second = p99 >= 1 s; 'about 2 s' = p95 within [1, 4] s.",
+    ),
+    planned_claims=("TSC keeps delays within the bound and trades cost for delay (not run: " + TSC_MISSING + ").",),
 )
