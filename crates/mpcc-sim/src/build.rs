@@ -133,7 +133,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let specs = subflow_specs(fc)?;
         let mut subs = Vec::with_capacity(specs.len());
         for (k, spec) in specs.into_iter().enumerate() {
-            let SubflowSpec { path, reverse, start, stop } = spec;
+            let SubflowSpec { path, reverse, start, stop, cost } = spec;
             let (path_field, rev_field) = match &fc.path {
                 Some(_) => ("path".to_string(), "reverse_path".to_string()),
                 None => (format!("subflows.{k}.path"), format!("subflows.{k}.reverse_path")),
@@ -159,12 +159,18 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 cwnd: 0,
                 rtt: RttStats::default(),
                 drops: 0,
+                cost_per_mbit: cost,
                 base: FlowCounters::default(),
             });
         }
         let sched_name = fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT);
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
-        let sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
+        let mut sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
+        if let Some(t) = sched.tsc_mut() {
+            let costs: Vec<f64> = subs.iter().map(|s| s.cost_per_mbit).collect();
+            let hops: Vec<usize> = subs.iter().map(|s| s.fwd.len()).collect();
+            t.configure(&costs, &hops, tcp.mss, fc.start_ns.max(cfg.warmup_ns));
+        }
         // Likewise `receiver` or `receiver_params.<name>`.
         let rx_name = fc.receiver.as_deref().unwrap_or(mpcc_algo::receiver::DEFAULT);
         let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len()).map_err(|e| field(&e))?;
@@ -221,6 +227,7 @@ struct SubflowSpec<'a> {
     reverse: Option<&'a [usize]>,
     start: u64,
     stop: Option<u64>,
+    cost: f64,
 }
 
 /// The subflows of a flow: its `path` (one subflow living as long as the flow),
@@ -231,7 +238,7 @@ fn subflow_specs(fc: &FlowConfig) -> Result<Vec<SubflowSpec<'_>>, String> {
         (Some(_), Some(_)) => Err(format!("{}: given with path; allowed: either path (one route) or subflows", field("subflows"))),
         (None, None) => Err(format!("{}: missing; allowed: path (one route) or subflows (a list of routes)", field("path"))),
         (Some(p), None) => {
-            Ok(vec![SubflowSpec { path: p, reverse: fc.reverse_path.as_deref(), start: fc.start_ns, stop: None }])
+            Ok(vec![SubflowSpec { path: p, reverse: fc.reverse_path.as_deref(), start: fc.start_ns, stop: None, cost: 0.0 }])
         }
         (None, Some(list)) => {
             if fc.reverse_path.is_some() {
@@ -254,7 +261,15 @@ fn subflow_specs(fc: &FlowConfig) -> Result<Vec<SubflowSpec<'_>>, String> {
                     if sc.stop_ns.is_some_and(|t| t <= start) {
                         return Err(format!("{}: allowed: after the subflow's start", field(&format!("subflows.{k}.stop_ns"))));
                     }
-                    Ok(SubflowSpec { path: &sc.path, reverse: sc.reverse_path.as_deref(), start, stop: sc.stop_ns })
+                    if !(sc.cost_per_mbit.is_finite() && sc.cost_per_mbit >= 0.0) {
+                        return Err(format!(
+                            "{}: {}; allowed: a finite number at least 0",
+                            field(&format!("subflows.{k}.cost_per_mbit")),
+                            sc.cost_per_mbit
+                        ));
+                    }
+                    let cost = sc.cost_per_mbit;
+                    Ok(SubflowSpec { path: &sc.path, reverse: sc.reverse_path.as_deref(), start, stop: sc.stop_ns, cost })
                 })
                 .collect()
         }

@@ -174,6 +174,10 @@ pub struct SubflowConfig {
     /// reinjected on the other subflows.
     #[serde(default)]
     pub stop_ns: Option<u64>,
+    /// Cost of every Mbit this subflow sends (wire bytes, retransmissions
+    /// included): the `cost` summary fields, and TSC's fill order. At least 0.
+    #[serde(default)]
+    pub cost_per_mbit: f64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

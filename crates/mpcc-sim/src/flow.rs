@@ -37,6 +37,8 @@ pub struct FlowCounters {
     pub timeouts: u64,
     pub drops: u64,
     pub reinjections: u64,
+    /// Wire bytes sent (headers and retransmissions included).
+    pub sent_bytes: u64,
 }
 
 /// One subflow: a TCP sender and receiver and the routes between them.
@@ -59,6 +61,8 @@ pub struct Subflow {
     pub rtt: RttStats,
     /// Packets of this subflow dropped in the network (queues and loss models).
     pub drops: u64,
+    /// Cost per Mbit sent (`subflows.<k>.cost_per_mbit`).
+    pub cost_per_mbit: f64,
     pub base: FlowCounters,
 }
 
@@ -73,6 +77,7 @@ impl Subflow {
             timeouts: self.snd.stats.timeouts,
             drops: self.drops,
             reinjections: self.snd.stats.reinjections,
+            sent_bytes: self.snd.stats.sent_bytes,
         }
     }
 }
@@ -127,6 +132,7 @@ impl Flow {
             c.timeouts += k.timeouts;
             c.drops += k.drops;
             c.reinjections += k.reinjections;
+            c.sent_bytes += k.sent_bytes;
         }
         c
     }
@@ -148,6 +154,9 @@ impl Flow {
     /// subflow the scheduler picks.
     #[inline]
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
+        if self.sched.tsc().is_some() {
+            self.tsc_advance(now);
+        }
         let Flow { cc, subs, sched, data, timing, .. } = self;
         for s in subs.iter_mut().filter(|s| s.active) {
             s.cwnd = s.snd.cwnd_segs(cc);
@@ -216,6 +225,33 @@ impl Flow {
         }
     }
 
+    /// TSC (`tsc.rs`): renews the allocation at slot boundaries and refills the
+    /// token buckets, before the send loop runs.
+    fn tsc_advance(&mut self, now: Nanos) {
+        let Flow { cc, subs, sched, data, .. } = self;
+        let Some(t) = sched.tsc_mut() else { return };
+        let (written, backlog) = match &data.sizes {
+            Some(z) => (Some(z.written), if data.nxt < z.end() { data.range_bytes(data.nxt, z.end()) } else { 0 }),
+            None => (None, 0),
+        };
+        t.advance(now, written, backlog, |i| {
+            let s: &Subflow = &subs[i];
+            crate::tsc::SlotInput {
+                state: SubflowState {
+                    srtt: s.snd.rtt.srtt,
+                    rttvar: s.snd.rtt.rttvar,
+                    pipe: s.snd.pipe,
+                    unacked: s.snd.nxt - s.snd.una,
+                    cwnd: s.snd.cwnd_segs(cc),
+                    usable: s.active,
+                },
+                sent_bytes: s.snd.stats.sent_bytes,
+                min_rtt: s.snd.rtt.min_rtt,
+                slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, s.snd.sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, s.snd.sf),
+            }
+        });
+    }
+
     /// An ACK of subflow `sub` reached the sender.
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
@@ -226,6 +262,7 @@ impl Flow {
             s.rtt.add(now - ack.ts);
             s.snd.process_ack(now, ack, &mut self.cc, out);
             self.sched.on_ack(ack.sub as usize, ack.owd);
+            self.sched.on_rtt(ack.sub as usize, now - ack.ts);
         }
         self.push(now, out);
     }

@@ -13,6 +13,7 @@ pub mod report;
 pub mod scheduler;
 pub mod sim;
 pub mod tcp;
+pub mod tsc;
 
 use std::collections::BTreeMap;
 

@@ -56,6 +56,15 @@ impl RttStats {
             .collect()
     }
 
+    /// Fraction of the samples at most `s` seconds (microsecond resolution; NaN without samples).
+    pub fn fraction_at_most(&self, s: f64) -> f64 {
+        if self.samples.is_empty() {
+            return f64::NAN;
+        }
+        let us = (s * 1e6).round() as u32;
+        self.samples.iter().filter(|&&x| x <= us).count() as f64 / self.samples.len() as f64
+    }
+
     pub fn reset(&mut self) {
         *self = RttStats::default();
     }

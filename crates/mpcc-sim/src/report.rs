@@ -28,6 +28,14 @@ fn rate(bytes: u64, from: u64, to: u64) -> f64 {
     if s > 0.0 { bytes as f64 * 8.0 / s } else { f64::NAN }
 }
 
+/// Delays (ms) at which writing applications report the fraction of segments delivered.
+const APP_DELAY_WITHIN_MS: [u32; 6] = [100, 200, 300, 600, 1000, 2000];
+
+/// Cost of a subflow's wire bits sent since the warm-up.
+fn sub_cost(s: &crate::flow::Subflow) -> f64 {
+    (s.counters().sent_bytes - s.base.sent_bytes) as f64 * 8e-6 * s.cost_per_mbit
+}
+
 pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
     let end = sim.end;
     let mut flows = Map::new();
@@ -56,6 +64,22 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
         delay_fields(&mut m, "app_delay", &f.app_delay);
+        if f.data.sizes.is_some() {
+            // Writing applications (streams, Web): points of the delay CDF.
+            for ms in APP_DELAY_WITHIN_MS {
+                m.insert(format!("app_delay_within_{ms}ms"), num(f.app_delay.fraction_at_most(ms as f64 * 1e-3)));
+            }
+        }
+        // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and TSC (docs/algorithms/tsc.md).
+        let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();
+        m.insert("cost".into(), num(cost));
+        if let Some(t) = f.sched.tsc() {
+            let bound = t.d_send + t.d_net;
+            m.insert("tsc_delay_bound_s".into(), num(bound));
+            m.insert("tsc_within_bound".into(), num(f.app_delay.fraction_at_most(bound)));
+            m.insert("tsc_slots".into(), json!(t.slots));
+            m.insert("tsc_infeasible_slots".into(), json!(t.infeasible_slots));
+        }
         // The receiver controller (docs/algorithms/popctl.md, rtsc.md).
         m.insert("receiver".into(), json!(f.rctl.name()));
         if !f.rctl.is_none() {
@@ -82,6 +106,8 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
             m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
             m.insert("drops".into(), json!(c.drops - b.drops));
             m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
+            m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
+            m.insert("cost".into(), num(sub_cost(s)));
             subs.push(Value::Object(m));
         }
         m.insert("subflows".into(), Value::Array(subs));

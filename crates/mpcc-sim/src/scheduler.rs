@@ -8,12 +8,14 @@
 //! per-subflow state in a table sized when the connection is built (no
 //! allocation, no hashing on the per-packet path).
 //!
-//! Registered: `minrtt`, `roundrobin`, `redundant`, `blest`, `ecf`, `cdd`; see
+//! Registered: `minrtt`, `roundrobin`, `redundant`, `blest`, `ecf`, `cdd`, `tsc`; see
 //! docs/schedulers.md for sources, rules and interpretation choices.
 
 use mpcc_algo::ParamInfo;
 use mpcc_core::Nanos;
 use std::collections::BTreeMap;
+
+use crate::tsc::{Tsc, D_NET, D_SEND, SLOT, X_MIN};
 
 /// What a scheduler may know about one subflow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,6 +106,11 @@ pub const REGISTRY: &[SchedulerInfo] = &[
         summary: "lowest congestion coefficient unacked/cwnd, ties to the lower forward delay (CDD-MPTCP, Tao & Yan)",
         params: &[],
     },
+    SchedulerInfo {
+        name: "tsc",
+        summary: "cost-efficient traffic splitting: per-slot rates, cheapest subflow first within delay caps (Park, thesis ch. 2)",
+        params: &[D_SEND, D_NET, SLOT, X_MIN],
+    },
 ];
 
 /// The default scheduler's name.
@@ -121,6 +128,8 @@ pub enum Scheduler {
     Ecf { beta: f64, waiting: bool },
     /// `owd[i]`: smoothed forward (one-way) delay of subflow `i`, 0 before a sample.
     Cdd { owd: Vec<Nanos> },
+    /// Per-slot allocation and token buckets (`tsc.rs`).
+    Tsc(Box<Tsc>),
 }
 
 impl Scheduler {
@@ -150,6 +159,7 @@ impl Scheduler {
             "blest" => Scheduler::Blest { lambda: get(&LAMBDA) },
             "ecf" => Scheduler::Ecf { beta: get(&BETA), waiting: false },
             "cdd" => Scheduler::Cdd { owd: vec![0; n] },
+            "tsc" => Scheduler::Tsc(Box::new(Tsc::new(get(&D_SEND), get(&D_NET), get(&SLOT), get(&X_MIN), n))),
             _ => unreachable!("registered scheduler '{name}' without a builder"),
         })
     }
@@ -162,6 +172,7 @@ impl Scheduler {
             Scheduler::Blest { .. } => "blest",
             Scheduler::Ecf { .. } => "ecf",
             Scheduler::Cdd { .. } => "cdd",
+            Scheduler::Tsc(_) => "tsc",
         }
     }
 
@@ -174,6 +185,30 @@ impl Scheduler {
             // CDD-MPTCP's estimator: D = 0.25 D_new + 0.75 D, the first sample as is.
             let e = &mut d[sub];
             *e = if *e == 0 { owd.max(1) } else { (owd + 3 * *e) / 4 };
+        }
+    }
+
+    /// An RTT sample of subflow `sub` (TSC averages them per slot).
+    #[inline]
+    pub fn on_rtt(&mut self, sub: usize, rtt: Nanos) {
+        if let Scheduler::Tsc(t) = self {
+            t.on_rtt(sub, rtt);
+        }
+    }
+
+    /// TSC's state, None for every other scheduler.
+    #[inline]
+    pub fn tsc_mut(&mut self) -> Option<&mut Tsc> {
+        match self {
+            Scheduler::Tsc(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn tsc(&self) -> Option<&Tsc> {
+        match self {
+            Scheduler::Tsc(t) => Some(t),
+            _ => None,
         }
     }
 
@@ -284,6 +319,7 @@ impl Scheduler {
                 }
                 best.map(|b| b.0)
             }
+            Scheduler::Tsc(t) => t.pick(exclude, state),
         }
     }
 }
@@ -444,7 +480,7 @@ mod tests {
     #[test]
     fn unknown_name_or_parameter_lists_allowed() {
         let e = build("lowest", NONE, 2).unwrap_err();
-        assert!(e.starts_with("scheduler: unknown scheduler 'lowest'; allowed: minrtt, roundrobin, redundant, blest, ecf, cdd"), "{e}");
+        assert!(e.starts_with("scheduler: unknown scheduler 'lowest'; allowed: minrtt, roundrobin, redundant, blest, ecf, cdd, tsc"), "{e}");
         let e = build("ecf", &[("lambda", 1.0)], 2).unwrap_err();
         assert_eq!(e, "scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta");
         let e = build("minrtt", &[("beta", 1.0)], 2).unwrap_err();

@@ -1,0 +1,339 @@
+//! TSC: cost-efficient traffic splitting (Park, PhD thesis, chapter 2, section
+//! 2.4.2; docs/algorithms/tsc.md). Once per time slot the sender estimates the
+//! application rate (2.12) and each subflow's bottleneck capacity (2.13), caps
+//! each subflow's rate by the network-delay threshold (2.15), sets the total it
+//! must carry from the send-buffer delay threshold (2.16) and fills subflows
+//! cheapest first within their window rate and cap, with a floor (2.14, 2.17).
+//!
+//! The allocation is enforced by a token bucket per subflow (rate x_s, depth one
+//! slot's worth), refilled lazily whenever the connection tries to send. The
+//! per-packet path (`pick`) only reads the cost order and the token counts: no
+//! allocation, no dynamic dispatch. All slot work happens in `advance`, once per
+//! `Flow::push`, and costs O(subflows) except at slot boundaries.
+
+use mpcc_algo::ParamInfo;
+use mpcc_core::Nanos;
+
+use crate::scheduler::SubflowState;
+
+pub const D_SEND: ParamInfo = ParamInfo {
+    name: "d_send",
+    default: 0.1,
+    min: 1e-3,
+    max: 100.0,
+    help: "TSC's send-buffer delay threshold d_thr^send, s (thesis 2.16; 0.1 in section 2.5)",
+};
+pub const D_NET: ParamInfo = ParamInfo {
+    name: "d_net",
+    default: 0.2,
+    min: 1e-3,
+    max: 100.0,
+    help: "TSC's network-delay threshold d_thr^net, s (thesis 2.15; 0.1 to 0.5 in section 2.5)",
+};
+pub const SLOT: ParamInfo = ParamInfo {
+    name: "slot",
+    default: 0.1,
+    min: 1e-3,
+    max: 100.0,
+    help: "TSC's time slot Delta t, s: estimates and allocation are renewed once per slot",
+};
+pub const X_MIN: ParamInfo = ParamInfo {
+    name: "x_min",
+    default: 100e3,
+    min: 0.0,
+    max: 1e12,
+    help: "TSC's floor x^min of every subflow's allocated rate, bit/s, so every path stays measured (2.14)",
+};
+
+/// What the slot update reads of one subflow.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SlotInput {
+    pub state: SubflowState,
+    /// Bytes sent on the wire so far (headers and retransmissions included).
+    pub sent_bytes: u64,
+    pub min_rtt: Nanos,
+    pub slow_start: bool,
+}
+
+/// One slot's decision, for tests and the docs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Slot {
+    /// Application rate estimate (2.12), packets/s.
+    pub f: f64,
+    /// Total to allocate (2.16), packets/s.
+    pub total: f64,
+    /// Per subflow: capacity estimate (2.13), cap (2.15), window rate, allocation; packets/s.
+    pub c: Vec<f64>,
+    pub x_bar: Vec<f64>,
+    pub x_cw: Vec<f64>,
+    pub x: Vec<f64>,
+    /// Residual T after every subflow took its share: > 0 is an infeasible slot.
+    pub residual: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tsc {
+    /// Thresholds and slot, seconds; floor in packets/s once `configure` knows the MSS.
+    pub d_send: f64,
+    pub d_net: f64,
+    pub slot: f64,
+    x_min_bps: f64,
+    x_min: f64,
+    mss: f64,
+    /// Subflow indices, cheapest first (ties: lower index).
+    order: Vec<usize>,
+    /// M_s: hops of each subflow's forward route.
+    hops: Vec<f64>,
+    count_from: Nanos,
+    started: bool,
+    slot_start: Nanos,
+    next_slot: Nanos,
+    written_at_start: u64,
+    sent_at_start: Vec<u64>,
+    rtt_sum: Vec<f64>,
+    rtt_n: Vec<u64>,
+    /// Last capacity estimate (kept through slots without RTT samples).
+    cap: Vec<f64>,
+    /// Allocated rates, packets/s, and token counts, segments.
+    alloc: Vec<f64>,
+    tokens: Vec<f64>,
+    refilled: Nanos,
+    pub last: Slot,
+    pub slots: u64,
+    pub infeasible_slots: u64,
+}
+
+impl Tsc {
+    pub fn new(d_send: f64, d_net: f64, slot: f64, x_min_bps: f64, n: usize) -> Tsc {
+        Tsc {
+            d_send,
+            d_net,
+            slot,
+            x_min_bps,
+            x_min: 0.0,
+            mss: 1448.0,
+            order: (0..n).collect(),
+            hops: vec![1.0; n],
+            count_from: 0,
+            started: false,
+            slot_start: 0,
+            next_slot: 0,
+            written_at_start: 0,
+            sent_at_start: vec![0; n],
+            rtt_sum: vec![0.0; n],
+            rtt_n: vec![0; n],
+            cap: vec![f64::INFINITY; n],
+            alloc: vec![f64::INFINITY; n],
+            tokens: vec![0.0; n],
+            refilled: 0,
+            last: Slot::default(),
+            slots: 0,
+            infeasible_slots: 0,
+        }
+    }
+
+    /// Per-subflow costs and hop counts, the MSS, and the time from which
+    /// infeasible slots are counted (the end of the warm-up).
+    pub fn configure(&mut self, costs: &[f64], hops: &[usize], mss: u32, count_from: Nanos) {
+        let mut order: Vec<usize> = (0..costs.len()).collect();
+        order.sort_by(|&a, &b| costs[a].total_cmp(&costs[b]).then(a.cmp(&b)));
+        self.order = order;
+        self.hops = hops.iter().map(|&h| h.max(1) as f64).collect();
+        self.mss = mss as f64;
+        self.x_min = self.x_min_bps / (8.0 * self.mss);
+        self.count_from = count_from;
+    }
+
+    /// An RTT sample of subflow `sub`.
+    #[inline]
+    pub fn on_rtt(&mut self, sub: usize, rtt: Nanos) {
+        self.rtt_sum[sub] += rtt as f64 * 1e-9;
+        self.rtt_n[sub] += 1;
+    }
+
+    /// Called before every send attempt: renews the allocation at slot
+    /// boundaries and refills the token buckets. `written`: bytes the application
+    /// has written so far (None: a bulk or file sender, whose demand is unbounded);
+    /// `backlog`: bytes written and not yet sent.
+    #[inline]
+    pub fn advance(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: impl Fn(usize) -> SlotInput) {
+        if !self.started || now >= self.next_slot {
+            self.new_slot(now, written, backlog, &input);
+        }
+        let dt = now.saturating_sub(self.refilled) as f64 * 1e-9;
+        self.refilled = now;
+        for i in 0..self.tokens.len() {
+            let depth = (self.alloc[i] * self.slot).max(1.0);
+            self.tokens[i] = (self.tokens[i] + self.alloc[i] * dt).min(depth);
+        }
+    }
+
+    fn new_slot(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: &impl Fn(usize) -> SlotInput) {
+        let n = self.alloc.len();
+        let first = !self.started;
+        let dt = if first { self.slot } else { (now - self.slot_start) as f64 * 1e-9 };
+        let pkt_bits = 8.0 * self.mss;
+        // (2.12): f_k = (b_{k+1} - b_k) / dt + sum_s x_{s,k}: the backlog change
+        // plus what left the buffer, which is what the application wrote.
+        let f = match written {
+            Some(w) if !first => (w - self.written_at_start) as f64 * 8.0 / dt / pkt_bits,
+            Some(_) => 0.0,
+            None => f64::INFINITY,
+        };
+        // (2.16): T = f + 1 / d_send, 1 packet in rate units; the backlog the
+        // estimate lag left in the buffer is drained within d_send as well.
+        let b = backlog as f64 / self.mss;
+        let mut total = f + (1.0 + b) / self.d_send;
+        let mut slot = Slot { f, total, ..Slot::default() };
+        for i in 0..n {
+            let s = input(i);
+            let x = if first { 0.0 } else { s.sent_bytes.saturating_sub(self.sent_at_start[i]) as f64 / self.mss / dt };
+            let m1 = self.hops[i] - 1.0;
+            let rtt_min = if s.min_rtt == Nanos::MAX { 0.0 } else { s.min_rtt as f64 * 1e-9 };
+            // (2.13): c = (x RTT + M - 1) / (RTT - RTT_min), RTT the slot's mean
+            // sample; no queueing seen (RTT = RTT_min) means no bound seen (infinite);
+            // no sample keeps the previous estimate.
+            if self.rtt_n[i] > 0 {
+                let rtt = self.rtt_sum[i] / self.rtt_n[i] as f64;
+                let q = rtt - rtt_min;
+                self.cap[i] = if q > 0.0 { (x * rtt + m1) / q } else { f64::INFINITY };
+            }
+            let c = self.cap[i];
+            // (2.15): x_bar = c - (M - 1 + c RTT_min) / (2 d_net), at least 0.
+            let x_bar = if c.is_finite() { (c - (m1 + c * rtt_min) / (2.0 * self.d_net)).max(0.0) } else { f64::INFINITY };
+            let st = s.state;
+            let x_cw = if st.srtt > 0 { st.cwnd as f64 / (st.srtt as f64 * 1e-9) } else { f64::INFINITY };
+            slot.c.push(c);
+            slot.x_bar.push(x_bar);
+            slot.x_cw.push(x_cw);
+            self.sent_at_start[i] = s.sent_bytes;
+            self.rtt_sum[i] = 0.0;
+            self.rtt_n[i] = 0;
+        }
+        // (2.14), (2.17): cheapest first, x_s = min{x_bar (not in slow start),
+        // T, x_cw}, at least x_min; T <- T - x_s. Subflows left when T is spent
+        // get the floor too (the thesis sets them to 0, but also says the floor is
+        // there to keep every path measured).
+        slot.x = vec![0.0; n];
+        for k in 0..n {
+            let i = self.order[k];
+            let s = input(i);
+            if !s.state.usable {
+                continue;
+            }
+            let bound = if s.slow_start { slot.x_cw[i] } else { slot.x_cw[i].min(slot.x_bar[i]) };
+            let x = if total > 0.0 { bound.min(total) } else { 0.0 };
+            let x = x.max(self.x_min);
+            slot.x[i] = x;
+            total -= x;
+        }
+        slot.residual = total.max(0.0);
+        if slot.residual > 1e-9 && written.is_some() && now >= self.count_from {
+            self.infeasible_slots += 1;
+        }
+        if now >= self.count_from {
+            self.slots += 1;
+        }
+        self.alloc.copy_from_slice(&slot.x);
+        self.last = slot;
+        self.started = true;
+        self.slot_start = now;
+        self.written_at_start = written.unwrap_or(0);
+        let step = (self.slot * 1e9).round().max(1.0) as Nanos;
+        self.next_slot = if first { now + step } else { self.next_slot + step };
+        if self.next_slot <= now {
+            self.next_slot = now + step; // no send attempt for more than a slot
+        }
+    }
+
+    /// The subflow for the next segment: the cheapest with window space and
+    /// tokens left (never `exclude`); None makes the connection wait.
+    #[inline]
+    pub fn pick(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+        for &i in &self.order {
+            if Some(i) != exclude && self.tokens[i] > 0.0 && state(i).has_space() {
+                self.tokens[i] -= 1.0;
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Allocated rate of subflow `i`, bit/s.
+    pub fn alloc_bps(&self, i: usize) -> f64 {
+        self.alloc[i] * 8.0 * self.mss
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Nanos = 1_000_000;
+
+    fn input(srtt: Nanos, cwnd: u64, sent: u64, min_rtt: Nanos, ss: bool) -> SlotInput {
+        SlotInput {
+            state: SubflowState { srtt, rttvar: 0, pipe: 0, unacked: 0, cwnd, usable: true },
+            sent_bytes: sent,
+            min_rtt,
+            slow_start: ss,
+        }
+    }
+
+    #[test]
+    fn slot_follows_the_thesis_equations() {
+        // Two subflows, costs 1 and 10, one hop each, MSS 1000 (8000 bits/packet).
+        let mut t = Tsc::new(0.1, 0.2, 0.1, 8000.0, 2);
+        t.configure(&[10.0, 1.0], &[1, 1], 1000, 0);
+        assert_eq!(t.order, vec![1, 0], "cheapest first");
+        let mut subs = [input(40 * MS, 100, 0, 40 * MS, false), input(50 * MS, 100, 0, 50 * MS, false)];
+        t.advance(0, Some(0), 0, |i| subs[i]);
+        // First slot: f = 0, T = 1 / 0.1 = 10 packets/s, all on the cheap subflow 1.
+        assert_eq!(t.last.total, 10.0);
+        assert_eq!(t.last.x, vec![1.0, 10.0], "subflow 0 gets the floor of 1 packet/s");
+        // During the slot: 20 000 bytes written, subflow 1 sent 10 000 bytes
+        // (100 packets/s), RTT 100 ms against 50 ms min: c = (100 * 0.1 + 0) / 0.05 = 200.
+        subs[1].sent_bytes = 10_000;
+        t.on_rtt(1, 100 * MS);
+        subs[1].state.srtt = 100 * MS;
+        t.advance(100 * MS, Some(20_000), 5_000, |i| subs[i]);
+        let s = &t.last;
+        assert!((s.f - 200.0).abs() < 1e-9, "f = 20 000 B * 8 / 0.1 s / 8000 = 200: {}", s.f);
+        assert!((s.total - (200.0 + 6.0 / 0.1)).abs() < 1e-9, "T = f + (1 + b) / d_send with b = 5: {}", s.total);
+        assert!((s.c[1] - 200.0).abs() < 1e-9);
+        // x_bar = 200 - (0 + 200 * 0.05) / 0.4 = 175; x_cw = 100 / 0.1 = 1000.
+        assert!((s.x_bar[1] - 175.0).abs() < 1e-9);
+        assert!(s.c[0].is_infinite() && s.x_bar[0].is_infinite(), "no RTT sample: no bound seen");
+        assert_eq!(s.x[1], 175.0);
+        // Subflow 0 takes the rest, 260 - 175 = 85, within its window rate 100 / 0.04 = 2500.
+        assert!((s.x[0] - 85.0).abs() < 1e-9);
+        assert_eq!(s.residual, 0.0);
+        assert_eq!(t.infeasible_slots, 0);
+        // Slow start lifts the cap; the window rate still bounds.
+        subs[1].slow_start = true;
+        subs[1].state.cwnd = 10; // 10 / 0.1 s = 100 packets/s
+        subs[0].state.cwnd = 2; // 2 / 0.04 s = 50 packets/s
+        t.on_rtt(1, 100 * MS);
+        t.advance(200 * MS, Some(40_000), 5_000, |i| subs[i]);
+        assert_eq!(t.last.x[1], 100.0);
+        assert_eq!(t.last.x[0], 50.0);
+        assert!(t.last.residual > 100.0, "T = 260 > 150: infeasible");
+        assert_eq!(t.infeasible_slots, 1);
+    }
+
+    #[test]
+    fn tokens_bound_the_picks_cheapest_first() {
+        let mut t = Tsc::new(0.1, 0.2, 0.1, 0.0, 2);
+        t.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
+        let subs = [input(0, 1000, 0, Nanos::MAX, true), input(0, 1000, 0, Nanos::MAX, true)];
+        t.advance(0, Some(0), 0, |i| subs[i]);
+        // T = 10 packets/s all on subflow 1 (window rate unknown: infinite), 0 on subflow 0.
+        assert_eq!(t.last.x, vec![0.0, 10.0]);
+        t.advance(50 * MS, Some(0), 0, |i| subs[i]);
+        let st = |i: usize| subs[i].state;
+        // 0.5 packets of tokens: one segment (tokens go negative), then wait.
+        assert_eq!(t.pick(None, st), Some(1));
+        assert_eq!(t.pick(None, st), None);
+        assert_eq!(t.pick(Some(1), st), None);
+    }
+}

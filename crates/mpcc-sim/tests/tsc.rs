@@ -1,0 +1,160 @@
+//! TSC (thesis chapter 2, section 2.5; docs/algorithms/tsc.md): WiFi about
+//! 3 Mbit/s (a random walk in [2, 5]) at cost 1 per Mbit, LTE 10-20 Mbit/s (a
+//! random walk) with 40 ms min RTT at cost 10, a VBR stream of 4 Mbit/s mean
+//! (log-normal frames, cv 0.5: frames up to about 6 Mbit/s and beyond). TSC
+//! against uncoupled (reno, minrtt) and coupled (lia, minrtt) MPTCP. Each test
+//! prints its measured figures (`-- --nocapture`).
+
+use serde_json::{json, Value};
+
+const MS: u64 = 1_000_000;
+const S: u64 = 1_000_000_000;
+
+fn run(cfg: &Value) -> Value {
+    let out = mpcc_sim::run_json(&cfg.to_string()).expect("run succeeds");
+    serde_json::from_str(&out.summary_json).unwrap()
+}
+
+fn num(v: &Value, pointer: &str) -> f64 {
+    let x = v.pointer(pointer).unwrap_or_else(|| panic!("{pointer} missing"));
+    x.as_f64().unwrap_or_else(|| panic!("{pointer} is not a number: {x}"))
+}
+
+fn walk(name: &str, lo: f64, hi: f64, init: f64, one_way_ms: u64, packets: u64) -> Value {
+    json!({"name": name, "capacity": {"kind": "random_walk", "initial_bps": init, "min_bps": lo, "max_bps": hi,
+                                      "step_ns": 100 * MS, "sigma": 0.1},
+           "delay_ns": one_way_ms * MS, "queue": {"kind": "droptail", "packets": packets}})
+}
+
+/// `cc` and `scheduler` of the connection, TSC parameters if any, the stream rate.
+fn scenario(cc: &str, scheduler: &str, params: Value, rate_bps: f64, seed: u64) -> Value {
+    json!({"duration_ns": 60 * S, "seed": seed, "warmup_ns": 5 * S, "sample_interval_ns": 0,
+           "links": [walk("wifi", 2e6, 5e6, 3e6, 10, 100), walk("lte", 10e6, 20e6, 15e6, 20, 300)],
+           "flows": [{"name": "v", "cc": cc, "scheduler": scheduler, "scheduler_params": params,
+                      "subflows": [{"path": [0], "cost_per_mbit": 1.0}, {"path": [1], "cost_per_mbit": 10.0}],
+                      "app": {"kind": "vbr", "fps": 25.0, "rate_bps": rate_bps, "cv": 0.5}}]})
+}
+
+struct Figures {
+    within: f64,
+    p50: f64,
+    p95: f64,
+    cost: f64,
+    x_wifi: f64,
+    x_lte: f64,
+    goodput: f64,
+    blocked: f64,
+}
+
+fn figures(s: &Value, bound_ms: u32) -> Figures {
+    Figures {
+        within: num(s, &format!("/flows/v/app_delay_within_{bound_ms}ms")),
+        p50: num(s, "/flows/v/app_delay_p50_s"),
+        p95: num(s, "/flows/v/app_delay_p95_s"),
+        cost: num(s, "/flows/v/cost"),
+        x_wifi: num(s, "/flows/v/subflows/0/throughput_bps"),
+        x_lte: num(s, "/flows/v/subflows/1/throughput_bps"),
+        goodput: num(s, "/flows/v/goodput_bps"),
+        blocked: s.pointer("/flows/v/app_blocked_bytes").and_then(Value::as_f64).unwrap_or(0.0),
+    }
+}
+
+fn show(label: &str, f: &Figures, bound_ms: u32) {
+    eprintln!(
+        "{label:26} within {bound_ms} ms {:.3}  p50 {:.3} s p95 {:.3} s  cost {:.0}  WiFi {:.2} LTE {:.2} goodput {:.2} Mbit/s blocked {}",
+        f.within, f.p50, f.p95, f.cost, f.x_wifi * 1e-6, f.x_lte * 1e-6, f.goodput * 1e-6, f.blocked
+    );
+}
+
+fn tsc(d_net: f64) -> Value {
+    json!({"d_send": 0.1, "d_net": d_net})
+}
+
+/// The delay/cost comparison. What holds in this simulator (docs/algorithms/tsc.md):
+/// TSC carries the stream at a fraction of conventional MPTCP's cost, but
+/// conventional MPTCP meets the 200 ms requirement MORE often, not less, because
+/// its minrtt scheduler leaves WiFi idle once its RTT estimate is inflated (all
+/// traffic on the uncongested LTE path), and round-robin splits evenly within
+/// both capacities. The thesis's delay claim (24 % / 18 % within the
+/// requirement for conventional MPTCP) is not reproduced; the assertions below
+/// state what was measured.
+#[test]
+fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
+    let (mut c_tsc, mut c_unc, mut c_cpl) = (0.0, 0.0, 0.0);
+    for seed in [1, 2, 3] {
+        let t = run(&scenario("reno", "tsc", tsc(0.1), 3e6, seed));
+        let unc = run(&scenario("reno", "minrtt", json!({}), 3e6, seed));
+        let cpl = run(&scenario("lia", "minrtt", json!({}), 3e6, seed));
+        let rr = run(&scenario("reno", "roundrobin", json!({}), 3e6, seed));
+        let (ft, fu, fc, fr) = (figures(&t, 200), figures(&unc, 200), figures(&cpl, 200), figures(&rr, 200));
+        show(&format!("seed {seed} tsc d_net 0.1"), &ft, 200);
+        show(&format!("seed {seed} uncoupled reno minrtt"), &fu, 200);
+        show(&format!("seed {seed} coupled lia minrtt"), &fc, 200);
+        show(&format!("seed {seed} reno roundrobin"), &fr, 200);
+        assert_eq!(num(&t, "/flows/v/tsc_delay_bound_s"), 0.2);
+        assert_eq!(num(&t, "/flows/v/tsc_within_bound"), ft.within);
+        // Cost: TSC moves most of the stream to the cheap WiFi path.
+        assert!(ft.x_wifi > 2.0 * ft.x_lte, "TSC prefers WiFi: {:.2} vs {:.2}", ft.x_wifi, ft.x_lte);
+        assert!(ft.cost < 0.4 * fu.cost && ft.cost < 0.4 * fc.cost, "cost {} vs {} / {}", ft.cost, fu.cost, fc.cost);
+        assert!(ft.cost < 0.6 * fr.cost, "cost {} vs round-robin {}", ft.cost, fr.cost);
+        // The stream is carried in full.
+        assert!(ft.goodput > 0.95 * fu.goodput && ft.blocked == 0.0);
+        // Delay: most packets within d_send + d_net, but fewer than conventional MPTCP.
+        assert!(ft.within > 0.6, "TSC within 200 ms: {}", ft.within);
+        assert!(fu.within >= ft.within && fc.within >= ft.within, "conventional MPTCP within 200 ms: {} / {} vs {}", fu.within, fc.within, ft.within);
+        assert_eq!(num(&t, "/flows/v/tsc_infeasible_slots"), 0.0, "3 Mbit/s fits");
+        assert!(num(&t, "/flows/v/tsc_slots") > 500.0, "55 s of 100 ms slots");
+        let sub_cost = num(&t, "/flows/v/subflows/0/cost") + num(&t, "/flows/v/subflows/1/cost");
+        assert!((sub_cost - ft.cost).abs() < 1e-6 * ft.cost, "per-subflow costs add up");
+        c_tsc += ft.cost;
+        c_unc += fu.cost;
+        c_cpl += fc.cost;
+    }
+    eprintln!("total cost over 3 seeds: tsc {c_tsc:.0}, uncoupled {c_unc:.0}, coupled {c_cpl:.0}");
+}
+
+/// A looser network-delay threshold lets more of the stream onto WiFi: lower
+/// cost, summed over seeds (the effect is a few per cent here, see the docs).
+#[test]
+fn looser_network_delay_threshold_lowers_cost() {
+    let (mut tight, mut loose) = (0.0, 0.0);
+    for seed in [1, 2, 3] {
+        let a = figures(&run(&scenario("reno", "tsc", tsc(0.1), 3e6, seed)), 200);
+        let b = figures(&run(&scenario("reno", "tsc", tsc(0.5), 3e6, seed)), 600);
+        show(&format!("seed {seed} tsc d_net 0.1"), &a, 200);
+        show(&format!("seed {seed} tsc d_net 0.5"), &b, 600);
+        tight += a.cost;
+        loose += b.cost;
+    }
+    eprintln!("total cost: d_net 0.1 {tight:.0}, d_net 0.5 {loose:.0}");
+    assert!(loose < 0.99 * tight, "d_net 0.5 costs {loose} vs {tight}");
+}
+
+/// A stream above both capacities (20 Mbit/s over WiFi 2-5 and LTE 10-20) is
+/// reported as infeasible slots, not silently carried late.
+#[test]
+fn stream_above_all_capacities_reports_infeasible_slots() {
+    let s = run(&scenario("reno", "tsc", tsc(0.2), 30e6, 1));
+    let (slots, bad) = (num(&s, "/flows/v/tsc_slots"), num(&s, "/flows/v/tsc_infeasible_slots"));
+    eprintln!("30 Mbit/s stream: {bad} of {slots} slots infeasible, goodput {:.2} Mbit/s", num(&s, "/flows/v/goodput_bps") * 1e-6);
+    assert!(bad > 0.5 * slots, "{bad} of {slots}");
+}
+
+#[test]
+fn bad_parameters_name_the_field() {
+    let err = |cfg: Value| mpcc_sim::run_json(&cfg.to_string()).err().expect("rejected");
+    let e = err(scenario("reno", "tsc", json!({"d_net": 0.0}), 3e6, 1));
+    assert_eq!(e, "flows.v.scheduler_params.d_net: 0; allowed: 0.001 to 100");
+    let e = err(scenario("reno", "tsc", json!({"d_send": -1.0}), 3e6, 1));
+    assert!(e.starts_with("flows.v.scheduler_params.d_send: -1"), "{e}");
+    let e = err(scenario("reno", "tsc", json!({"slot": 0.0}), 3e6, 1));
+    assert!(e.starts_with("flows.v.scheduler_params.slot: 0"), "{e}");
+    let e = err(scenario("reno", "tsc", json!({"x_min": -5.0}), 3e6, 1));
+    assert!(e.starts_with("flows.v.scheduler_params.x_min: -5"), "{e}");
+    let e = err(scenario("reno", "tsc", json!({"lambda": 1.0}), 3e6, 1));
+    assert!(e.starts_with("flows.v.scheduler_params.lambda: unknown parameter of scheduler 'tsc'; allowed: d_send, d_net, slot, x_min"), "{e}");
+    let mut cfg = scenario("reno", "tsc", json!({}), 3e6, 1);
+    cfg["flows"][0]["subflows"][1]["cost_per_mbit"] = json!(-10.0);
+    let e = err(cfg);
+    assert_eq!(e, "flows.v.subflows.1.cost_per_mbit: -10; allowed: a finite number at least 0");
+}
