@@ -65,6 +65,16 @@ def test_subflows_convert_times_and_reverse_routes():
     json.dumps(flow)
 
 
+def test_subflow_cost_per_mbit_reaches_the_simulator():
+    flow = config('subflows = [{ path = ["wifi"], cost_per_mbit = 1 }, '
+                  '{ path = ["lte"], cost_per_mbit = 10 }]')
+    assert [sf["cost_per_mbit"] for sf in flow["subflows"]] == [1.0, 10.0]
+    assert "cost_per_mbit" not in config('subflows = [{ path = ["wifi"] }]')["subflows"][0], "0: omitted"
+    with pytest.raises(ScenarioError) as err:
+        config('subflows = [{ path = ["wifi"], cost_per_mbit = -1 }]')
+    assert err.value.field == "flows[0].subflows[0].cost_per_mbit", str(err.value)
+
+
 def test_single_path_configuration_is_unchanged():
     # No `scheduler` key unless given: the canonical form (and run cache keys) of
     # single-path flows stay what they were before multipath flows.

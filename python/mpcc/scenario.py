@@ -495,6 +495,8 @@ class Subflow(Strict):
     reverse_path: Optional[Route] = None
     start: Optional[Duration] = None
     stop: Optional[Duration] = None
+    # Cost per Mbit sent (`cost` in the summary; TSC's fill order); omitted when 0.
+    cost_per_mbit: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
 
 
 ROUTE_FIELDS = ("path", "paths", "subflows")
@@ -738,7 +740,8 @@ class Scenario(Strict):
             self._check_subflow_times(flow, sf, base)
             path = _route(sf.path, index, f"{where}.{path_field}")
             reverse = None if sf.reverse_path is None else _route(sf.reverse_path, index, f"{base}.reverse_path")
-            subflows.append({"path": path, "reverse_path": reverse, "start_ns": sf.start, "stop_ns": sf.stop})
+            subflows.append({"path": path, "reverse_path": reverse, "start_ns": sf.start, "stop_ns": sf.stop}
+                            | ({"cost_per_mbit": sf.cost_per_mbit} if sf.cost_per_mbit else {}))
         return {"subflows": subflows, "scheduler": flow.scheduler or scheduler_names()[0]} | self._scheduler_params(flow)
 
     @staticmethod
