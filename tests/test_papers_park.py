@@ -183,9 +183,9 @@ def test_rtsc_and_conventional_verdicts_follow_the_data():
     assert park.rtsc_verdict({"rtsc": flipped})[0] == "not reproduced"
 
     ch2 = pd.DataFrame([{"mptcp": "uncoupled", "app_delay_p50_s": 0.6, "app_delay_p95_s": 2.0,
-                         "wifi_peak_utilization": 1.4},
+                         "wifi_peak_utilization": 1.4, "losses": 0},
                         {"mptcp": "coupled", "app_delay_p50_s": 0.7, "app_delay_p95_s": 1.9,
-                         "wifi_peak_utilization": 1.5}])
+                         "wifi_peak_utilization": 1.5, "losses": 3}])
     assert park.conventional_verdict({"ch2_conventional": ch2})[0] == "reproduced"
     fast = ch2.assign(app_delay_p50_s=0.05, app_delay_p95_s=0.1)
     v, reason = park.conventional_verdict({"ch2_conventional": fast})

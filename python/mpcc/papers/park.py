@@ -183,6 +183,7 @@ def ch2_metrics(result, variant) -> dict:
         "cost": wifi["throughput_bps"] / 1e6 * 1 + lte["throughput_bps"] / 1e6 * 10,
         "stalls": flow.get("stalls", math.nan),
         "stall_s": flow.get("stall_s", math.nan),
+        "losses": flow["losses"],
     }
 
 
@@ -489,7 +490,7 @@ def conventional_verdict(data):
         passed += int(ok95) + int(few)
         share = "under 50 %" if few else ("50-95 %" if p95 > DELAY_REQUIREMENT else "over 95 %")
         parts.append(f"{mptcp}: p50 {p50:.3f} s, p95 {p95:.3f} s, packets within {DELAY_REQUIREMENT * 1e3:.0f} ms "
-                     f"{share}, WiFi peak x/c {peak:.2f}")
+                     f"{share}, WiFi peak x/c {peak:.2f}, {rows['losses'].mean():.0f} losses")
     reason = "; ".join(parts) + (f" (about 2 s: p95 within [{P95_ABOUT_2S[0]:g}, {P95_ABOUT_2S[1]:g}] s; "
                                   "only a minority meets the requirement: p50 above it)")
     return verdicts.from_share(passed, 2 * df["mptcp"].nunique()), reason
@@ -640,6 +641,17 @@ def draw_model_lia(data):
     return fig
 
 
+def _log_seconds(ax, lo=0.01, hi=10.0):
+    """A log axis of seconds with plain labels and no crowded minor labels."""
+    from matplotlib.ticker import NullFormatter
+
+    ticks = [t for t in (0.01, 0.03, 0.1, 0.3, 1, 3, 10) if lo <= t <= hi]
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
 def _quantile_cdf(ax, row, prefix, label, **style):
     """A CDF through the simulator's reported quantiles (min, p50, p95, p99), the only points it reports."""
     xs = [row[f"{prefix}_{k}_s"] for k in ("min", "p50", "p95", "p99")]
@@ -660,7 +672,8 @@ def draw_ch2(data):
         axes[1].plot([row.wifi_rtt_p50_s, row.wifi_rtt_p95_s], [0.5, 0.95], "o-", color=f"C{i}", label=name)
     for ax in axes[:2]:
         ax.axvline(DELAY_REQUIREMENT if ax is axes[0] else 0.2, color="0.5", linestyle="--", linewidth=0.8)
-        ax.set(xscale="log", ylabel="CDF", ylim=(0, 1))
+        _log_seconds(ax, 0.01, 10)
+        ax.set(ylabel="CDF", ylim=(0, 1))
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="x-small")
     axes[0].set(xlabel="application delay (s)", title="(Fig. 2.2) application delay")
@@ -692,7 +705,8 @@ def draw_rtsc_cdf(data):
             color, ls = styles[(s, r)]
             _quantile_cdf(ax, row, "app_delay", f"LIA {s}, {'R-TSC' if r == 'rtsc' else 'conventional'}",
                           color=color, linestyle=ls)
-        ax.set(xscale="log", xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1), title=f"c1 = {c1 / 1e6:g} Mbit/s")
+        _log_seconds(ax, 0.01, 5)
+        ax.set(xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1), title=f"c1 = {c1 / 1e6:g} Mbit/s")
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize="x-small")
     return fig
@@ -708,7 +722,8 @@ def draw_rtsc_rtt(data):
     rows = df[df["c1_mbps"] == 12].groupby(["scheduler", "receiver"], sort=False).mean(numeric_only=True)
     for i, ((s, r), row) in enumerate(rows.iterrows()):
         _quantile_cdf(ax, row, "rtt", f"LIA {s}, {'R-TSC' if r == 'rtsc' else 'conventional'}", color=f"C{i}")
-    ax.set(xscale="log", xlabel="RTT, both subflows (s)", ylabel="CDF", ylim=(0, 1))
+    _log_seconds(ax, 0.01, 5)
+    ax.set(xlabel="RTT, both subflows (s)", ylabel="CDF", ylim=(0, 1))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     return fig
@@ -790,7 +805,8 @@ def draw_pop_summary(data):
         bound = BOUND_STATIC if kind == "static" else BOUND_DYNAMIC
         ax.axvline(bound, color="0.5", linestyle="--", linewidth=0.8)
         ax.axhline(NEAR_FULL_SHARE, color="0.5", linestyle="--", linewidth=0.8)
-        ax.set(xscale="log", xlabel="p99 application delay (s)", ylabel="share of 1 s windows near full",
+        _log_seconds(ax, 0.02, 5)
+        ax.set(xlabel="p99 application delay (s)", ylabel="share of 1 s windows near full",
                title=f"{kind.replace('_', ' ')} (marker size: 20/40/80 Mbit/s)", ylim=(-0.02, 1.02))
         ax.title.set_fontsize("small")
         ax.grid(True, alpha=0.3)
@@ -810,8 +826,8 @@ def draw_pop_cdf(data):
             numeric_only=True)
         for i, (scheme, row) in enumerate(means.iterrows()):
             _quantile_cdf(ax, row, "app_delay", scheme, color=f"C{i}")
-        ax.set(xscale="log", xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1),
-               title=f"{kind.replace('_', ' ')}, 40 Mbit/s")
+        _log_seconds(ax, 0.02, 5)
+        ax.set(xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1), title=f"{kind.replace('_', ' ')}, 40 Mbit/s")
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize="x-small")
     return fig
@@ -839,7 +855,8 @@ def draw_throughput_delay(data):
     for i, group in enumerate(groups):
         rows = [p for p in points if p[0] == group]
         ax.scatter([p[2] for p in rows], [p[3] / 1e6 for p in rows], color=f"C{i}", label=group, s=18)
-    ax.set(xscale="log", yscale="log", xlabel="95th-percentile application delay (s)", ylabel="goodput (Mbit/s)")
+    _log_seconds(ax, 0.01, 5)
+    ax.set(yscale="log", xlabel="95th-percentile application delay (s)", ylabel="goodput (Mbit/s)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
     return fig
