@@ -566,10 +566,19 @@ def tsc_verdict(data):
         passed, total = passed + int(ok), total + 1
         delay_parts.append(text)
     costs = tsc["cost"]
+    by_seed = (data["ch2_tsc"].pivot_table(index="seed", columns="d_net_s", values="cost")
+               if "seed" in data["ch2_tsc"] else None)
     for (d0, c0), (d1, c1) in zip(costs.items(), list(costs.items())[1:]):
         ok = c1 < c0
         passed, total = passed + int(ok), total + 1
-        cost_parts.append(f"d_net {d0 * 1e3:.0f} -> {d1 * 1e3:.0f} ms: {c0:.2f} -> {c1:.2f} ({c1 / c0 - 1:+.1%})")
+        text = f"d_net {d0 * 1e3:.0f} -> {d1 * 1e3:.0f} ms: {c0:.2f} -> {c1:.2f} ({c1 / c0 - 1:+.1%}"
+        if by_seed is not None and len(by_seed) > 1:
+            from ..reproduce.stats import mean_ci
+
+            rel = (by_seed[d1] / by_seed[d0] - 1).dropna()
+            mean, ci, n = mean_ci(rel.tolist())
+            text += f", paired over {n} seeds {mean:+.1%} +- {ci:.1%}, lower in {int((rel < 0).sum())} of {n}"
+        cost_parts.append(text + ")")
     reason = (f"{passed} of {total} checks (>= {TSC_WITHIN_SHARE:.0%} within d_send + d_net and above conventional "
               "MPTCP; lower cost at a looser d_net): " + "; ".join(delay_parts)
               + "; cost per s (1 x WiFi + 10 x LTE Mbit/s) " + "; ".join(cost_parts))
@@ -786,17 +795,18 @@ def draw_tsc(data):
     conv = data["ch2_conventional"] if _has(data, "ch2_conventional") else None
     groups = [(f"TSC d_net {d * 1e3:.0f} ms", tsc[tsc["d_net_s"] == d], f"C{i}", "-")
               for i, d in enumerate(TSC_D_NET)]
-    if conv is not None:
+    if conv is not None:  # uncoupled wide and grey under coupled: they coincide when neither sees a loss
         groups += [(f"conventional, {m}", rows, c, "--")
-                   for (m, rows), c in zip(conv.groupby("mptcp", sort=False), ("0.45", "k"))]
-    # (a) application-delay CDFs through the reported quantiles, the bounds d_send + d_net dashed.
+                   for (m, rows), c in zip(conv.groupby("mptcp", sort=False), ("0.6", "k"))]
+    # (a) application-delay CDFs through the reported quantiles, the bounds d_send + d_net dotted.
     for label, rows, color, ls in groups:
-        _quantile_cdf(axes[0], rows.mean(numeric_only=True), "app_delay", label, color=color, linestyle=ls)
+        _quantile_cdf(axes[0], rows.mean(numeric_only=True), "app_delay", label, color=color, linestyle=ls,
+                      linewidth=3.5 if color == "0.6" else 1.5)
     for i, ms in enumerate(TSC_BOUNDS_MS):
         axes[0].axvline(ms / 1e3, color=f"C{i}", linestyle=":", linewidth=0.9)
-    _log_seconds(axes[0], 0.01, 10)
+    _log_seconds(axes[0], 0.02, 30)
     axes[0].set(xlabel="application delay (s)", ylabel="CDF", ylim=(0, 1),
-                title="delay CDF (dotted: bounds 0.2 / 0.3 / 0.6 s)")
+                title="delay CDF; dotted: the bounds")
     # (b) fraction within d_send + d_net per d_net: TSC and conventional MPTCP on the same seeds.
     width = 0.8 / (1 + (conv["mptcp"].nunique() if conv is not None else 0))
     for j, d in enumerate(TSC_D_NET):
@@ -804,18 +814,19 @@ def draw_tsc(data):
         bars = [("TSC", tsc[tsc["d_net_s"] == d]["within_bound"], f"C{j}")]
         if conv is not None:
             bars += [(m, rows[f"within_{ms}ms"], c)
-                     for (m, rows), c in zip(conv.groupby("mptcp", sort=False), ("0.45", "k"))]
+                     for (m, rows), c in zip(conv.groupby("mptcp", sort=False), ("0.6", "k"))]
         for k, (name, values, color) in enumerate(bars):
             mean, ci, _ = mean_ci(values.tolist())
             axes[1].bar(j + (k - (len(bars) - 1) / 2) * width, mean, width=width * 0.9, color=color,
                         yerr=None if math.isnan(ci) else ci, capsize=3,
-                        label=(f"{name} (colour: d_net)" if k == 0 else name) if j == 0 else None,
+                        label=(f"{name} (colour: d_net)" if k == 0 else f"conventional {name}") if j == 0 else None,
                         hatch="" if k == 0 else "//")
     axes[1].axhline(TSC_WITHIN_SHARE, color="0.5", linestyle="--", linewidth=0.8)
-    axes[1].set_xticks(range(len(TSC_D_NET)),
-                       [f"d_net {d * 1e3:.0f} ms\n(bound {ms} ms)" for d, ms in zip(TSC_D_NET, TSC_BOUNDS_MS)])
-    axes[1].set(ylabel="fraction of segments within d_send + d_net", ylim=(0, 1.05),
-                title=f"within the bound (dashed: {TSC_WITHIN_SHARE:.0%}); hatched: conventional")
+    axes[1].set_xticks(range(len(TSC_D_NET)), [f"{d * 1e3:.0f} ms\n(<= {ms / 1e3:g} s)"
+                                               for d, ms in zip(TSC_D_NET, TSC_BOUNDS_MS)])
+    axes[1].set(xlabel="d_net (bound d_send + d_net)", ylabel="fraction of segments within d_send + d_net",
+                ylim=(0, 1.3), yticks=[0, 0.2, 0.4, 0.6, 0.8, 1.0],
+                title=f"within the bound; dashed: {TSC_WITHIN_SHARE:.0%}")
     # (c) cost against fraction within the bound: TSC per d_net; conventional at each of the same bounds.
     for j, d in enumerate(TSC_D_NET):
         rows = tsc[tsc["d_net_s"] == d]
@@ -825,14 +836,14 @@ def draw_tsc(data):
         if conv is not None:
             for (m, crow), marker in zip(conv.groupby("mptcp", sort=False), ("s", "D")):
                 axes[2].plot(crow[f"within_{TSC_BOUNDS_MS[j]}ms"].mean(), crow["cost"].mean(), marker=marker,
-                             color=f"C{j}", mfc="none", linestyle="none",
+                             color=f"C{j}", mfc="none", linestyle="none", markersize=9 if marker == "s" else 5,
                              label=f"conventional {m}" if j == 0 else None)
-    axes[2].set(xlabel="fraction within d_send + d_net (colour: d_net)", ylabel="cost: 1 x WiFi + 10 x LTE Mbit/s",
-                xlim=(-0.02, 1.02), title="cost against delay (open: conventional)")
-    for ax in axes:
+    axes[2].set(xlabel="fraction within d_send + d_net", ylabel="cost: 1 x WiFi + 10 x LTE Mbit/s",
+                xlim=(-0.02, 1.02), title="cost against delay (colour: d_net)")
+    for ax, loc in zip(axes, ("lower right", "upper left", "lower left")):
         ax.title.set_fontsize("small")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="x-small")
+        ax.legend(fontsize="x-small", loc=loc)
     return fig
 
 
