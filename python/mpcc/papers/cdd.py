@@ -292,29 +292,9 @@ def draw_summary(data):
 
 
 def draw_subflow_series(data):
-    from ..reproduce.figures import SUBFLOW_VIEWS, plot_subflow
-    import matplotlib
+    from ..reproduce.figures import subflow_grid
 
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure as MplFigure
-
-    df = data[SERIES.name]
-    names = [v.name for v in VARIANTS]
-    fig = MplFigure(figsize=(11, 7), dpi=100, layout="constrained")
-    axes = fig.subplots(3, len(names), sharex=True, sharey="row")
-    for col, name in enumerate(names):
-        rows = df[df.variant == name]
-        for sub, style in (("path1", "-"), ("path2", "--")):
-            r = rows[rows.subflow == sub]
-            plot_subflow([a[col] for a in axes], r, linestyle=style, color=COLORS[name], linewidth=0.9, label=sub)
-        axes[0][col].set_title(name, fontsize="medium")
-        for ax in (a[col] for a in axes):
-            ax.grid(True, alpha=0.3)
-        axes[2][col].set_xlabel("time (s)")
-    for ax, (_, _, ylabel) in zip((a[0] for a in axes), SUBFLOW_VIEWS):
-        ax.set_ylabel(ylabel)
-    axes[0][0].legend(fontsize="x-small")
-    return fig
+    return subflow_grid(data[SERIES.name], "variant", [v.name for v in VARIANTS], COLORS)
 
 
 # ---- the paper ---------------------------------------------------------------------

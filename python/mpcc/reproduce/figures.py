@@ -61,3 +61,29 @@ def label_subflow_axes(axes, xlabel: bool = True) -> None:
     for ax, (_, _, ylabel) in zip(axes, SUBFLOW_VIEWS):
         ax.set(ylabel=ylabel, xlabel="time (s)" if xlabel else None)
         ax.grid(True, alpha=0.3)
+
+
+def subflow_grid(series, by: str, order, colors: dict, subflows=(("path1", "-"), ("path2", "--"))):
+    """Per-subflow views in a grid: one column per value of `series[by]` (in `order`),
+    one row per view of SUBFLOW_VIEWS, one line per subflow (`series.subflow` labels)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 7), dpi=100, layout="constrained")
+    axes = fig.subplots(3, len(order), sharex=True, sharey="row", squeeze=False)
+    for col, name in enumerate(order):
+        rows = series[series[by] == name]
+        column = [a[col] for a in axes]
+        for sub, style in subflows:
+            r = rows[rows.subflow == sub]
+            plot_subflow(column, r, linestyle=style, color=colors[name], linewidth=0.9, label=sub)
+        axes[0][col].set_title(name, fontsize="medium")
+        for ax in column:
+            ax.grid(True, alpha=0.3)
+        axes[2][col].set_xlabel("time (s)")
+    for ax, (_, _, ylabel) in zip((a[0] for a in axes), SUBFLOW_VIEWS):
+        ax.set_ylabel(ylabel)
+    axes[0][0].legend(fontsize="x-small")
+    return fig
