@@ -8,21 +8,12 @@
 
 use serde_json::{json, Value};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
+mod common;
+use common::{num, run, MS, S};
+
 const C: f64 = 40e6;
 /// "Large buffer": 10 000 packets, 3 s at 40 Mbit/s (the thesis's largest DropTail).
 const BIG_BUFFER: u64 = 10_000;
-
-fn run(cfg: &Value) -> Value {
-    let out = mpcc_sim::run_json(&cfg.to_string()).expect("run succeeds");
-    serde_json::from_str(&out.summary_json).unwrap()
-}
-
-fn num(v: &Value, pointer: &str) -> f64 {
-    let x = v.pointer(pointer).unwrap_or_else(|| panic!("{pointer} missing"));
-    x.as_f64().unwrap_or_else(|| panic!("{pointer} is not a number: {x}"))
-}
 
 #[derive(Clone, Copy, Debug)]
 enum Capacity {

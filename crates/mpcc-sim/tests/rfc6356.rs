@@ -4,17 +4,8 @@
 
 use serde_json::{json, Value};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
-fn run(cfg: &Value) -> Value {
-    let out = mpcc_sim::run_json(&cfg.to_string()).expect("run succeeds");
-    serde_json::from_str(&out.summary_json).unwrap()
-}
-
-fn num(v: &Value, pointer: &str) -> f64 {
-    v.pointer(pointer).and_then(Value::as_f64).unwrap_or_else(|| panic!("{pointer} missing"))
-}
+mod common;
+use common::{num, run, MS, S};
 
 /// Goal 2 (do no harm): a multipath connection whose 2 or 3 subflows all cross one
 /// bottleneck takes about one TCP's share against a Reno flow there. Tolerance: the

@@ -7,18 +7,8 @@
 
 use serde_json::{json, Value};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-
-fn run(cfg: &Value) -> Value {
-    let out = mpcc_sim::run_json(&cfg.to_string()).expect("run succeeds");
-    serde_json::from_str(&out.summary_json).unwrap()
-}
-
-fn num(v: &Value, pointer: &str) -> f64 {
-    let x = v.pointer(pointer).unwrap_or_else(|| panic!("{pointer} missing"));
-    x.as_f64().unwrap_or_else(|| panic!("{pointer} is not a number: {x}"))
-}
+mod common;
+use common::{num, run, MS, S};
 
 /// A link whose buffer makes W_loss = BDP + buffer about `w_loss_bytes`.
 fn link(name: &str, bps: f64, one_way_ms: u64, w_loss_bytes: f64) -> Value {

@@ -4,24 +4,14 @@
 
 use serde_json::{json, Value};
 
-const MS: u64 = 1_000_000;
-const S: u64 = 1_000_000_000;
-const MSS: u64 = 1448;
+mod common;
+use common::{num, run, MS, S};
 
-fn run(cfg: &Value) -> Value {
-    let out = mpcc_sim::run_json(&cfg.to_string()).expect("run succeeds");
-    serde_json::from_str(&out.summary_json).unwrap()
-}
+const MSS: u64 = 1448;
 
 fn link(name: &str, bps: f64, delay_ms: u64, packets: u64) -> Value {
     json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": delay_ms * MS,
            "queue": {"kind": "droptail", "packets": packets}})
-}
-
-/// The number at a JSON pointer such as "/flows/mp/goodput_bps".
-fn num(v: &Value, pointer: &str) -> f64 {
-    let x = v.pointer(pointer).unwrap_or_else(|| panic!("{pointer} missing"));
-    x.as_f64().unwrap_or_else(|| panic!("{pointer} is not a number: {x}"))
 }
 
 fn mp_flow(scheduler: &str, paths: &[usize], app: Value) -> Value {
