@@ -85,6 +85,7 @@ def connection_metrics(result, variant) -> dict:
         "cwnd1_mean": cwnd[0],
         "cwnd2_mean": cwnd[1],
         "cwnd_total_mean": sum(cwnd),
+        "rtt_p95_s": mp["rtt_p95_s"],
     }
 
 
@@ -414,6 +415,12 @@ def draw_cubic_fairness(data):
     return fig
 
 
+def draw_throughput_delay(data):
+    from ..reproduce.figures import throughput_vs_delay
+
+    return throughput_vs_delay(data["comparison"], "cc", title="Comparison setup (Fig. 20)")
+
+
 def draw_subflows(data):
     from ..reproduce.figures import label_subflow_axes, new_figure, plot_subflow
 
@@ -459,6 +466,8 @@ PAPER = Paper(
         Figure("binomial", "Binomial schemes against MPTCP (Fig. 2, Table 1)",
                "Subflow windows and cumulative losses of MPTCP (LIA), MPSQRT and MPIAD (first replication).",
                draw_binomial),
+        Figure("throughput_delay", "Goodput against the 95th percentile of RTT (comparison setup)",
+               "Each small point is one run; diamonds mark each algorithm's mean.", draw_throughput_delay),
         Figure("subflows", "Per-subflow view in the congested link",
                "cwnd, smoothed RTT and throughput of each subflow (subflow 1 solid, 2 dotted; first replication).",
                draw_subflows),

@@ -193,6 +193,7 @@ def wireless_metrics(result, variant) -> dict:
         "subflow2_bps": x2,
         "capacity_bps": _goodput_capacity_bps(result, ("path1", "path2")),
         "timeouts": mp["timeouts"],
+        "rtt_p95_s": mp["rtt_p95_s"],
     }
 
 
@@ -535,6 +536,12 @@ def draw_friendliness(data):
     return fig
 
 
+def draw_throughput_delay(data):
+    from ..reproduce.figures import throughput_vs_delay
+
+    return throughput_vs_delay(data["wireless_both"], "cc", title="Same random loss on both paths, all loss rates")
+
+
 def draw_subflows(data):
     from ..reproduce.figures import label_subflow_axes, new_figure, plot_subflow
 
@@ -573,6 +580,8 @@ PAPER = Paper(
         Figure("friendliness", "Friendliness to OLIA on wired paths (Fig. 6)",
                "Throughput of each 2-path connection over time (first replication); titles give the mean "
                "goodput ratio test / OLIA over replications.", draw_friendliness),
+        Figure("throughput_delay", "Goodput against the 95th percentile of RTT (wireless, both paths lossy)",
+               "Each small point is one run; diamonds mark each algorithm's mean.", draw_throughput_delay),
         Figure("subflows", "Per-subflow view: path 1 at 0.01 %, path 2 at 1 % random loss",
                "cwnd, smoothed RTT and throughput of each subflow of MPVeno (beta 3) and OLIA "
                "(first replication).", draw_subflows),

@@ -87,3 +87,18 @@ def subflow_grid(series, by: str, order, colors: dict, subflows=(("path1", "-"),
         ax.set_ylabel(ylabel)
     axes[0][0].legend(fontsize="x-small")
     return fig
+
+
+def throughput_vs_delay(runs, by: str, rate: str = "goodput_bps", delay: str = "rtt_p95_s", title: str | None = None):
+    """The throughput against 95th-percentile delay summary: one point per run, coloured
+    by `by`, with each group's mean marked large."""
+    fig, ax = new_figure(height=4.0)
+    for i, (name, rows) in enumerate(runs.groupby(by, sort=False)):
+        color = f"C{i % 10}"
+        ax.plot(rows[delay] * 1e3, rows[rate] * 1e-6, "o", color=color, alpha=0.35, markersize=3)
+        ax.plot(rows[delay].mean() * 1e3, rows[rate].mean() * 1e-6, "D", color=color, markersize=8, label=name)
+    ax.set(xlabel="95th percentile of RTT (ms)" if delay == "rtt_p95_s" else f"{delay} (ms)",
+           ylabel="goodput (Mbit/s)", title=title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="x-small")
+    return fig
