@@ -5,8 +5,7 @@
 //! `w_r += (x_r / rtt_r) / (sum_k x_k)^2 * (1 + a_r)/2 * (4 + a_r)/5`,
 //! and on loss `w_r -= w_r/2 * min(a_r, 1.5)`. One subflow: a = 1, i.e. Reno.
 
-use super::base::{may_grow, Path};
-use crate::common::slow_start;
+use super::base::Path;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -50,10 +49,7 @@ impl CongestionControl for Balia {
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         let p = &mut self.paths[sf];
         p.observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        let left = p.ca_segments(ev);
         if left > 0.0 {
             let (n, f, _) = self.terms(sf);
             self.paths[sf].cwnd += left / n * f;

@@ -4,7 +4,7 @@
 //! which embeds a [`Path`]: the window, the threshold and the RTT view the coupling
 //! terms read. Nothing here allocates after `add_subflow`.
 
-use crate::common::{secs, MIN_CWND, MIN_SSTHRESH};
+use crate::common::{secs, slow_start, MIN_CWND, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionKind};
 
 /// Window and RTT view of one subflow.
@@ -42,6 +42,16 @@ impl Path {
         } else if self.rtt > 0.0 && (self.min_rtt == 0.0 || self.rtt < self.min_rtt) {
             self.min_rtt = self.rtt;
         }
+    }
+
+    /// The segments of this ACK left for the coupled congestion-avoidance increase:
+    /// 0 when the window may not grow (`may_grow`), otherwise what slow start leaves.
+    #[inline]
+    pub fn ca_segments(&mut self, ev: &AckEvent) -> f64 {
+        if !may_grow(ev) {
+            return 0.0;
+        }
+        slow_start(&mut self.cwnd, self.ssthresh, ev.acked)
     }
 
     /// True once the subflow has an RTT and takes part in the coupling sums.

@@ -8,8 +8,7 @@
 //! connection the best single-path binomial flow's rate is
 //! `delta = (max_r x_r / sum_i x_i)^(k+l)` (1 with one subflow).
 
-use super::base::{may_grow, Path};
-use crate::common::slow_start;
+use super::base::Path;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -60,10 +59,7 @@ impl CongestionControl for Binomial {
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         let p = &mut self.paths[sf];
         p.observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        let left = p.ca_segments(ev);
         if left > 0.0 {
             let d = self.delta();
             let p = &mut self.paths[sf];

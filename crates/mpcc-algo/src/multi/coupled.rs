@@ -5,8 +5,8 @@
 //! It sends everything over the least-congested paths (perfect resource pooling)
 //! and is flappy when the paths are equally congested.
 
-use super::base::{may_grow, Path};
-use crate::common::{slow_start, MIN_CWND};
+use super::base::Path;
+use crate::common::MIN_CWND;
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
 
@@ -34,11 +34,8 @@ impl CongestionControl for Coupled {
     #[inline]
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         self.paths[sf].observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
         let p = &mut self.paths[sf];
-        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        let left = p.ca_segments(ev);
         if left > 0.0 {
             let total = self.total();
             self.paths[sf].cwnd += left / total;

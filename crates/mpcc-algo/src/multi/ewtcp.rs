@@ -9,8 +9,7 @@
 //! `a` explicitly; it gives N^(3/4) times one flow's share (test
 //! `one_over_n_squared_is_fair_on_a_shared_loss_rate`).
 
-use super::base::{may_grow, Path};
-use crate::common::slow_start;
+use super::base::Path;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -48,10 +47,7 @@ impl CongestionControl for Ewtcp {
         let a = self.weight();
         let p = &mut self.paths[sf];
         p.observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        let left = p.ca_segments(ev);
         if left > 0.0 {
             p.cwnd += a * left / p.cwnd;
         }

@@ -10,8 +10,7 @@
 //! `s = sum_i w_i rtt_b / rtt_i` where b is the best path: one subflow then gives
 //! `N = w` exactly, i.e. Reno bit for bit.
 
-use super::base::{argmax, may_grow, scaled_sum, Path};
-use crate::common::slow_start;
+use super::base::{argmax, scaled_sum, Path};
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -70,11 +69,8 @@ impl Lia {
     #[inline]
     pub(crate) fn grow(&mut self, sf: usize, ev: &AckEvent) {
         self.paths[sf].observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
         let p = &mut self.paths[sf];
-        let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
+        let left = p.ca_segments(ev);
         if left > 0.0 {
             let n = self.denominator(sf);
             self.paths[sf].cwnd += left / n;

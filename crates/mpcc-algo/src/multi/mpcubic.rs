@@ -8,8 +8,8 @@
 //! Reno-friendly region, no HyStart). K is recomputed with the current delta so the
 //! curve always starts at the post-loss window and reaches w_max at K.
 
-use super::base::{may_grow, Path};
-use crate::common::{secs, slow_start, MIN_SSTHRESH};
+use super::base::Path;
+use crate::common::{secs, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
 
@@ -77,10 +77,7 @@ impl CongestionControl for MpCubic {
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         let q = &mut self.paths[sf];
         q.p.observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut q.p.cwnd, q.p.ssthresh, ev.acked);
+        let left = q.p.ca_segments(ev);
         if left <= 0.0 {
             return;
         }

@@ -18,8 +18,8 @@
 //!   best single-path CUBIC's (see docs/algorithms/mpmtp.md):
 //!   `delta = (C(4-beta)/(4 beta))^(1/3) beta max_r(w_r^2 / (B_r rtt_r^(1/3))) / (sum x)^(4/3)`.
 
-use super::base::{may_grow, Path};
-use crate::common::{secs, slow_start};
+use super::base::Path;
+use crate::common::secs;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -199,10 +199,7 @@ impl CongestionControl for MpMtp {
         if ev.rtt > 0 {
             q.round_min = q.round_min.min(secs(ev.rtt));
         }
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut q.p.cwnd, q.p.ssthresh, ev.acked);
+        let left = q.p.ca_segments(ev);
         if left <= 0.0 {
             return;
         }

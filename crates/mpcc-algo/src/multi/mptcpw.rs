@@ -7,8 +7,8 @@
 //! Westwood's rule: `ssthresh = B_r * RTTmin_r` (Westwood+ bandwidth estimate),
 //! `cwnd = min(cwnd, ssthresh)`; after a timeout `cwnd = 1`.
 
-use super::base::{argmax, may_grow, scaled_sum, BwEstimator, Path};
-use crate::common::{slow_start, MIN_CWND, MIN_SSTHRESH};
+use super::base::{argmax, scaled_sum, BwEstimator, Path};
+use crate::common::{MIN_CWND, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
 
@@ -86,10 +86,7 @@ impl CongestionControl for Mptcpw {
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         let q = &mut self.paths[sf];
         q.observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut q.p.cwnd, q.p.ssthresh, ev.acked);
+        let left = q.p.ca_segments(ev);
         if left > 0.0 {
             let d = self.delta(sf).min(1.0);
             let p = &mut self.paths[sf].p;

@@ -6,9 +6,8 @@
 //! the threshold and on every second new ACK at or above it. On loss the window
 //! drops by `w/5` below the threshold (random loss) and by `w/2` otherwise.
 
-use super::base::may_grow;
 use super::olia::{increase_terms, OliaPath};
-use crate::common::{slow_start, MIN_CWND};
+use crate::common::MIN_CWND;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -64,10 +63,7 @@ impl CongestionControl for MpVeno {
         let o = &mut self.paths[sf];
         o.p.observe(ev);
         o.delivered(ev.acked);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut o.p.cwnd, o.p.ssthresh, ev.acked);
+        let left = o.p.ca_segments(ev);
         if left <= 0.0 {
             return;
         }

@@ -8,8 +8,8 @@
 //! `Queueing < MeanQueueing`, else `w -= 1/w` (floored at `min_cwnd`). The paper
 //! leaves loss and slow start open: standard slow start, `w *= 1 - beta` on loss.
 
-use super::base::{may_grow, Path};
-use crate::common::{secs, slow_start};
+use super::base::Path;
+use crate::common::secs;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -69,10 +69,7 @@ impl CongestionControl for NodaIto {
         if ev.rtt > 0 {
             v.round_min = v.round_min.min(secs(ev.rtt));
         }
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut v.p.cwnd, v.p.ssthresh, ev.acked);
+        let left = v.p.ca_segments(ev);
         if left <= 0.0 {
             return;
         }

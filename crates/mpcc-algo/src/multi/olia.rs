@@ -8,8 +8,8 @@
 //! of subflows: `eps_r = 1/(n |B\M|)` for r in B\M, `-1/(n |M|)` for r in M when
 //! B\M is not empty, else 0. Decrease: Reno halving.
 
-use super::base::{may_grow, Path};
-use crate::common::{slow_start, MIN_CWND};
+use super::base::Path;
+use crate::common::MIN_CWND;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -108,10 +108,7 @@ impl CongestionControl for Olia {
         let o = &mut self.paths[sf];
         o.p.observe(ev);
         o.delivered(ev.acked);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut o.p.cwnd, o.p.ssthresh, ev.acked);
+        let left = o.p.ca_segments(ev);
         if left > 0.0 {
             let (n, eps) = increase_terms(&self.paths, sf);
             let p = &mut self.paths[sf].p;

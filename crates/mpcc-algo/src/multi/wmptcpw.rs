@@ -6,9 +6,7 @@
 //! loss Westwood's `ssthresh = B_r * RTTmin_r`. Until a subflow has an estimate its
 //! current rate `w/srtt` stands in for B.
 
-use super::base::may_grow;
 use super::mptcpw::WwPath;
-use crate::common::slow_start;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -49,10 +47,7 @@ impl CongestionControl for WMptcpw {
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         let q = &mut self.paths[sf];
         q.observe(ev);
-        if !may_grow(ev) {
-            return;
-        }
-        let left = slow_start(&mut q.p.cwnd, q.p.ssthresh, ev.acked);
+        let left = q.p.ca_segments(ev);
         if left > 0.0 {
             let t = self.theta();
             let p = &mut self.paths[sf].p;
