@@ -134,3 +134,40 @@ def test_run_from_dict_writes_a_readable_scenario_copy(tmp_path):
     copy = tomllib.loads((tmp_path / "r/scenario.toml").read_text())
     assert copy == data
     assert mpcc.Scenario.from_dict(copy).to_config() == res.config
+
+
+def _one_flow(tcp: str) -> str:
+    return f"""
+duration = "3s"
+sample_interval = "10ms"
+{tcp}
+[links.l]
+rate = "100Mbps"
+delay = "10ms"
+queue = {{ kind = "droptail", packets = 1000 }}
+[[flows]]
+name = "f"
+cc = "{{cc}}"
+path = ["l"]
+"""
+
+
+@pytest.mark.parametrize("cc", ["reno", "cubic", "lia"])
+def test_initial_ssthresh_ends_slow_start_there(cc):
+    """tcp.init_ssthresh: slow start ends at 20 segments (no loss on this path), so the
+    window grows by about one segment per RTT afterwards; without it, slow start goes on."""
+    limited = mpcc.run(_one_flow('tcp = { init_ssthresh = "28960B" }').replace("{cc}", cc), plots=False)
+    free = mpcc.run(_one_flow("").replace("{cc}", cc), plots=False)
+    s = limited.flow_series
+    assert s["ssthresh"].iloc[0] == pytest.approx(20.0)
+    assert limited.summary["flows"]["f"]["losses"] == 0
+    # 3 s at RTT 20 ms is 150 RTTs: at most about 150 segments of linear (or CUBIC) growth.
+    assert s["cwnd"].max() < 400, s["cwnd"].max()
+    assert free.flow_series["cwnd"].max() > 1000
+
+
+def test_initial_ssthresh_below_two_segments_names_the_field():
+    with pytest.raises(mpcc.ScenarioError) as e:
+        mpcc.load_scenario(_one_flow('tcp = { init_ssthresh = "2000B" }').replace("{cc}", "reno"))
+    assert e.value.field == "tcp.init_ssthresh"
+    assert "allowed: at least 2 segments (2896 bytes)" in e.value.message

@@ -448,6 +448,7 @@ class Tcp(Strict):
     rcv_buf: Optional[Size] = None
     send_buf: Optional[Size] = None  # cbr, vbr and web only
     dupthresh: int = Field(default=3, ge=1, le=16)
+    init_ssthresh: Optional[Size] = None  # unlimited, as Linux; ns-3 before 3.26: 65535 bytes
 
     @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf", "send_buf")
     @classmethod
@@ -462,6 +463,14 @@ class Tcp(Strict):
         if v > 65000:
             raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes is too large; allowed: 1 to 65000 bytes"})
         return v
+
+    @model_validator(mode="after")
+    def _ssthresh_range(self):
+        if self.init_ssthresh is not None and self.init_ssthresh < 2 * self.mss:
+            raise PydanticCustomError("range", "{msg}", {
+                "msg": f"{self.init_ssthresh} bytes; allowed: at least 2 segments ({2 * self.mss} bytes)",
+                "field": "init_ssthresh"})
+        return self
 
     @model_validator(mode="after")
     def _rto_order(self):
@@ -907,6 +916,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
         "rcv_buf_bytes": merged.rcv_buf,
         "dupthresh": merged.dupthresh,
     }
+    if merged.init_ssthresh is not None:
+        tcp["init_ssthresh_bytes"] = merged.init_ssthresh
     if merged.send_buf is None:
         return tcp
     field = f"{where}.tcp.send_buf" if "send_buf" in own.model_fields_set else "tcp.send_buf"

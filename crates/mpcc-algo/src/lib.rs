@@ -41,6 +41,8 @@ pub trait SubflowCc {
     fn cwnd(&self) -> f64;
     /// Slow-start threshold in segments.
     fn ssthresh(&self) -> f64;
+    /// Sets the slow-start threshold (the transport's initial ssthresh).
+    fn set_ssthresh(&mut self, v: f64);
 }
 
 /// A connection-wide controller over a table of subflows.
@@ -52,6 +54,9 @@ pub trait CongestionControl {
     fn on_recovery_exit(&mut self, sf: usize, now: mpcc_core::Nanos);
     fn cwnd(&self, sf: usize) -> f64;
     fn ssthresh(&self, sf: usize) -> f64;
+    /// Sets subflow `sf`'s slow-start threshold in segments (the transport's
+    /// initial ssthresh, applied right after `add_subflow`).
+    fn set_ssthresh(&mut self, sf: usize, v: f64);
 }
 
 macro_rules! define_controllers {
@@ -127,5 +132,8 @@ impl CongestionControl for Controller {
     #[inline]
     fn ssthresh(&self, sf: usize) -> f64 {
         dispatch!(self, c => c.ssthresh(sf))
+    }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        dispatch!(self, c => c.set_ssthresh(sf, v))
     }
 }

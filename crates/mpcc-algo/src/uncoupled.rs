@@ -41,4 +41,7 @@ impl<T: SubflowCc + Clone> CongestionControl for Uncoupled<T> {
     fn ssthresh(&self, sf: usize) -> f64 {
         self.subflows[sf].ssthresh()
     }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.subflows[sf].set_ssthresh(v);
+    }
 }

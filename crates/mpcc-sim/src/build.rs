@@ -117,6 +117,11 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         if tcp.dupthresh == 0 || tcp.dupthresh as usize > crate::tcp::sender::MAX_DUPTHRESH {
             return Err(format!("{}: {}; allowed: 1 to {}", field("tcp.dupthresh"), tcp.dupthresh, crate::tcp::sender::MAX_DUPTHRESH));
         }
+        if let Some(b) = tcp.init_ssthresh_bytes {
+            if b < 2 * tcp.mss as u64 {
+                return Err(format!("{}: {b}; allowed: at least 2 segments ({} bytes)", field("tcp.init_ssthresh_bytes"), 2 * tcp.mss));
+            }
+        }
         let params = Params(fc.cc_params.clone());
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = app_bytes(&fc.app);
@@ -145,6 +150,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             };
             // Subflow ids are dense and equal to the index in `subs`.
             let sf = cc.add_subflow(start);
+            if let Some(b) = tcp.init_ssthresh_bytes {
+                mpcc_algo::CongestionControl::set_ssthresh(&mut cc, sf, b as f64 / tcp.mss as f64);
+            }
             let mut rcv = Receiver::new(i as u32, &sub_tcp);
             rcv.sub = sf as u16;
             subs.push(Subflow {

@@ -218,6 +218,9 @@ pub struct TcpConfig {
     pub send_buf_bytes: Option<u64>,
     /// Duplicate threshold of RFC 6675 (segments SACKed above a hole before it is lost).
     pub dupthresh: u32,
+    /// Initial slow-start threshold in bytes; None = unlimited (Linux). ns-3
+    /// before 3.26 and the ns-2 era used 65535 bytes.
+    pub init_ssthresh_bytes: Option<u64>,
 }
 
 impl Default for TcpConfig {
@@ -233,6 +236,7 @@ impl Default for TcpConfig {
             rcv_buf_bytes: None,
             send_buf_bytes: None,
             dupthresh: 3,
+            init_ssthresh_bytes: None,
         }
     }
 }

@@ -1,9 +1,12 @@
 //! TSC (thesis chapter 2, section 2.5; docs/algorithms/tsc.md): WiFi about
 //! 3 Mbit/s (a random walk in [2, 5]) at cost 1 per Mbit, LTE 10-20 Mbit/s (a
-//! random walk) with 40 ms min RTT at cost 10, a VBR stream of 4 Mbit/s mean
-//! (log-normal frames, cv 0.5: frames up to about 6 Mbit/s and beyond). TSC
-//! against uncoupled (reno, minrtt) and coupled (lia, minrtt) MPTCP. Each test
-//! prints its measured figures (`-- --nocapture`).
+//! random walk) with 40 ms min RTT at cost 10, a VBR stream of 3 Mbit/s mean
+//! (log-normal frames at 25 fps, cv 0.5). TSC against uncoupled (reno, minrtt)
+//! and coupled (lia, minrtt) MPTCP. The initial ssthresh is ns-3's 65535 bytes
+//! of the thesis's time: with Linux's unlimited one, a subflow that sees no loss
+//! never leaves slow start, and TSC's step (2.17) never caps it (the WiFi window
+//! then grows until the buffer overflows). Each test prints its measured
+//! figures (`-- --nocapture`).
 
 use serde_json::{json, Value};
 
@@ -22,6 +25,7 @@ fn scenario(cc: &str, scheduler: &str, params: Value, rate_bps: f64, seed: u64) 
            "links": [walk("wifi", 2e6, 5e6, 3e6, 10, 100), walk("lte", 10e6, 20e6, 15e6, 20, 300)],
            "flows": [{"name": "v", "cc": cc, "scheduler": scheduler, "scheduler_params": params,
                       "subflows": [{"path": [0], "cost_per_mbit": 1.0}, {"path": [1], "cost_per_mbit": 10.0}],
+                      "tcp": {"init_ssthresh_bytes": 65535},
                       "app": {"kind": "vbr", "fps": 25.0, "rate_bps": rate_bps, "cv": 0.5}}]})
 }
 
@@ -92,8 +96,12 @@ fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
         // Delay: most packets within d_send + d_net, but fewer than conventional MPTCP.
         assert!(ft.within > 0.6, "TSC within 200 ms: {}", ft.within);
         assert!(fu.within >= ft.within && fc.within >= ft.within, "conventional MPTCP within 200 ms: {} / {} vs {}", fu.within, fc.within, ft.within);
-        assert_eq!(num(&t, "/flows/v/tsc_infeasible_slots"), 0.0, "3 Mbit/s fits");
-        assert!(num(&t, "/flows/v/tsc_slots") > 500.0, "55 s of 100 ms slots");
+        // 3 Mbit/s fits; a few slots are short of window (x_cw) while the
+        // windows grow in congestion avoidance from the 65535-byte ssthresh.
+        let (slots, bad) = (num(&t, "/flows/v/tsc_slots"), num(&t, "/flows/v/tsc_infeasible_slots"));
+        eprintln!("seed {seed}: {bad} of {slots} slots infeasible");
+        assert!(slots > 500.0, "55 s of 100 ms slots");
+        assert!(bad < 0.1 * slots, "{bad} of {slots} slots infeasible");
         let sub_cost = num(&t, "/flows/v/subflows/0/cost") + num(&t, "/flows/v/subflows/1/cost");
         assert!((sub_cost - ft.cost).abs() < 1e-6 * ft.cost, "per-subflow costs add up");
         c_tsc += ft.cost;
@@ -104,7 +112,8 @@ fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
 }
 
 /// A looser network-delay threshold lets more of the stream onto WiFi: lower
-/// cost, summed over seeds (the effect is a few per cent here, see the docs).
+/// cost on every seed (3-5 % for d_net 0.5 s against 0.1 s here, see the docs),
+/// and the looser bound d_send + d_net is then met for nearly every segment.
 #[test]
 fn looser_network_delay_threshold_lowers_cost() {
     let (mut tight, mut loose) = (0.0, 0.0);
@@ -113,11 +122,12 @@ fn looser_network_delay_threshold_lowers_cost() {
         let b = figures(&run(&scenario("reno", "tsc", tsc(0.5), 3e6, seed)), 600);
         show(&format!("seed {seed} tsc d_net 0.1"), &a, 200);
         show(&format!("seed {seed} tsc d_net 0.5"), &b, 600);
+        assert!(b.cost < 0.99 * a.cost, "seed {seed}: d_net 0.5 costs {} vs {}", b.cost, a.cost);
+        assert!(b.within > 0.95, "seed {seed}: within 600 ms {}", b.within);
         tight += a.cost;
         loose += b.cost;
     }
     eprintln!("total cost: d_net 0.1 {tight:.0}, d_net 0.5 {loose:.0}");
-    assert!(loose < 0.99 * tight, "d_net 0.5 costs {loose} vs {tight}");
 }
 
 /// A stream above both capacities (20 Mbit/s over WiFi 2-5 and LTE 10-20) is

@@ -77,6 +77,9 @@ impl CongestionControl for Binomial {
     fn ssthresh(&self, sf: usize) -> f64 {
         self.paths[sf].ssthresh
     }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.paths[sf].ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -112,6 +112,9 @@ impl CongestionControl for Cdd {
     fn ssthresh(&self, sf: usize) -> f64 {
         self.lia.ssthresh(sf)
     }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.lia.set_ssthresh(sf, v);
+    }
 }
 
 #[cfg(test)]

@@ -56,6 +56,9 @@ impl CongestionControl for Coupled {
     fn ssthresh(&self, sf: usize) -> f64 {
         self.paths[sf].ssthresh
     }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.paths[sf].ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -97,6 +97,9 @@ impl CongestionControl for Lia {
     fn ssthresh(&self, sf: usize) -> f64 {
         self.paths[sf].ssthresh
     }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.paths[sf].ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -227,6 +227,9 @@ impl CongestionControl for MpMtp {
     fn ssthresh(&self, sf: usize) -> f64 {
         self.paths[sf].p.ssthresh
     }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.paths[sf].p.ssthresh = v;
+    }
 }
 
 #[cfg(test)]

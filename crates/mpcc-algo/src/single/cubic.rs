@@ -136,6 +136,9 @@ impl SubflowCc for Cubic {
     fn ssthresh(&self) -> f64 {
         self.ssthresh
     }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -50,6 +50,9 @@ impl SubflowCc for Reno {
     fn ssthresh(&self) -> f64 {
         self.ssthresh
     }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -143,6 +143,9 @@ impl SubflowCc for Vegas {
     fn ssthresh(&self) -> f64 {
         self.ssthresh
     }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -89,6 +89,9 @@ impl SubflowCc for Veno {
     fn ssthresh(&self) -> f64 {
         self.ssthresh
     }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -113,6 +113,9 @@ impl SubflowCc for Westwood {
     fn ssthresh(&self) -> f64 {
         self.ssthresh
     }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]
