@@ -202,7 +202,7 @@ CH2 = Experiment(
     quick_replications=2,
     quick_overrides={"duration": "40s", "warmup": "5s"},
     description="Sec. 2.5: conventional MPTCP (round-robin; uncoupled Reno or coupled LIA) with a VBR video "
-    "(mean 4 Mbit/s) over WiFi (random walk 2-5 Mbit/s, RTT 20 ms) and LTE (10-20 Mbit/s, RTT 40 ms); "
+    "(mean 4 Mbit/s) over WiFi (random walk 1-5 Mbit/s, RTT 20 ms) and LTE (10-20 Mbit/s, RTT 40 ms); "
     "120 s with 10 s warm-up (quick: 40 s, 5 s). cost = 1 x WiFi Mbit/s + 10 x LTE Mbit/s; "
     "peak utilization = the largest 100 ms sending rate / capacity.",
 )
@@ -1118,8 +1118,9 @@ PAPER = Paper(
         "uses the fractions within fixed bounds the simulator now reports (app_delay_within_*, tsc_within_bound).",
         "Eq. 3.9: W_loss = W_BDP + buffer + 1 (the packet in transmission); T_p = 100 ms (not stated). LIA: "
         "(20, 5) Mbit/s, 25 ms each way, minrtt, as tests/test_model.py.",
-        "Chapter 2 (scenarios/park/ch2_conventional.toml): WiFi a random walk 2-5 Mbit/s around 3, RTT 20 ms; LTE "
-        "10-20 Mbit/s, RTT 40 ms; 1000-packet buffers; VBR log-normal frames at 30 fps, mean 4 Mbit/s, cv 1 (the "
+        "Chapter 2 (scenarios/park/ch2_conventional.toml): WiFi a random walk 1-5 Mbit/s from 3 (averaging "
+        "3, as stated; 2-5 until session 2), RTT 20 ms; LTE 10-20 Mbit/s, RTT 40 ms; 1000-packet buffers; initial "
+        "ssthresh 65535 bytes (ns-3's default before 3.26); VBR log-normal frames at 30 fps, mean 4 Mbit/s, cv 1 (the "
         "thesis's H.264 trace is not available); round-robin scheduler; uncoupled = Reno per subflow, coupled = "
         "LIA. The delay requirement is taken as d_send + d_net = 200 ms.",
         "R-TSC (sec. 3.6.3, scenarios/park/rtsc_*.toml): buffers for W_loss about 7 MB (LTE) and 720 KB (WiFi, "
