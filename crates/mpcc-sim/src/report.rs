@@ -64,11 +64,16 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
         delay_fields(&mut m, "app_delay", &f.app_delay);
-        if f.data.sizes.is_some() {
-            // Writing applications (streams, Web): points of the delay CDF.
+        if let Some(z) = &f.data.sizes {
+            // Writing applications (streams, Web): points of the delay CDF, and what
+            // the application wrote against what left the send buffer, so an
+            // overload (a stream above the paths' capacity) shows as a backlog.
             for ms in APP_DELAY_WITHIN_MS {
                 m.insert(format!("app_delay_within_{ms}ms"), num(f.app_delay.fraction_at_most(ms as f64 * 1e-3)));
             }
+            let backlog = if f.data.nxt < z.end() { f.data.range_bytes(f.data.nxt, z.end()) } else { 0 };
+            m.insert("app_rate_bps".into(), num(rate(z.written, f.start, to)));
+            m.insert("send_backlog_bytes".into(), json!(backlog));
         }
         // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and TSC (docs/algorithms/tsc.md).
         let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();

@@ -105,3 +105,32 @@ fn rtsc_minrtt() {
     let (cr, t) = compare("minrtt", 12e6, CA);
     assert!(t.p95 <= cr.p95 + 0.001 && t.p99 <= cr.p99 + 0.001, "{:.3}/{:.3} vs {:.3}/{:.3}", t.p95, t.p99, cr.p95, cr.p99);
 }
+
+/// A stream above both capacities (60 Mbit/s over 40 + 12): the receiver sees only
+/// what arrives, so (3.10) looks feasible to it; it reports its estimate as
+/// saturated (f^ at the estimated total capacity) on a large share of its updates
+/// (measured: 79 of 198; a feasible stream: see below), and the flow
+/// reports the overload as the application's rate against the goodput and a
+/// growing send backlog. Nothing fails silently.
+#[test]
+fn stream_above_all_capacities_is_reported() {
+    let mut cfg = scenario("roundrobin", "rtsc", 12e6, CA);
+    cfg["flows"][0]["app"]["rate_bps"] = json!(60e6);
+    cfg["duration_ns"] = json!(20 * S);
+    let s = run(&cfg);
+    let (solves, sat) = (num(&s, "/flows/s/receiver_solves"), num(&s, "/flows/s/receiver_saturated_solves"));
+    let (rate, goodput) = (num(&s, "/flows/s/app_rate_bps"), num(&s, "/flows/s/goodput_bps"));
+    let backlog = num(&s, "/flows/s/send_backlog_bytes");
+    eprintln!("60 Mbit/s: {sat} of {solves} solves saturated; app rate {:.1} Mbit/s, goodput {:.1}, backlog {:.1} MB", rate * 1e-6, goodput * 1e-6, backlog * 1e-6);
+    assert!(solves > 150.0 && sat > 0.3 * solves, "{sat} of {solves}");
+    assert!((rate - 60e6).abs() < 0.01 * 60e6, "{rate}");
+    assert!(goodput < 0.9 * rate);
+    // What the paths did not carry, (60 - 42.6) Mbit/s x 20 s = 43 MB, is still waiting.
+    assert!(backlog > 10e6, "{backlog}");
+    // A feasible stream leaves no backlog worth a frame.
+    let ok = run(&scenario("roundrobin", "rtsc", 12e6, CA));
+    eprintln!("35.85 Mbit/s: {} of {} solves saturated, backlog {} B", num(&ok, "/flows/s/receiver_saturated_solves"),
+              num(&ok, "/flows/s/receiver_solves"), num(&ok, "/flows/s/send_backlog_bytes"));
+    assert!(num(&ok, "/flows/s/send_backlog_bytes") < 100e3);
+    assert!(num(&ok, "/flows/s/receiver_saturated_solves") < 0.1 * num(&ok, "/flows/s/receiver_solves"));
+}

@@ -84,6 +84,11 @@ pub struct Rtsc {
     pub f: f64,
     pub feasible: bool,
     pub updates: u64,
+    /// Updates that solved (3.10), and those of them where the estimated stream
+    /// rate was not below 98 % of the estimated total capacity (saturated or
+    /// infeasible: the thresholds fall back to 2 W_BDP).
+    pub solves: u64,
+    pub saturated: u64,
     quad: Quadrature,
     scratch_tp: Vec<f64>,
     pub stats: RxStats,
@@ -113,6 +118,8 @@ impl Rtsc {
             f: 0.0,
             feasible: false,
             updates: 0,
+            solves: 0,
+            saturated: 0,
             quad: Quadrature::new(),
             scratch_tp: vec![0.0; n],
             stats: RxStats::default(),
@@ -187,9 +194,11 @@ impl Rtsc {
         }
         let cap: f64 = self.c.iter().sum();
         self.feasible = minimize_delay(self.f, &self.c, &self.scratch_tp, self.ca, &mut self.x_star).is_some();
+        self.solves += 1;
         if self.feasible && self.f < 0.98 * cap {
             window_thresholds(&self.quad, &self.x_star, &self.c, &self.scratch_tp, LIA_BETA, &mut self.w_bar);
         } else {
+            self.saturated += 1;
             for r in 0..n {
                 self.w_bar[r] = 2.0 * self.c[r] * self.scratch_tp[r];
             }
@@ -197,7 +206,12 @@ impl Rtsc {
     }
 
     pub fn metrics(&self) -> Vec<(String, f64)> {
-        let mut m = vec![("f_hat_pps".to_string(), self.f), ("feasible".to_string(), self.feasible as u8 as f64)];
+        let mut m = vec![
+            ("f_hat_pps".to_string(), self.f),
+            ("feasible".to_string(), self.feasible as u8 as f64),
+            ("solves".to_string(), self.solves as f64),
+            ("saturated_solves".to_string(), self.saturated as f64),
+        ];
         for r in 0..self.w.len() {
             let tp = if self.tp[r] == Nanos::MAX { f64::NAN } else { self.tp[r] as f64 * 1e-9 };
             m.push((format!("t_p_s_{r}"), tp));
