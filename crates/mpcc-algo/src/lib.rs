@@ -51,7 +51,8 @@ pub trait CongestionControl {
     fn add_subflow(&mut self, now: mpcc_core::Nanos) -> usize;
     fn on_ack(&mut self, sf: usize, ev: &AckEvent);
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent);
-    fn on_recovery_exit(&mut self, sf: usize, now: mpcc_core::Nanos);
+    /// The recovery epoch of subflow `sf` ended (most controllers ignore it).
+    fn on_recovery_exit(&mut self, _sf: usize, _now: mpcc_core::Nanos) {}
     fn cwnd(&self, sf: usize) -> f64;
     fn ssthresh(&self, sf: usize) -> f64;
     /// Sets subflow `sf`'s slow-start threshold in segments (the transport's

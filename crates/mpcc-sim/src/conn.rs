@@ -91,6 +91,14 @@ impl DataSender {
         b
     }
 
+    /// Bytes a writing application handed over that were never sent (None for
+    /// bulk, file and on-off senders, whose supply is not a byte count).
+    #[inline]
+    pub fn unsent_written(&self) -> Option<u64> {
+        let z = self.sizes.as_ref()?;
+        Some(if self.nxt < z.end() { z.range_bytes(self.nxt, z.end()) } else { 0 })
+    }
+
     /// A new DSN may be sent: supplied by the application and inside the window.
     #[inline]
     pub fn has_new(&self) -> bool {

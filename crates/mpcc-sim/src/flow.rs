@@ -230,10 +230,8 @@ impl Flow {
     fn tsc_advance(&mut self, now: Nanos) {
         let Flow { cc, subs, sched, data, .. } = self;
         let Some(t) = sched.tsc_mut() else { return };
-        let (written, backlog) = match &data.sizes {
-            Some(z) => (Some(z.written), if data.nxt < z.end() { data.range_bytes(data.nxt, z.end()) } else { 0 }),
-            None => (None, 0),
-        };
+        let written = data.sizes.as_ref().map(|z| z.written);
+        let backlog = data.unsent_written().unwrap_or(0);
         t.advance(now, written, backlog, |i| {
             let s: &Subflow = &subs[i];
             crate::tsc::SlotInput {

@@ -71,9 +71,8 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
             for ms in APP_DELAY_WITHIN_MS {
                 m.insert(format!("app_delay_within_{ms}ms"), num(f.app_delay.fraction_at_most(ms as f64 * 1e-3)));
             }
-            let backlog = if f.data.nxt < z.end() { f.data.range_bytes(f.data.nxt, z.end()) } else { 0 };
             m.insert("app_rate_bps".into(), num(rate(z.written, f.start, to)));
-            m.insert("send_backlog_bytes".into(), json!(backlog));
+            m.insert("send_backlog_bytes".into(), json!(f.data.unsent_written().unwrap_or(0)));
         }
         // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and TSC (docs/algorithms/tsc.md).
         let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();

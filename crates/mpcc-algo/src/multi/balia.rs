@@ -60,16 +60,7 @@ impl CongestionControl for Balia {
         let p = &mut self.paths[sf];
         p.reduce_to(ev.kind, p.cwnd * (1.0 - 0.5 * a.min(1.5)));
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].ssthresh = v;
-    }
+    path_windows!();
 }
 
 #[cfg(test)]

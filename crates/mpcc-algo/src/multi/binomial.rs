@@ -70,16 +70,7 @@ impl CongestionControl for Binomial {
         let p = &mut self.paths[sf];
         p.reduce_to(ev.kind, p.cwnd - self.beta * p.cwnd.powf(self.l));
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].ssthresh = v;
-    }
+    path_windows!();
 }
 
 #[cfg(test)]

@@ -105,7 +105,6 @@ impl CongestionControl for Cdd {
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         self.lia.on_congestion(sf, ev);
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
     fn cwnd(&self, sf: usize) -> f64 {
         self.lia.cwnd(sf)
     }

@@ -49,16 +49,7 @@ impl CongestionControl for Coupled {
         p.ssthresh = w;
         p.cwnd = if ev.kind == CongestionKind::Timeout { MIN_CWND } else { w };
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].ssthresh = v;
-    }
+    path_windows!();
 }
 
 #[cfg(test)]

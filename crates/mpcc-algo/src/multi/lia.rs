@@ -90,16 +90,7 @@ impl CongestionControl for Lia {
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         self.paths[sf].halve(ev.kind);
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].ssthresh = v;
-    }
+    path_windows!();
 }
 
 #[cfg(test)]

@@ -3,6 +3,22 @@
 //! Each controller owns a table of per-subflow records (embedding [`base::Path`])
 //! indexed by the dense subflow id; its coupling term is computed from that table.
 
+/// The window accessors of `CongestionControl` over `self.paths[sf]`, a `Path`
+/// or (with the field name) a record embedding one: `path_windows!()`, `path_windows!(p)`.
+macro_rules! path_windows {
+    ($($field:ident)?) => {
+        fn cwnd(&self, sf: usize) -> f64 {
+            self.paths[sf]$(.$field)?.cwnd
+        }
+        fn ssthresh(&self, sf: usize) -> f64 {
+            self.paths[sf]$(.$field)?.ssthresh
+        }
+        fn set_ssthresh(&mut self, sf: usize, v: f64) {
+            self.paths[sf]$(.$field)?.ssthresh = v;
+        }
+    };
+}
+
 pub mod balia;
 pub mod binomial;
 pub mod cdd;

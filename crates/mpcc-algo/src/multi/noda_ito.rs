@@ -94,16 +94,7 @@ impl CongestionControl for NodaIto {
         let p = &mut self.paths[sf].p;
         p.reduce_to(ev.kind, p.cwnd * (1.0 - self.beta));
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].p.cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].p.ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].p.ssthresh = v;
-    }
+    path_windows!(p);
 }
 
 #[cfg(test)]

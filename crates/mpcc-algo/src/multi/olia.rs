@@ -120,16 +120,7 @@ impl CongestionControl for Olia {
         self.paths[sf].record_loss();
         self.paths[sf].p.halve(ev.kind);
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].p.cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].p.ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].p.ssthresh = v;
-    }
+    path_windows!(p);
 }
 
 #[cfg(test)]

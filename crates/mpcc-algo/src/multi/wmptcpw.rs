@@ -57,16 +57,7 @@ impl CongestionControl for WMptcpw {
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         self.paths[sf].westwood_decrease(ev.kind);
     }
-    fn on_recovery_exit(&mut self, _sf: usize, _now: Nanos) {}
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].p.cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].p.ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].p.ssthresh = v;
-    }
+    path_windows!(p);
 }
 
 #[cfg(test)]

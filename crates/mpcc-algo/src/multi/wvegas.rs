@@ -154,15 +154,7 @@ impl CongestionControl for WVegas {
         // Linux re-enables Vegas on return to Open with alpha reset.
         self.paths[sf].alpha = self.alpha_min;
     }
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].p.cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].p.ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].p.ssthresh = v;
-    }
+    path_windows!(p);
 }
 
 #[cfg(test)]
