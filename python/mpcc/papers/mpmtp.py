@@ -95,9 +95,7 @@ def window_series(result, variant):
 
 def _pair(name, scenario, variants, metrics, series_metrics, reps, quick_reps, quick, description):
     main = Experiment(name, scenario, variants, metrics, reps, quick_reps, quick, description=description)
-    series = Experiment(f"{name}_series", scenario, variants, series_metrics, reps, quick_reps, quick,
-                        description=f"The same runs as {name}: per-subflow time series.")
-    return main, series
+    return main, main.series(series_metrics, f"The same runs as {name}: per-subflow time series.")
 
 
 CONGESTED, CONGESTED_SERIES = _pair(

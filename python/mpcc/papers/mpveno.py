@@ -130,15 +130,9 @@ CONGESTION_BALANCE = Experiment(
     "MPTCPW or wMPTCPW connection. 200 s with 50 s warm-up (quick: 60 s, 20 s). share_i = subflow i's "
     "throughput / mean background goodput on link i; shift = share2 / share1.",
 )
-CONGESTION_BALANCE_SERIES = Experiment(
-    name="congestion_balance_series",
-    scenario=HERE / "congestion_balance.toml",
-    variants=CB_VARIANTS,
-    metrics=congestion_balance_series,
-    replications=5,
-    quick_replications=2,
-    quick_overrides=CB_QUICK,
-    description="The same runs as congestion_balance: the connection's per-subflow time series (1 s samples).",
+CONGESTION_BALANCE_SERIES = CONGESTION_BALANCE.series(
+    congestion_balance_series,
+    "The same runs as congestion_balance: the connection's per-subflow time series (1 s samples).",
 )
 
 
@@ -172,15 +166,8 @@ FAIRNESS = Experiment(
     "10 Mbit/s RED bottleneck, RTT 62.4 ms; 200 s with 20 s warm-up (quick: 60 s, 10 s). "
     "ratio = MPVeno goodput / Veno goodput.",
 )
-FAIRNESS_SERIES = Experiment(
-    name="fairness_series",
-    scenario=HERE / "fairness.toml",
-    variants=FAIRNESS_VARIANTS,
-    metrics=fairness_series,
-    replications=10,
-    quick_replications=3,
-    quick_overrides=FAIRNESS_QUICK,
-    description="The same runs as fairness: windows and delivered data over time (1 s samples).",
+FAIRNESS_SERIES = FAIRNESS.series(
+    fairness_series, "The same runs as fairness: windows and delivered data over time (1 s samples)."
 )
 
 
@@ -237,16 +224,12 @@ WIRELESS_PATH2 = Experiment(
     "120 s with 20 s warm-up (quick: 60 s, 10 s).",
 )
 SERIES_LOSS = 1e-2
-WIRELESS_SERIES = Experiment(
+WIRELESS_SERIES = WIRELESS_PATH2.series(
+    wireless_series,
+    "The wireless_path2 runs at p2 = 1 % for MPVeno (beta 3) and OLIA: per-subflow time series.",
     name="wireless_series",
-    scenario=HERE / "wireless.toml",
     variants=tuple(_wireless_variant(label, cc, params, PATH1_FIXED, SERIES_LOSS, "path2")
                    for label, cc, params in WIRELESS_CCS if label in ("MPVeno b=3", "OLIA")),
-    metrics=wireless_series,
-    replications=10,
-    quick_replications=2,
-    quick_overrides=WIRELESS_QUICK,
-    description="The wireless_path2 runs at p2 = 1 % for MPVeno (beta 3) and OLIA: per-subflow time series.",
 )
 
 
@@ -279,15 +262,8 @@ FRIENDLINESS = Experiment(
     "10 Mbit/s RED links with 75-packet buffers (= BDP); 200 s with 20 s warm-up (quick: 60 s, 10 s). "
     "ratio = test goodput / OLIA goodput.",
 )
-FRIENDLINESS_SERIES = Experiment(
-    name="friendliness_series",
-    scenario=HERE / "friendliness.toml",
-    variants=FRIENDLY_VARIANTS,
-    metrics=friendliness_series,
-    replications=10,
-    quick_replications=3,
-    quick_overrides=FRIENDLY_QUICK,
-    description="The same runs as friendliness: per-subflow throughput and windows over time (1 s samples).",
+FRIENDLINESS_SERIES = FRIENDLINESS.series(
+    friendliness_series, "The same runs as friendliness: per-subflow throughput and windows over time (1 s samples)."
 )
 
 # ---- claims ------------------------------------------------------------------------

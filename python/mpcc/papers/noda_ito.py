@@ -104,15 +104,11 @@ def _env_experiment(env: int) -> Experiment:
 
 ENV_EXPERIMENTS = tuple(_env_experiment(env) for env in ENVS)
 
-SERIES = Experiment(
-    name=f"env{SERIES_ENV}_series",
-    scenario=SCENARIOS / "noda_ito" / f"env{SERIES_ENV}.toml",
-    variants=ENV_EXPERIMENTS[SERIES_ENV - 1].variants,
-    metrics=series_metrics,
+SERIES = ENV_EXPERIMENTS[SERIES_ENV - 1].series(
+    series_metrics,
+    f"Time series of the first replication of env{SERIES_ENV} (the same runs, from the cache).",
     replications=1,
     quick_replications=1,
-    quick_overrides=_quick_overrides(SERIES_ENV),
-    description=f"Time series of the first replication of env{SERIES_ENV} (the same runs, from the cache).",
 )
 
 # ---- claims ------------------------------------------------------------------------

@@ -313,15 +313,10 @@ def rtsc_series(result, variant):
     return _series_rows(result, "s", every_s=0.5)
 
 
-RTSC_SERIES = Experiment(
-    name="rtsc_series",
-    scenario=HERE / "rtsc_minrtt_rtsc.toml",
+RTSC_SERIES = RTSC.series(
+    rtsc_series,
+    "The rtsc runs at c1 = 12 Mbit/s: per-subflow time series (0.5 s samples).",
     variants=tuple(_rtsc_variant(s, r, 12e6) for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
-    metrics=rtsc_series,
-    replications=1,
-    quick_replications=1,
-    quick_overrides=RTSC_QUICK,
-    description="The rtsc runs at c1 = 12 Mbit/s: per-subflow time series (0.5 s samples).",
 )
 
 
@@ -467,16 +462,13 @@ def _pop_experiment(kind: str) -> Experiment:
 POP = {kind: _pop_experiment(kind) for kind in POP_KINDS}
 POP_SERIES_SCHEMES = (("codel", 1), ("codel", 20), ("popctl", 20))
 POP_SERIES = {
-    kind: Experiment(
-        name=f"pop_{kind}_series",
-        scenario=HERE / f"popctl_{kind}.toml",
+    kind: POP[kind].series(
+        pop_series,
+        f"The pop_{kind} runs at 40 Mbit/s (first seed): goodput and capacity per 100 ms, "
+        "per-subflow cwnd, RTT and throughput per second.",
         variants=tuple(_pop_variant(kind, 40e6, s, n) for s, n in POP_SERIES_SCHEMES),
-        metrics=pop_series,
         replications=1,
         quick_replications=1,
-        quick_overrides=_pop_quick(kind),
-        description=f"The pop_{kind} runs at 40 Mbit/s (first seed): goodput and capacity per 100 ms, "
-        "per-subflow cwnd, RTT and throughput per second.",
     )
     for kind in POP_KINDS
 }

@@ -8,7 +8,7 @@ registered papers without loading pandas or matplotlib.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Union
 
@@ -56,6 +56,12 @@ class Experiment:
     quick_overrides: dict = field(default_factory=dict)
     first_seed: int = 1
     description: str = ""
+
+    def series(self, metrics, description: str, **changes) -> "Experiment":
+        """`<name>_series`: the same runs (served from the cache) read by another
+        `metrics`, usually time series for a figure; `changes` narrow them (fewer
+        variants or replications, another name)."""
+        return replace(self, **{"name": f"{self.name}_series", "metrics": metrics, "description": description, **changes})
 
 
 @dataclass(frozen=True)
