@@ -243,7 +243,7 @@ impl Flow {
                     cwnd: s.snd.cwnd_segs(cc),
                     usable: s.active,
                 },
-                sent_bytes: s.snd.stats.sent_bytes,
+                acked_segs: s.snd.una,
                 min_rtt: s.snd.rtt.min_rtt,
                 slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, s.snd.sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, s.snd.sf),
             }

@@ -49,8 +49,8 @@ pub const X_MIN: ParamInfo = ParamInfo {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SlotInput {
     pub state: SubflowState,
-    /// Bytes sent on the wire so far (headers and retransmissions included).
-    pub sent_bytes: u64,
+    /// Segments cumulatively acknowledged so far (the subflow's snd.una).
+    pub acked_segs: u64,
     pub min_rtt: Nanos,
     pub slow_start: bool,
 }
@@ -89,7 +89,7 @@ pub struct Tsc {
     slot_start: Nanos,
     next_slot: Nanos,
     written_at_start: u64,
-    sent_at_start: Vec<u64>,
+    acked_at_start: Vec<u64>,
     rtt_sum: Vec<f64>,
     rtt_n: Vec<u64>,
     /// Last capacity estimate (kept through slots without RTT samples).
@@ -119,7 +119,7 @@ impl Tsc {
             slot_start: 0,
             next_slot: 0,
             written_at_start: 0,
-            sent_at_start: vec![0; n],
+            acked_at_start: vec![0; n],
             rtt_sum: vec![0.0; n],
             rtt_n: vec![0; n],
             cap: vec![f64::INFINITY; n],
@@ -187,7 +187,11 @@ impl Tsc {
         let mut slot = Slot { f, total, ..Slot::default() };
         for i in 0..n {
             let s = input(i);
-            let x = if first { 0.0 } else { s.sent_bytes.saturating_sub(self.sent_at_start[i]) as f64 / self.mss / dt };
+            // x_s: the slot's acknowledged rate. The slot's RTT samples are those of
+            // the segments acknowledged in it, and (2.2)-(2.3) tie a window's RTT to
+            // its throughput; the sending rate exceeds the throughput while a queue
+            // builds, and then (2.13) measures the sender, not the path.
+            let x = if first { 0.0 } else { s.acked_segs.saturating_sub(self.acked_at_start[i]) as f64 / dt };
             let m1 = self.hops[i] - 1.0;
             let rtt_min = if s.min_rtt == Nanos::MAX { 0.0 } else { s.min_rtt as f64 * 1e-9 };
             // (2.13): c = (x RTT + M - 1) / (RTT - RTT_min), RTT the slot's mean
@@ -206,7 +210,7 @@ impl Tsc {
             slot.c.push(c);
             slot.x_bar.push(x_bar);
             slot.x_cw.push(x_cw);
-            self.sent_at_start[i] = s.sent_bytes;
+            self.acked_at_start[i] = s.acked_segs;
             self.rtt_sum[i] = 0.0;
             self.rtt_n[i] = 0;
         }
@@ -271,10 +275,10 @@ mod tests {
 
     const MS: Nanos = 1_000_000;
 
-    fn input(srtt: Nanos, cwnd: u64, sent: u64, min_rtt: Nanos, ss: bool) -> SlotInput {
+    fn input(srtt: Nanos, cwnd: u64, acked: u64, min_rtt: Nanos, ss: bool) -> SlotInput {
         SlotInput {
             state: SubflowState { srtt, rttvar: 0, pipe: 0, unacked: 0, cwnd, usable: true },
-            sent_bytes: sent,
+            acked_segs: acked,
             min_rtt,
             slow_start: ss,
         }
@@ -291,9 +295,10 @@ mod tests {
         // First slot: f = 0, T = 1 / 0.1 = 10 packets/s, all on the cheap subflow 1.
         assert_eq!(t.last.total, 10.0);
         assert_eq!(t.last.x, vec![1.0, 10.0], "subflow 0 gets the floor of 1 packet/s");
-        // During the slot: 20 000 bytes written, subflow 1 sent 10 000 bytes
-        // (100 packets/s), RTT 100 ms against 50 ms min: c = (100 * 0.1 + 0) / 0.05 = 200.
-        subs[1].sent_bytes = 10_000;
+        // During the slot: 20 000 bytes written, subflow 1 had 10 segments
+        // acknowledged (100 packets/s), RTT 100 ms against 50 ms min:
+        // c = (100 * 0.1 + 0) / 0.05 = 200.
+        subs[1].acked_segs = 10;
         t.on_rtt(1, 100 * MS);
         subs[1].state.srtt = 100 * MS;
         t.advance(100 * MS, Some(20_000), 5_000, |i| subs[i]);

@@ -94,14 +94,15 @@ fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
         // The stream is carried in full.
         assert!(ft.goodput > 0.95 * fu.goodput && ft.blocked == 0.0);
         // Delay: most packets within d_send + d_net, but fewer than conventional MPTCP.
-        assert!(ft.within > 0.6, "TSC within 200 ms: {}", ft.within);
+        assert!(ft.within > 0.9, "TSC within 200 ms: {}", ft.within);
         assert!(fu.within >= ft.within && fc.within >= ft.within, "conventional MPTCP within 200 ms: {} / {} vs {}", fu.within, fc.within, ft.within);
         // 3 Mbit/s fits; a few slots are short of window (x_cw) while the
-        // windows grow in congestion avoidance from the 65535-byte ssthresh.
+        // windows grow in congestion avoidance from the 65535-byte ssthresh
+        // (1-3 of 551 measured).
         let (slots, bad) = (num(&t, "/flows/v/tsc_slots"), num(&t, "/flows/v/tsc_infeasible_slots"));
         eprintln!("seed {seed}: {bad} of {slots} slots infeasible");
         assert!(slots > 500.0, "55 s of 100 ms slots");
-        assert!(bad < 0.1 * slots, "{bad} of {slots} slots infeasible");
+        assert!(bad < 0.02 * slots, "{bad} of {slots} slots infeasible");
         let sub_cost = num(&t, "/flows/v/subflows/0/cost") + num(&t, "/flows/v/subflows/1/cost");
         assert!((sub_cost - ft.cost).abs() < 1e-6 * ft.cost, "per-subflow costs add up");
         c_tsc += ft.cost;
@@ -109,6 +110,44 @@ fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
         c_cpl += fc.cost;
     }
     eprintln!("total cost over 3 seeds: tsc {c_tsc:.0}, uncoupled {c_unc:.0}, coupled {c_cpl:.0}");
+}
+
+/// The park reproduction's bufferbloated setting (scenarios/park/ch2_conventional.toml):
+/// WiFi a walk in [1, 5] Mbit/s, LTE in [10, 20], 1000-packet buffers, steps of 1 s,
+/// a burstier 4 Mbit/s stream (30 fps, cv 1) and round-robin conventional MPTCP,
+/// which then over-injects WiFi. TSC cuts the delay tail several times, and more
+/// packets meet d_send + d_net, but not the 95 % the thesis's wording implies: its
+/// cap (2.15) aims at an RTT of 2 d_net, a one-way delay near 2 d_net when the
+/// queue is on the forward path (docs/algorithms/tsc.md).
+#[test]
+fn tsc_beats_round_robin_over_bufferbloated_wifi() {
+    let walk1 = |name: &str, lo: f64, hi: f64, init: f64, one_way_ms: u64| {
+        json!({"name": name, "capacity": {"kind": "random_walk", "initial_bps": init, "min_bps": lo, "max_bps": hi,
+                                          "step_ns": S, "sigma": 0.2},
+               "delay_ns": one_way_ms * MS, "queue": {"kind": "droptail", "packets": 1000}})
+    };
+    let cfg = |cc: &str, scheduler: &str, params: Value, seed: u64| {
+        let mut c = scenario(cc, scheduler, params, 4e6, seed);
+        c["links"] = json!([walk1("wifi", 1e6, 5e6, 3e6, 10), walk1("lte", 10e6, 20e6, 15e6, 20)]);
+        c["flows"][0]["app"] = json!({"kind": "vbr", "fps": 30.0, "rate_bps": 4e6, "cv": 1.0});
+        c["duration_ns"] = json!(120 * S);
+        c["warmup_ns"] = json!(10 * S);
+        c
+    };
+    for seed in [1, 2] {
+        let ft = figures(&run(&cfg("reno", "tsc", tsc(0.1), seed)), 200);
+        let fu = figures(&run(&cfg("reno", "roundrobin", json!({}), seed)), 200);
+        let fc = figures(&run(&cfg("lia", "roundrobin", json!({}), seed)), 200);
+        show(&format!("seed {seed} tsc d_net 0.1"), &ft, 200);
+        show(&format!("seed {seed} uncoupled reno rr"), &fu, 200);
+        show(&format!("seed {seed} coupled lia rr"), &fc, 200);
+        for (name, f) in [("uncoupled", &fu), ("coupled", &fc)] {
+            assert!(ft.p95 < 0.5 * f.p95, "seed {seed}: p95 TSC {} vs {name} {}", ft.p95, f.p95);
+            assert!(ft.within > f.within, "seed {seed}: within 200 ms TSC {} vs {name} {}", ft.within, f.within);
+            assert!(ft.cost < f.cost, "seed {seed}: cost TSC {} vs {name} {}", ft.cost, f.cost);
+        }
+        assert!(ft.within < 0.95, "seed {seed}: the bound is met for {} (the docs say it is not)", ft.within);
+    }
 }
 
 /// A looser network-delay threshold lets more of the stream onto WiFi: lower
