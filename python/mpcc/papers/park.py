@@ -1102,7 +1102,8 @@ PAPER = Paper(
         "cost_per_mbit 1 (WiFi) and 10 (LTE), scheduler tsc with d_send = 100 ms and d_net = 100 / 200 / 500 ms; "
         "slot 100 ms and x_min 100 kbit/s (the simulator's defaults: the thesis gives no values); uncoupled Reno "
         "per subflow (the thesis does not say which controller runs under TSC). Its interpretation choices (token "
-        "buckets, the backlog term of T) are in docs/algorithms/tsc.md. Conventional MPTCP's fraction within each "
+        "buckets, the backlog term of T, the acknowledged rate as (2.13)'s x_s since session 3) are in "
+        "docs/algorithms/tsc.md. Conventional MPTCP's fraction within each "
         "bound comes from the same seeds. 'Within the bound' = at least 95 % of segments (fixed before the runs).",
         "Application-delay and RTT CDFs are drawn through the quantiles the simulator reports (min, p50, p95, p99): "
         "it keeps no per-packet distribution in its summary. 'Fraction of packets meeting the requirement' is "
