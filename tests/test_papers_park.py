@@ -56,6 +56,7 @@ SEEDS_CLAIMS = {
     "Conventional MPTCP: only 24 % / 18 % meet the delay requirement, p95 about 2 s, WiFi peaks 1.39 / 1.56":
         "conventional_delay",
     "TSC keeps delays within bound and trades cost for delay": "tsc",
+    "Fig. 2.3: conventional WiFi packets queue; under TSC over 80 % have RTT below 2 d_net": "tsc_wifi_rtt",
     "Eq. 3.9 single Reno flow (Fig. 3.4)": "eq_3_9",
     "LIA fluid model / Fig. 3.7 (c0, c1) = (20, 5), T_p = 50 ms": "lia_model",
     "R-TSC lowers delay with round-robin and lowest-RTT-first, c1 in {15, 12, 8}": "rtsc",
@@ -140,6 +141,7 @@ def test_one_replication_of_tsc_reports_cost_and_the_bound():
     assert 0 <= m["within_bound"] <= 1 and m["within_bound"] == m["within_200ms"]
     assert m["slots"] > 0 and 0 <= m["infeasible_slots"] <= m["slots"]
     assert m["cost_total"] > 0 and m["cost"] > 0
+    assert 0 < m["wifi_rtt_within_2dnet"] <= 1
 
 
 def test_one_replication_of_the_reno_model_check():
@@ -248,3 +250,19 @@ def test_tsc_verdict_follows_the_data():
     v, reason = park.tsc_verdict(_tsc_frames((0.55, 0.57, 0.64), (15.8, 15.7, 15.6), conv_within=0.9))
     assert v == "partly" and reason.startswith("2 of 5 checks"), reason
     assert park.tsc_verdict({})[0] == "not reproduced"
+
+
+def test_tsc_wifi_rtt_verdict_follows_the_data():
+    def frames(conv_p50, shares):
+        conv = pd.DataFrame([{"mptcp": m, "wifi_rtt_min_s": 0.02, "wifi_rtt_p50_s": conv_p50}
+                             for m in ("uncoupled", "coupled")])
+        tsc = pd.DataFrame([{"d_net_s": d, "wifi_rtt_within_2dnet": w} for d, w in zip(park.TSC_D_NET, shares)])
+        return {"ch2_conventional": conv, "ch2_tsc": tsc}
+
+    v, reason = park.tsc_wifi_rtt_verdict(frames(0.3, (0.85, 0.9, 0.95)))
+    assert v == "reproduced" and reason.startswith("5 of 5"), reason
+    v, reason = park.tsc_wifi_rtt_verdict(frames(0.025, (0.5, 0.6, 0.7)))
+    assert v == "not reproduced", reason
+    v, reason = park.tsc_wifi_rtt_verdict(frames(0.3, (0.7, 0.9, 0.95)))
+    assert v == "partly" and "70.0% of WiFi RTT samples within 200 ms" in reason, reason
+    assert park.tsc_wifi_rtt_verdict({})[0] == "not reproduced"

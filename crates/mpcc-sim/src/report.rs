@@ -96,6 +96,7 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
             }
         }
         f.app.summary(&mut m, to, num);
+        let tsc_rtt_bound = f.sched.tsc().map(|t| 2.0 * t.d_net);
         let mut subs = Vec::with_capacity(f.subs.len());
         for s in &f.subs {
             let (c, b) = (s.counters(), s.base);
@@ -112,6 +113,11 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
             m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
             m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
             m.insert("cost".into(), num(sub_cost(s)));
+            if let Some(bound) = tsc_rtt_bound {
+                // The thesis's Fig. 2.3 statistic: RTT samples within 2 d_net, the RTT
+                // the cap (2.15) aims at.
+                m.insert("tsc_rtt_within_2dnet".into(), num(s.rtt.fraction_at_most(bound)));
+            }
             subs.push(Value::Object(m));
         }
         m.insert("subflows".into(), Value::Array(subs));
