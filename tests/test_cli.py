@@ -99,9 +99,19 @@ def test_list_shows_algorithms_params_and_kinds():
     # The simulator's schedulers, each with its one-line description.
     from mpcc import schedulers
 
-    assert 'schedulers (scheduler = "NAME"; default minrtt)' in out
+    assert 'schedulers (scheduler = "NAME", scheduler_params = { ... }; default minrtt)' in out
     for s in schedulers():
         assert f"{s['name']}  " in out and s["summary"] in out
+    assert "d_net = 0.2 (0.001 to 100)" in out  # a scheduler's parameters
+    # The receiver controllers (thesis ch. 3-4) and their parameters.
+    from mpcc import receivers
+
+    assert 'receiver controllers (receiver = "NAME", receiver_params = { ... }; default none)' in out
+    assert [r["name"] for r in receivers()] == ["none", "popctl", "rtsc"]
+    for r in receivers():
+        assert r["summary"] in out and r["doc"].startswith("docs/")
+        for p in r["params"]:
+            assert f"{p['name']} = {p['default']:g} ({p['min']:g} to {p['max']:g})" in out
 
 
 def test_list_does_not_import_heavy_modules():

@@ -207,21 +207,26 @@ def _in_background(work):
 
 
 def cmd_list(args) -> int:
-    from ._core import algorithms, schedulers
+    from ._core import algorithms, receivers, schedulers
     from .kinds import KINDS
+
+    def params(entry, indent):
+        for p in entry["params"]:
+            print(f"{indent}{p['name']} = {p['default']:g} ({p['min']:g} to {p['max']:g}): {p['help']}")
 
     algos = algorithms()
     width = max(len(a["name"]) for a in algos)
     print('congestion controllers (cc = "NAME", cc_params = { ... }):')
     for a in algos:
         print(f"  {a['name']:<{width}}  {a['kind']:<6}  {a['summary']}")
-        for p in a["params"]:
-            print(f"  {'':<{width}}  {'':<6}    {p['name']} = {p['default']:g} ({p['min']:g} to {p['max']:g}): {p['help']}")
-    scheds = schedulers()
-    print(f'\nMPTCP packet schedulers (scheduler = "NAME"; default {scheds[0]["name"]}):')
-    w = max(len(s["name"]) for s in scheds)
-    for sched in scheds:
-        print(f"  {sched['name']:<{w}}  {sched['summary']}")
+        params(a, " " * (width + 14))
+    for title, field, entries in (("MPTCP packet schedulers", "scheduler", schedulers()),
+                                  ("receiver controllers", "receiver", receivers())):
+        print(f'\n{title} ({field} = "NAME", {field}_params = {{ ... }}; default {entries[0]["name"]}):')
+        w = max(len(e["name"]) for e in entries)
+        for e in entries:
+            print(f"  {e['name']:<{w}}  {e['summary']}")
+            params(e, " " * (w + 6))
     titles = {
         "queue": 'queues (queue = { kind = "NAME", ... })',
         "loss": 'loss models (loss = { kind = "NAME", ... })',

@@ -24,10 +24,17 @@ def algorithms() -> list[dict]:
 
 
 def schedulers() -> list[dict]:
-    """The MPTCP packet schedulers: [{name, summary}]; the first is the default."""
+    """The MPTCP packet schedulers: [{name, summary, params}]; the first is the default."""
     from . import _core
 
     return _core.schedulers()
+
+
+def receivers() -> list[dict]:
+    """The receiver controllers: [{name, summary, doc, params}]; the first (none) is the default."""
+    from . import _core
+
+    return _core.receivers()
 
 
 def run(scenario, out=None, seed: int | None = None, plots: bool = True) -> "Result":

@@ -1,5 +1,6 @@
 //! Thin Python bindings (`mpcc._core`): run a canonical configuration, read and
-//! check the controller registry, list the MPTCP schedulers. Everything user-facing lives in python/mpcc.
+//! check the controller registry, list the MPTCP schedulers and receiver controllers. Everything
+//! user-facing lives in python/mpcc.
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -29,21 +30,24 @@ fn algorithms(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("kind", a.kind)?;
             d.set_item("summary", a.summary)?;
             d.set_item("doc", a.doc)?;
-            let params = a
-                .params
-                .iter()
-                .map(|p| {
-                    let pd = PyDict::new(py);
-                    pd.set_item("name", p.name)?;
-                    pd.set_item("default", p.default)?;
-                    pd.set_item("min", p.min)?;
-                    pd.set_item("max", p.max)?;
-                    pd.set_item("help", p.help)?;
-                    Ok(pd)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("params", params)?;
+            d.set_item("params", param_dicts(py, a.params)?)?;
             Ok(d)
+        })
+        .collect()
+}
+
+/// Tunable parameters as dicts {name, default, min, max, help}.
+fn param_dicts<'py>(py: Python<'py>, params: &[mpcc_algo::ParamInfo]) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    params
+        .iter()
+        .map(|p| {
+            let pd = PyDict::new(py);
+            pd.set_item("name", p.name)?;
+            pd.set_item("default", p.default)?;
+            pd.set_item("min", p.min)?;
+            pd.set_item("max", p.max)?;
+            pd.set_item("help", p.help)?;
+            Ok(pd)
         })
         .collect()
 }
@@ -57,8 +61,8 @@ fn check_algorithm(name: &str, params: BTreeMap<String, f64>) -> PyResult<()> {
         .map_err(PyValueError::new_err)
 }
 
-/// Every registered MPTCP packet scheduler as a dict {name, summary}; the first
-/// is the default.
+/// Every registered MPTCP packet scheduler as a dict {name, summary, params}; the
+/// first is the default.
 #[pyfunction]
 fn schedulers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     mpcc_sim::scheduler::REGISTRY
@@ -67,6 +71,24 @@ fn schedulers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             let d = PyDict::new(py);
             d.set_item("name", s.name)?;
             d.set_item("summary", s.summary)?;
+            d.set_item("params", param_dicts(py, s.params)?)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// Every registered receiver controller as a dict {name, summary, doc, params}; the
+/// first is the default.
+#[pyfunction]
+fn receivers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    mpcc_algo::receiver::REGISTRY
+        .iter()
+        .map(|r| {
+            let d = PyDict::new(py);
+            d.set_item("name", r.name)?;
+            d.set_item("summary", r.summary)?;
+            d.set_item("doc", r.doc)?;
+            d.set_item("params", param_dicts(py, r.params)?)?;
             Ok(d)
         })
         .collect()
@@ -78,6 +100,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(check_algorithm, m)?)?;
     m.add_function(wrap_pyfunction!(schedulers, m)?)?;
+    m.add_function(wrap_pyfunction!(receivers, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
