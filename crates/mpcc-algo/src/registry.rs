@@ -13,6 +13,11 @@ pub struct ParamInfo {
     pub help: &'static str,
 }
 
+/// A `ParamInfo` in one line, for the registry tables.
+pub const fn param(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> ParamInfo {
+    ParamInfo { name, default, min, max, help }
+}
+
 /// One registered controller.
 #[derive(Clone, Copy, Debug)]
 pub struct AlgoInfo {

@@ -35,169 +35,160 @@ pub mod olia;
 pub mod wmptcpw;
 pub mod wvegas;
 
-use crate::registry::{AlgoInfo, ParamInfo, INIT_CWND};
+use crate::registry::{param, AlgoInfo, ParamInfo, INIT_CWND};
 use crate::Controller;
 
-pub static REGISTRY: &[AlgoInfo] = &[AlgoInfo {
-    name: "lia",
-    kind: "multi",
-    summary: "Linked Increases (RFC 6356) with the phi family of Raiciu/Wischik; Reno halving",
-    doc: "docs/algorithms/lia.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "phi", default: 1.0, min: 0.0, max: 2.0, help: "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled" },
-    ],
-},
-AlgoInfo {
-    name: "olia",
-    kind: "multi",
-    summary: "Opportunistic Linked Increases (Khalili et al. 2012/2013); Reno halving",
-    doc: "docs/algorithms/olia.md",
-    params: &[INIT_CWND],
-},
-AlgoInfo {
-    name: "balia",
-    kind: "multi",
-    summary: "Balanced Linked Adaptation (Peng, Walid, Hwang, Low 2016)",
-    doc: "docs/algorithms/balia.md",
-    params: &[INIT_CWND],
-},
-AlgoInfo {
-    name: "wvegas",
-    kind: "multi",
-    summary: "weighted Vegas (Cao, Xu, Fu 2012): delay-based, per-round, weighted alpha",
-    doc: "docs/algorithms/wvegas.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "total_alpha", default: 10.0, min: 1.0, max: 100.0, help: "packets queued by the whole connection, shared by rate weight" },
-        ParamInfo { name: "alpha_min", default: 2.0, min: 0.0, max: 50.0, help: "smallest per-subflow alpha (packets)" },
-        ParamInfo { name: "gamma", default: 1.0, min: 0.0, max: 50.0, help: "slow-start exit threshold (packets queued)" },
-    ],
-},
-AlgoInfo {
-    name: "ewtcp",
-    kind: "multi",
-    summary: "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
-    doc: "docs/algorithms/ewtcp.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "a", default: 0.0, min: 0.0, max: 1.0, help: "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)" },
-    ],
-},
-AlgoInfo {
-    name: "coupled",
-    kind: "multi",
-    summary: "fully coupled: w_r += 1/w_total per segment, w_r -= w_total/2 on loss (floor 1)",
-    doc: "docs/algorithms/coupled.md",
-    params: &[INIT_CWND],
-},
-AlgoInfo {
-    name: "noda_ito",
-    kind: "multi",
-    summary: "Noda & Ito: per-subflow delay rule that suppresses RTT fluctuation",
-    doc: "docs/algorithms/noda_ito.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "beta", default: 0.5, min: 0.01, max: 0.99, help: "multiplicative decrease fraction on loss (paper leaves it open)" },
-        ParamInfo { name: "min_cwnd", default: 1.0, min: 1.0, max: 2.0, help: "floor of the delay-driven decrease (1, or 2 kernel style)" },
-        ParamInfo { name: "mean_per_ack", default: 0.0, min: 0.0, max: 1.0, help: "1: update MeanRTT on every ACK; 0: once per round" },
-    ],
-},
-AlgoInfo {
-    name: "mpveno",
-    kind: "multi",
-    summary: "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
-    doc: "docs/algorithms/mpveno.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "beta", default: 3.0, min: 0.0, max: 50.0, help: "Veno backlog threshold (packets), scaled by the subflow's rate share" },
-    ],
-},
-AlgoInfo {
-    name: "mptcpw",
-    kind: "multi",
-    summary: "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
-    doc: "docs/algorithms/mptcpw.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "gamma", default: 1.0, min: 0.0, max: 2.0, help: "flappiness vs congestion-balance trade-off (1 = LIA-like increase)" },
-    ],
-},
-AlgoInfo {
-    name: "wmptcpw",
-    kind: "multi",
-    summary: "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
-    doc: "docs/algorithms/wmptcpw.md",
-    params: &[INIT_CWND],
-},
-AlgoInfo {
-    name: "mpcubic",
-    kind: "multi",
-    summary: "multipath CUBIC (Le et al.): per-subflow CUBIC curve scaled by delta = (max x / sum x)^4",
-    doc: "docs/algorithms/mpcubic.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "c", default: 0.4, min: 0.01, max: 10.0, help: "CUBIC scaling constant (segments/s^3)" },
-        ParamInfo { name: "beta", default: 0.3, min: 0.01, max: 0.99, help: "multiplicative decrease fraction" },
-        ParamInfo { name: "fast_convergence", default: 1.0, min: 0.0, max: 1.0, help: "1: lower W_max after a loss below the previous W_max" },
-    ],
-},
-AlgoInfo {
-    name: "mpsqrt",
-    kind: "multi",
-    summary: "multipath binomial SQRT (Le et al.): +delta/sqrt(w), -sqrt(w)/2",
-    doc: "docs/algorithms/mpsqrt.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "k", default: 0.5, min: 0.0, max: 2.0, help: "increase exponent" },
-        ParamInfo { name: "l", default: 0.5, min: 0.0, max: 1.0, help: "decrease exponent" },
-        ParamInfo { name: "alpha", default: 1.0, min: 0.01, max: 10.0, help: "increase constant" },
-        ParamInfo { name: "beta", default: 0.5, min: 0.01, max: 10.0, help: "decrease constant" },
-    ],
-},
-AlgoInfo {
-    name: "mpiad",
-    kind: "multi",
-    summary: "multipath binomial IIAD (Le et al.): +2 delta/w, -1",
-    doc: "docs/algorithms/mpiad.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "k", default: 1.0, min: 0.0, max: 2.0, help: "increase exponent" },
-        ParamInfo { name: "l", default: 0.0, min: 0.0, max: 1.0, help: "decrease exponent" },
-        ParamInfo { name: "alpha", default: 2.0, min: 0.01, max: 10.0, help: "increase constant" },
-        ParamInfo { name: "beta", default: 1.0, min: 0.01, max: 10.0, help: "decrease constant" },
-    ],
-},
-AlgoInfo {
-    name: "cdd",
-    kind: "multi",
-    summary: "CDD-MPTCP (Tao & Yan): LIA plus a periodic cut of the subflow with the largest forward delay",
-    doc: "docs/algorithms/cdd.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "theta_0", default: 1.5, min: 1.0, max: 100.0, help: "delay coefficient above which the slowest subflow is trimmed" },
-        ParamInfo { name: "theta_max", default: 3.0, min: 1.0, max: 100.0, help: "delay coefficient above which it is divided by theta" },
-        ParamInfo { name: "delay_smoothing", default: 0.75, min: 0.0, max: 0.99, help: "weight of the old forward delay in its EWMA" },
-        ParamInfo { name: "theta_smoothing", default: 0.75, min: 0.0, max: 0.99, help: "weight of the old theta in its EWMA" },
-        ParamInfo { name: "period", default: 0.5, min: 0.01, max: 10.0, help: "seconds between adjustments" },
-    ],
-},
-AlgoInfo {
-    name: "mpmtp",
-    kind: "multi",
-    summary: "MPMTP (Lee & Chung): concave-convex-linear subflows, loss-rate load balancing, CUBIC fairness",
-    doc: "docs/algorithms/mpmtp.md",
-    params: &[
-        INIT_CWND,
-        ParamInfo { name: "beta", default: 0.3, min: 0.01, max: 0.99, help: "multiplicative decrease fraction" },
-        ParamInfo { name: "c", default: 0.4, min: 0.01, max: 10.0, help: "CUBIC's C in the fairness factor (segments/s^3)" },
-        ParamInfo { name: "load_balance", default: 1.0, min: 0.0, max: 1.0, help: "1: multiply the increase by B_r" },
-        ParamInfo { name: "fairness", default: 1.0, min: 0.0, max: 1.0, help: "1: multiply the increase by delta" },
-        ParamInfo { name: "rise", default: 0.125, min: 0.0, max: 10.0, help: "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile" },
-        ParamInfo { name: "b_floor", default: 0.1, min: 0.0, max: 1.0, help: "lower bound of B_r" },
-        ParamInfo { name: "delta_max", default: 10.0, min: 0.01, max: 1000.0, help: "upper bound of delta" },
-    ],
-}];
+const fn multi(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {
+    AlgoInfo { name, kind: "multi", summary, doc, params }
+}
+
+pub static REGISTRY: &[AlgoInfo] = &[
+    multi(
+        "lia",
+        "Linked Increases (RFC 6356) with the phi family of Raiciu/Wischik; Reno halving",
+        "docs/algorithms/lia.md",
+        &[
+            INIT_CWND,
+            param("phi", 1.0, 0.0, 2.0, "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled"),
+        ],
+    ),
+    multi(
+        "olia",
+        "Opportunistic Linked Increases (Khalili et al. 2012/2013); Reno halving",
+        "docs/algorithms/olia.md",
+        &[INIT_CWND],
+    ),
+    multi(
+        "balia",
+        "Balanced Linked Adaptation (Peng, Walid, Hwang, Low 2016)",
+        "docs/algorithms/balia.md",
+        &[INIT_CWND],
+    ),
+    multi(
+        "wvegas",
+        "weighted Vegas (Cao, Xu, Fu 2012): delay-based, per-round, weighted alpha",
+        "docs/algorithms/wvegas.md",
+        &[
+            INIT_CWND,
+            param("total_alpha", 10.0, 1.0, 100.0, "packets queued by the whole connection, shared by rate weight"),
+            param("alpha_min", 2.0, 0.0, 50.0, "smallest per-subflow alpha (packets)"),
+            param("gamma", 1.0, 0.0, 50.0, "slow-start exit threshold (packets queued)"),
+        ],
+    ),
+    multi(
+        "ewtcp",
+        "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
+        "docs/algorithms/ewtcp.md",
+        &[
+            INIT_CWND,
+            param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)"),
+        ],
+    ),
+    multi(
+        "coupled",
+        "fully coupled: w_r += 1/w_total per segment, w_r -= w_total/2 on loss (floor 1)",
+        "docs/algorithms/coupled.md",
+        &[INIT_CWND],
+    ),
+    multi(
+        "noda_ito",
+        "Noda & Ito: per-subflow delay rule that suppresses RTT fluctuation",
+        "docs/algorithms/noda_ito.md",
+        &[
+            INIT_CWND,
+            param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction on loss (paper leaves it open)"),
+            param("min_cwnd", 1.0, 1.0, 2.0, "floor of the delay-driven decrease (1, or 2 kernel style)"),
+            param("mean_per_ack", 0.0, 0.0, 1.0, "1: update MeanRTT on every ACK; 0: once per round"),
+        ],
+    ),
+    multi(
+        "mpveno",
+        "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
+        "docs/algorithms/mpveno.md",
+        &[
+            INIT_CWND,
+            param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
+        ],
+    ),
+    multi(
+        "mptcpw",
+        "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
+        "docs/algorithms/mptcpw.md",
+        &[
+            INIT_CWND,
+            param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
+        ],
+    ),
+    multi(
+        "wmptcpw",
+        "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
+        "docs/algorithms/wmptcpw.md",
+        &[INIT_CWND],
+    ),
+    multi(
+        "mpcubic",
+        "multipath CUBIC (Le et al.): per-subflow CUBIC curve scaled by delta = (max x / sum x)^4",
+        "docs/algorithms/mpcubic.md",
+        &[
+            INIT_CWND,
+            param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
+            param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
+            param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
+        ],
+    ),
+    multi(
+        "mpsqrt",
+        "multipath binomial SQRT (Le et al.): +delta/sqrt(w), -sqrt(w)/2",
+        "docs/algorithms/mpsqrt.md",
+        &[
+            INIT_CWND,
+            param("k", 0.5, 0.0, 2.0, "increase exponent"),
+            param("l", 0.5, 0.0, 1.0, "decrease exponent"),
+            param("alpha", 1.0, 0.01, 10.0, "increase constant"),
+            param("beta", 0.5, 0.01, 10.0, "decrease constant"),
+        ],
+    ),
+    multi(
+        "mpiad",
+        "multipath binomial IIAD (Le et al.): +2 delta/w, -1",
+        "docs/algorithms/mpiad.md",
+        &[
+            INIT_CWND,
+            param("k", 1.0, 0.0, 2.0, "increase exponent"),
+            param("l", 0.0, 0.0, 1.0, "decrease exponent"),
+            param("alpha", 2.0, 0.01, 10.0, "increase constant"),
+            param("beta", 1.0, 0.01, 10.0, "decrease constant"),
+        ],
+    ),
+    multi(
+        "cdd",
+        "CDD-MPTCP (Tao & Yan): LIA plus a periodic cut of the subflow with the largest forward delay",
+        "docs/algorithms/cdd.md",
+        &[
+            INIT_CWND,
+            param("theta_0", 1.5, 1.0, 100.0, "delay coefficient above which the slowest subflow is trimmed"),
+            param("theta_max", 3.0, 1.0, 100.0, "delay coefficient above which it is divided by theta"),
+            param("delay_smoothing", 0.75, 0.0, 0.99, "weight of the old forward delay in its EWMA"),
+            param("theta_smoothing", 0.75, 0.0, 0.99, "weight of the old theta in its EWMA"),
+            param("period", 0.5, 0.01, 10.0, "seconds between adjustments"),
+        ],
+    ),
+    multi(
+        "mpmtp",
+        "MPMTP (Lee & Chung): concave-convex-linear subflows, loss-rate load balancing, CUBIC fairness",
+        "docs/algorithms/mpmtp.md",
+        &[
+            INIT_CWND,
+            param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
+            param("c", 0.4, 0.01, 10.0, "CUBIC's C in the fairness factor (segments/s^3)"),
+            param("load_balance", 1.0, 0.0, 1.0, "1: multiply the increase by B_r"),
+            param("fairness", 1.0, 0.0, 1.0, "1: multiply the increase by delta"),
+            param("rise", 0.125, 0.0, 10.0, "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile"),
+            param("b_floor", 0.1, 0.0, 1.0, "lower bound of B_r"),
+            param("delta_max", 10.0, 0.01, 1000.0, "upper bound of delta"),
+        ],
+    ),
+];
 
 /// Builds a registered multipath controller; `p` yields a parameter's value or default.
 pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {

@@ -59,15 +59,7 @@ impl SubflowCc for Binomial {
         };
     }
 
-    fn cwnd(&self) -> f64 {
-        self.cwnd
-    }
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-    fn set_ssthresh(&mut self, v: f64) {
-        self.ssthresh = v;
-    }
+    window_fields!();
 }
 
 #[cfg(test)]

@@ -1,5 +1,20 @@
 //! Single-path (per-subflow) congestion rules, their registry entries and builder.
 
+/// The window accessors of a `SubflowCc` whose state has `cwnd` and `ssthresh` fields.
+macro_rules! window_fields {
+    () => {
+        fn cwnd(&self) -> f64 {
+            self.cwnd
+        }
+        fn ssthresh(&self) -> f64 {
+            self.ssthresh
+        }
+        fn set_ssthresh(&mut self, v: f64) {
+            self.ssthresh = v;
+        }
+    };
+}
+
 pub mod binomial;
 pub mod cubic;
 pub mod reno;
@@ -7,12 +22,8 @@ pub mod vegas;
 pub mod veno;
 pub mod westwood;
 
-use crate::registry::{AlgoInfo, ParamInfo, INIT_CWND};
+use crate::registry::{param, AlgoInfo, ParamInfo, INIT_CWND};
 use crate::{Controller, Uncoupled};
-
-const fn param(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> ParamInfo {
-    ParamInfo { name, default, min, max, help }
-}
 
 const fn single(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {
     AlgoInfo { name, kind: "single", summary, doc, params }

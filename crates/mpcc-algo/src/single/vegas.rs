@@ -137,15 +137,7 @@ impl SubflowCc for Vegas {
         self.ss_grow = true;
     }
 
-    fn cwnd(&self) -> f64 {
-        self.cwnd
-    }
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-    fn set_ssthresh(&mut self, v: f64) {
-        self.ssthresh = v;
-    }
+    window_fields!();
 }
 
 #[cfg(test)]
