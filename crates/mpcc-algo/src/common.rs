@@ -58,3 +58,13 @@ pub fn ssthresh_floor(w: f64) -> f64 {
         MIN_SSTHRESH
     }
 }
+
+/// The window after a congestion event, given the new ssthresh: ssthresh on a loss
+/// or ECN (recovery entered at the reduced window), [`MIN_CWND`] on a timeout.
+#[inline]
+pub fn window_after(kind: crate::CongestionKind, ssthresh: f64) -> f64 {
+    match kind {
+        crate::CongestionKind::Timeout => MIN_CWND,
+        crate::CongestionKind::Loss | crate::CongestionKind::Ecn => ssthresh,
+    }
+}

@@ -4,7 +4,7 @@
 //! which embeds a [`Path`]: the window, the threshold and the RTT view the coupling
 //! terms read. Nothing here allocates after `add_subflow`.
 
-use crate::common::{secs, slow_start, MIN_CWND, MIN_SSTHRESH};
+use crate::common::{secs, slow_start, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionKind};
 
 /// Window and RTT view of one subflow.
@@ -76,10 +76,7 @@ impl Path {
     #[inline]
     pub fn reduce_to(&mut self, kind: CongestionKind, ssthresh: f64) {
         self.ssthresh = ssthresh.max(MIN_SSTHRESH);
-        self.cwnd = match kind {
-            CongestionKind::Timeout => MIN_CWND,
-            _ => self.ssthresh,
-        };
+        self.cwnd = window_after(kind, self.ssthresh);
     }
 
     /// Reno halving (the decrease of LIA, OLIA, EWTCP, ...).

@@ -5,8 +5,8 @@
 //! alpha 1, beta 1/2); SQRT is k = l = 1/2 and IIAD is k = 1, l = 0; k + l = 1
 //! keeps the rule TCP-compatible. See docs/algorithms/binomial.md.
 
-use crate::common::{slow_start, ssthresh_floor, MIN_CWND};
-use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
+use crate::common::{slow_start, ssthresh_floor, window_after};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 
 #[derive(Clone, Debug)]
 pub struct Binomial {
@@ -53,10 +53,7 @@ impl SubflowCc for Binomial {
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         self.ssthresh = ssthresh_floor(self.decreased(self.cwnd));
-        self.cwnd = match ev.kind {
-            CongestionKind::Timeout => MIN_CWND,
-            CongestionKind::Loss | CongestionKind::Ecn => self.ssthresh,
-        };
+        self.cwnd = window_after(ev.kind, self.ssthresh);
     }
 
     window_fields!();
@@ -65,6 +62,7 @@ impl SubflowCc for Binomial {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CongestionKind;
 
     fn ack(acked: f64) -> AckEvent {
         AckEvent { acked, ..Default::default() }

@@ -7,8 +7,8 @@
 //! ssthresh and `cwnd = 1`. The decrease uses cwnd, not FlightSize, as Linux's
 //! `tcp_reno_ssthresh` does. See docs/algorithms/reno.md.
 
-use crate::common::{slow_start, MIN_CWND, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
+use crate::common::{slow_start, window_after, MIN_SSTHRESH};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 
 #[derive(Clone, Debug)]
 pub struct Reno {
@@ -38,10 +38,7 @@ impl SubflowCc for Reno {
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         self.ssthresh = (self.cwnd * (1.0 - self.beta)).max(MIN_SSTHRESH);
-        self.cwnd = match ev.kind {
-            CongestionKind::Timeout => MIN_CWND,
-            _ => self.ssthresh,
-        };
+        self.cwnd = window_after(ev.kind, self.ssthresh);
     }
 
     window_fields!();
@@ -50,6 +47,7 @@ impl SubflowCc for Reno {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CongestionKind;
 
     fn ack(acked: f64) -> AckEvent {
         AckEvent { acked, ..Default::default() }

@@ -8,8 +8,8 @@
 //! is measured at a fixed window) and ends when `diff > gamma`. Loss is Reno's.
 //! See docs/algorithms/vegas.md for where this follows or leaves Linux's tcp_vegas.
 
-use crate::common::{reno_increase, slow_start, ssthresh_floor, MIN_CWND, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
+use crate::common::{reno_increase, slow_start, ssthresh_floor, window_after, MIN_SSTHRESH};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 use mpcc_core::Nanos;
 
 /// Fewer RTT samples than this in a round and the round is not judged (delayed ACKs
@@ -129,10 +129,7 @@ impl SubflowCc for Vegas {
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         self.ssthresh = ssthresh_floor(self.cwnd * 0.5);
-        self.cwnd = match ev.kind {
-            CongestionKind::Timeout => MIN_CWND,
-            CongestionKind::Loss | CongestionKind::Ecn => self.ssthresh,
-        };
+        self.cwnd = window_after(ev.kind, self.ssthresh);
         self.reset_round();
         self.ss_grow = true;
     }
@@ -143,6 +140,7 @@ impl SubflowCc for Vegas {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CongestionKind;
 
     const BASE: Nanos = 10_000_000; // 10 ms
 

@@ -6,8 +6,8 @@
 //! is congestive (halve) and congestion avoidance grows only on every other ACK.
 //! See docs/algorithms/veno.md.
 
-use crate::common::{nonzero_or, reno_increase, slow_start, ssthresh_floor, MIN_CWND};
-use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
+use crate::common::{nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 use mpcc_core::Nanos;
 
 #[derive(Clone, Debug)]
@@ -77,10 +77,7 @@ impl SubflowCc for Veno {
     fn on_congestion(&mut self, ev: &CongestionEvent) {
         let keep = if self.congestive() { 0.5 } else { self.random_loss_factor };
         self.ssthresh = ssthresh_floor(self.cwnd * keep);
-        self.cwnd = match ev.kind {
-            CongestionKind::Timeout => MIN_CWND,
-            CongestionKind::Loss | CongestionKind::Ecn => self.ssthresh,
-        };
+        self.cwnd = window_after(ev.kind, self.ssthresh);
     }
 
     window_fields!();
@@ -89,6 +86,7 @@ impl SubflowCc for Veno {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CongestionKind;
 
     fn ack(rtt: Nanos) -> AckEvent {
         AckEvent { acked: 1.0, rtt, srtt: rtt, min_rtt: rtt, ..Default::default() }
