@@ -28,6 +28,8 @@ pub enum Event {
     SubflowStop { flow: FlowId, sub: u16 },
     /// A flow's application timer (next frame, page request, on/off switch).
     App { flow: FlowId },
+    /// A paced sender (TSC) may have tokens again.
+    Pace { flow: FlowId },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.

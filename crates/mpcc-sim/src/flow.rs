@@ -220,6 +220,14 @@ impl Flow {
             timing.handed(dsn, now);
             subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
         }
+        if let Some(t) = sched.tsc_mut() {
+            let waiting = data.has_new() || data.next_reinjection().is_some();
+            t.plan_wake(now, waiting, |i| {
+                let s: &Subflow = &subs[i];
+                SubflowState { srtt: s.snd.rtt.srtt, rttvar: s.snd.rtt.rttvar, pipe: s.snd.pipe,
+                               unacked: s.snd.nxt - s.snd.una, cwnd: s.cwnd, usable: s.active }
+            });
+        }
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.cwnd_limited = s.snd.pipe >= s.cwnd;
         }

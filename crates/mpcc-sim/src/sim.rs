@@ -126,6 +126,13 @@ impl Sim {
                 f.app.stop(now, &mut f.data);
             }
             Event::App { flow } => self.app_timer(flow),
+            Event::Pace { flow } => {
+                let (now, f) = (self.now, &mut self.flows[flow]);
+                if f.sched.tsc_mut().is_some_and(|t| t.on_wake(now)) {
+                    f.push(now, &mut self.out);
+                    self.flush(flow);
+                }
+            }
             Event::SubflowStart { flow, sub } => self.start_subflow(flow, sub),
             Event::SubflowStop { flow, sub } => self.stop_subflow(flow, sub),
             Event::Sample => self.sample(),
@@ -209,6 +216,9 @@ impl Sim {
         self.out = out;
         for sub in 0..self.flows[flow].subs.len() {
             self.arm_rto(flow, sub as u16);
+        }
+        if let Some(t) = self.flows[flow].sched.tsc_mut().and_then(|t| t.take_wake()) {
+            self.events.schedule(t, Event::Pace { flow });
         }
     }
 

@@ -5,11 +5,13 @@
 //! must carry from the send-buffer delay threshold (2.16) and fills subflows
 //! cheapest first within their window rate and cap, with a floor (2.14, 2.17).
 //!
-//! The allocation is enforced by a token bucket per subflow (rate x_s, depth one
-//! slot's worth), refilled lazily whenever the connection tries to send. The
-//! per-packet path (`pick`) only reads the cost order and the token counts: no
-//! allocation, no dynamic dispatch. All slot work happens in `advance`, once per
-//! `Flow::push`, and costs O(subflows) except at slot boundaries.
+//! The allocation is a rate: each subflow is paced at x_s by a token bucket one
+//! segment deep, refilled whenever the connection tries to send; while data
+//! waits for tokens, the connection asks for a wake-up (`Event::Pace`) when the
+//! next token is due. The per-packet path (`pick`) only reads the cost order and
+//! the token counts: no allocation, no dynamic dispatch. All slot work happens
+//! in `advance`, once per `Flow::push`, and costs O(subflows) except at slot
+//! boundaries.
 
 use mpcc_algo::ParamInfo;
 use mpcc_core::Nanos;
@@ -98,6 +100,10 @@ pub struct Tsc {
     alloc: Vec<f64>,
     tokens: Vec<f64>,
     refilled: Nanos,
+    /// Pacing: the wake-up the connection asked for while data waits for
+    /// tokens, and the one pending in the event queue.
+    wake: Option<Nanos>,
+    wake_event: Option<Nanos>,
     pub last: Slot,
     pub slots: u64,
     pub infeasible_slots: u64,
@@ -126,6 +132,8 @@ impl Tsc {
             alloc: vec![f64::INFINITY; n],
             tokens: vec![0.0; n],
             refilled: 0,
+            wake: None,
+            wake_event: None,
             last: Slot::default(),
             slots: 0,
             infeasible_slots: 0,
@@ -162,9 +170,10 @@ impl Tsc {
         }
         let dt = now.saturating_sub(self.refilled) as f64 * 1e-9;
         self.refilled = now;
+        // One segment deep: a deeper bucket lets a subflow burst a slot's worth
+        // into its bottleneck queue at once (docs/algorithms/tsc.md, "pacing").
         for i in 0..self.tokens.len() {
-            let depth = (self.alloc[i] * self.slot).max(1.0);
-            self.tokens[i] = (self.tokens[i] + self.alloc[i] * dt).min(depth);
+            self.tokens[i] = (self.tokens[i] + self.alloc[i] * dt).min(1.0);
         }
     }
 
@@ -248,6 +257,45 @@ impl Tsc {
         if self.next_slot <= now {
             self.next_slot = now + step; // no send attempt for more than a slot
         }
+    }
+
+    /// After a send loop: with data still waiting, asks for a wake-up when the
+    /// first subflow with window space has a token again, or at the next slot
+    /// (without window space, an ACK wakes the connection).
+    pub fn plan_wake(&mut self, now: Nanos, waiting: bool, state: impl Fn(usize) -> SubflowState) {
+        self.wake = None;
+        if !waiting {
+            return;
+        }
+        for &i in &self.order {
+            if self.alloc[i] > 0.0 && state(i).has_space() {
+                // Tokens must be positive to send: the deficit refills in -tokens / x_s.
+                let t = now + ((-self.tokens[i]).max(0.0) / self.alloc[i] * 1e9) as Nanos + 1;
+                self.wake = Some(self.wake.map_or(t, |w| w.min(t)));
+            }
+        }
+        if self.wake.is_some() {
+            self.wake = self.wake.map(|w| w.min(self.next_slot.max(now + 1)));
+        }
+    }
+
+    /// The wake-up to schedule, if it is earlier than the one pending.
+    pub fn take_wake(&mut self) -> Option<Nanos> {
+        let t = self.wake.take()?;
+        if self.wake_event.is_some_and(|at| at <= t) {
+            return None;
+        }
+        self.wake_event = Some(t);
+        Some(t)
+    }
+
+    /// Whether a wake-up event at `now` is the pending one (not superseded).
+    pub fn on_wake(&mut self, now: Nanos) -> bool {
+        let due = self.wake_event == Some(now);
+        if due {
+            self.wake_event = None;
+        }
+        due
     }
 
     /// The subflow for the next segment: the cheapest with window space and
@@ -340,5 +388,28 @@ mod tests {
         assert_eq!(t.pick(None, st), Some(1));
         assert_eq!(t.pick(None, st), None);
         assert_eq!(t.pick(Some(1), st), None);
+        // Data waits: the 0.5-segment deficit refills at 10/s in 50 ms, just
+        // after the next slot starts (100 ms), which comes first.
+        t.plan_wake(50 * MS, true, st);
+        assert_eq!(t.take_wake(), Some(100 * MS));
+        // A later request does not replace the pending wake-up.
+        t.plan_wake(60 * MS, true, st);
+        assert_eq!(t.take_wake(), None);
+        assert!(!t.on_wake(99 * MS), "not the pending event");
+        assert!(t.on_wake(100 * MS));
+        // Within a slot: wake when the token is due (the 0.5 deficit at 20 ms, +1 ns).
+        let mut t = Tsc::new(0.1, 0.2, 1.0, 0.0, 2);
+        t.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
+        t.advance(0, Some(0), 0, |i| subs[i]);
+        t.advance(50 * MS, Some(0), 0, |i| subs[i]);
+        assert_eq!(t.pick(None, st), Some(1));
+        t.plan_wake(50 * MS, true, st);
+        assert_eq!(t.take_wake(), Some(100 * MS + 1));
+        assert!(t.on_wake(100 * MS + 1));
+        t.advance(100 * MS + 1, Some(0), 0, |i| subs[i]);
+        assert_eq!(t.pick(None, st), Some(1), "the token is there");
+        // Nothing waiting: no wake-up.
+        t.plan_wake(100 * MS + 1, false, st);
+        assert_eq!(t.take_wake(), None);
     }
 }

@@ -64,16 +64,14 @@ fn tsc(d_net: f64) -> Value {
     json!({"d_send": 0.1, "d_net": d_net})
 }
 
-/// The delay/cost comparison. What holds in this simulator (docs/algorithms/tsc.md):
-/// TSC carries the stream at a fraction of conventional MPTCP's cost, but
-/// conventional MPTCP meets the 200 ms requirement MORE often, not less, because
-/// its minrtt scheduler leaves WiFi idle once its RTT estimate is inflated (all
-/// traffic on the uncongested LTE path), and round-robin splits evenly within
-/// both capacities. The thesis's delay claim (24 % / 18 % within the
-/// requirement for conventional MPTCP) is not reproduced; the assertions below
-/// state what was measured.
+/// The delay/cost comparison over short (100 / 300 packet) buffers. TSC meets
+/// d_send + d_net for nearly every segment at about a quarter of conventional
+/// MPTCP's cost. Conventional MPTCP meets it as well here: its minrtt scheduler
+/// leaves WiFi idle once its RTT estimate is inflated (all traffic on the
+/// uncongested LTE path, fast and expensive), and round-robin splits evenly
+/// within both capacities; the bufferbloated test below is where it does not.
 #[test]
-fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
+fn tsc_meets_its_bound_at_a_fraction_of_the_cost() {
     let (mut c_tsc, mut c_unc, mut c_cpl) = (0.0, 0.0, 0.0);
     for seed in [1, 2, 3] {
         let t = run(&scenario("reno", "tsc", tsc(0.1), 3e6, seed));
@@ -93,12 +91,12 @@ fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
         assert!(ft.cost < 0.6 * fr.cost, "cost {} vs round-robin {}", ft.cost, fr.cost);
         // The stream is carried in full.
         assert!(ft.goodput > 0.95 * fu.goodput && ft.blocked == 0.0);
-        // Delay: most packets within d_send + d_net, but fewer than conventional MPTCP.
-        assert!(ft.within > 0.9, "TSC within 200 ms: {}", ft.within);
-        assert!(fu.within >= ft.within && fc.within >= ft.within, "conventional MPTCP within 200 ms: {} / {} vs {}", fu.within, fc.within, ft.within);
+        // Delay: within d_send + d_net, as conventional MPTCP is on these short buffers.
+        assert!(ft.within > 0.99, "TSC within 200 ms: {}", ft.within);
+        assert!(fu.within > 0.99 && fc.within > 0.99, "conventional MPTCP within 200 ms: {} / {}", fu.within, fc.within);
         // 3 Mbit/s fits; a few slots are short of window (x_cw) while the
         // windows grow in congestion avoidance from the 65535-byte ssthresh
-        // (1-3 of 551 measured).
+        // (3-4 of 551 measured).
         let (slots, bad) = (num(&t, "/flows/v/tsc_slots"), num(&t, "/flows/v/tsc_infeasible_slots"));
         eprintln!("seed {seed}: {bad} of {slots} slots infeasible");
         assert!(slots > 500.0, "55 s of 100 ms slots");
@@ -115,10 +113,8 @@ fn tsc_cuts_cost_but_conventional_mptcp_meets_delay_more_often() {
 /// The park reproduction's bufferbloated setting (scenarios/park/ch2_conventional.toml):
 /// WiFi a walk in [1, 5] Mbit/s, LTE in [10, 20], 1000-packet buffers, steps of 1 s,
 /// a burstier 4 Mbit/s stream (30 fps, cv 1) and round-robin conventional MPTCP,
-/// which then over-injects WiFi. TSC cuts the delay tail several times, and more
-/// packets meet d_send + d_net, but not the 95 % the thesis's wording implies: its
-/// cap (2.15) aims at an RTT of 2 d_net, a one-way delay near 2 d_net when the
-/// queue is on the forward path (docs/algorithms/tsc.md).
+/// which then over-injects WiFi: a minority of the segments meets 200 ms on one
+/// seed, p95 above a second. TSC keeps 95 % within d_send + d_net at a lower cost.
 #[test]
 fn tsc_beats_round_robin_over_bufferbloated_wifi() {
     let walk1 = |name: &str, lo: f64, hi: f64, init: f64, one_way_ms: u64| {
@@ -143,11 +139,11 @@ fn tsc_beats_round_robin_over_bufferbloated_wifi() {
         show(&format!("seed {seed} uncoupled reno rr"), &fu, 200);
         show(&format!("seed {seed} coupled lia rr"), &fc, 200);
         for (name, f) in [("uncoupled", &fu), ("coupled", &fc)] {
-            assert!(ft.p95 < 0.5 * f.p95, "seed {seed}: p95 TSC {} vs {name} {}", ft.p95, f.p95);
-            assert!(ft.within > f.within, "seed {seed}: within 200 ms TSC {} vs {name} {}", ft.within, f.within);
+            assert!(f.within < 0.8 && f.p95 > 1.0, "seed {seed}: {name} within 200 ms {} p95 {}", f.within, f.p95);
+            assert!(ft.p95 < 0.2 * f.p95, "seed {seed}: p95 TSC {} vs {name} {}", ft.p95, f.p95);
             assert!(ft.cost < f.cost, "seed {seed}: cost TSC {} vs {name} {}", ft.cost, f.cost);
         }
-        assert!(ft.within < 0.95, "seed {seed}: the bound is met for {} (the docs say it is not)", ft.within);
+        assert!(ft.within >= 0.95, "seed {seed}: TSC within 200 ms {}", ft.within);
         // Fig. 2.3's statistic: most WiFi RTTs stay within 2 d_net, the RTT the cap aims at.
         let share = num(&t, "/flows/v/subflows/0/tsc_rtt_within_2dnet");
         eprintln!("seed {seed}: {share:.3} of the WiFi RTT samples within 200 ms");
@@ -157,7 +153,7 @@ fn tsc_beats_round_robin_over_bufferbloated_wifi() {
 }
 
 /// A looser network-delay threshold lets more of the stream onto WiFi: lower
-/// cost on every seed (3-5 % for d_net 0.5 s against 0.1 s here, see the docs),
+/// cost on every seed (2-4 % for d_net 0.5 s against 0.1 s here, see the docs),
 /// and the looser bound d_send + d_net is then met for nearly every segment.
 #[test]
 fn looser_network_delay_threshold_lowers_cost() {
