@@ -268,9 +268,11 @@ impl Tsc {
             return;
         }
         for &i in &self.order {
-            if self.alloc[i] > 0.0 && state(i).has_space() {
+            // Only a subflow short of a token: one that has a token and was not
+            // picked (a reinjection's own subflow) would wake the loop for nothing.
+            if self.alloc[i] > 0.0 && self.tokens[i] <= 0.0 && state(i).has_space() {
                 // Tokens must be positive to send: the deficit refills in -tokens / x_s.
-                let t = now + ((-self.tokens[i]).max(0.0) / self.alloc[i] * 1e9) as Nanos + 1;
+                let t = now + (-self.tokens[i] / self.alloc[i] * 1e9) as Nanos + 1;
                 self.wake = Some(self.wake.map_or(t, |w| w.min(t)));
             }
         }
@@ -408,8 +410,17 @@ mod tests {
         assert!(t.on_wake(100 * MS + 1));
         t.advance(100 * MS + 1, Some(0), 0, |i| subs[i]);
         assert_eq!(t.pick(None, st), Some(1), "the token is there");
-        // Nothing waiting: no wake-up.
+        // Nothing waiting: no wake-up. Waiting, but the subflow short of tokens has
+        // no window space and the other has its token: no wake-up either.
         t.plan_wake(100 * MS + 1, false, st);
+        assert_eq!(t.take_wake(), None);
+        let full = |i: usize| SubflowState { pipe: 1000, ..subs[i].state };
+        t.plan_wake(100 * MS + 1, true, full);
+        assert_eq!(t.take_wake(), None);
+        // A subflow that has its token but was not picked (a reinjection cannot go on
+        // its own subflow) is no reason to wake: nothing changes until an ACK.
+        t.advance(300 * MS, Some(0), 0, |i| subs[i]);
+        t.plan_wake(300 * MS, true, st);
         assert_eq!(t.take_wake(), None);
     }
 }
