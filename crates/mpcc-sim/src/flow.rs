@@ -67,6 +67,19 @@ pub struct Subflow {
 }
 
 impl Subflow {
+    /// What a scheduler sees of this subflow, with window `cwnd` in segments.
+    #[inline]
+    fn sched_state(&self, cwnd: u64) -> SubflowState {
+        SubflowState {
+            srtt: self.snd.rtt.srtt,
+            rttvar: self.snd.rtt.rttvar,
+            pipe: self.snd.pipe,
+            unacked: self.snd.nxt - self.snd.una,
+            cwnd,
+            usable: self.active,
+        }
+    }
+
     pub fn counters(&self) -> FlowCounters {
         FlowCounters {
             delivered_bytes: 0,
@@ -191,17 +204,7 @@ impl Flow {
             }
         }
         loop {
-            let state = |i: usize| {
-                let s: &Subflow = &subs[i];
-                SubflowState {
-                    srtt: s.snd.rtt.srtt,
-                    rttvar: s.snd.rtt.rttvar,
-                    pipe: s.snd.pipe,
-                    unacked: s.snd.nxt - s.snd.una,
-                    cwnd: s.cwnd,
-                    usable: s.active,
-                }
-            };
+            let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
             let conn = ConnState { queued: data.queued(), window: data.window() };
             // A reinjection goes first, on a subflow other than the one it is stuck on.
             if let Some((dsn, from)) = data.next_reinjection() {
@@ -222,11 +225,7 @@ impl Flow {
         }
         if let Some(t) = sched.tsc_mut() {
             let waiting = data.has_new() || data.next_reinjection().is_some();
-            t.plan_wake(now, waiting, |i| {
-                let s: &Subflow = &subs[i];
-                SubflowState { srtt: s.snd.rtt.srtt, rttvar: s.snd.rtt.rttvar, pipe: s.snd.pipe,
-                               unacked: s.snd.nxt - s.snd.una, cwnd: s.cwnd, usable: s.active }
-            });
+            t.plan_wake(now, waiting, |i| subs[i].sched_state(subs[i].cwnd));
         }
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.cwnd_limited = s.snd.pipe >= s.cwnd;
@@ -243,14 +242,7 @@ impl Flow {
         t.advance(now, written, backlog, |i| {
             let s: &Subflow = &subs[i];
             crate::tsc::SlotInput {
-                state: SubflowState {
-                    srtt: s.snd.rtt.srtt,
-                    rttvar: s.snd.rtt.rttvar,
-                    pipe: s.snd.pipe,
-                    unacked: s.snd.nxt - s.snd.una,
-                    cwnd: s.snd.cwnd_segs(cc),
-                    usable: s.active,
-                },
+                state: s.sched_state(s.snd.cwnd_segs(cc)),
                 acked_segs: s.snd.una,
                 min_rtt: s.snd.rtt.min_rtt,
                 slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, s.snd.sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, s.snd.sf),

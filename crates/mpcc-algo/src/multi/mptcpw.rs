@@ -41,6 +41,21 @@ impl WwPath {
     }
 }
 
+/// The increase both Westwood-based couplings share: subflow `sf` observes the ACK,
+/// then grows by `factor * segments / w` for the segments acknowledged in congestion
+/// avoidance; `factor` (computed from every subflow) only runs when there are some.
+#[inline]
+pub fn westwood_increase(paths: &mut [WwPath], sf: usize, ev: &AckEvent, factor: impl FnOnce(&[WwPath]) -> f64) {
+    let q = &mut paths[sf];
+    q.observe(ev);
+    let left = q.p.ca_segments(ev);
+    if left > 0.0 {
+        let f = factor(paths);
+        let p = &mut paths[sf].p;
+        p.cwnd += f * left / p.cwnd;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Mptcpw {
     init_cwnd: f64,
@@ -55,25 +70,28 @@ impl Mptcpw {
     }
 
     /// `delta_r` as defined above.
-    #[inline]
     pub fn delta(&self, r: usize) -> f64 {
-        let me = &self.paths[r].p;
-        if !me.eligible() {
-            return 1.0;
-        }
-        let g = self.gamma;
-        let Some(b) = argmax(self.paths.iter().map(|q| &q.p), |p| p.cwnd.powf(2.0 - g) / (p.srtt * p.srtt)) else {
-            return 1.0;
-        };
-        let pb = &self.paths[b].p;
-        let s = scaled_sum(pb.srtt, self.paths.iter().map(|q| &q.p));
-        // w_r^g w_b^(2-g) / rtt_b^2 / (s/rtt_b)^2
-        let d = me.cwnd.powf(g) * pb.cwnd.powf(2.0 - g) / (s * s);
-        if d.is_finite() {
-            d
-        } else {
-            1.0
-        }
+        delta(&self.paths, self.gamma, r)
+    }
+}
+
+#[inline]
+fn delta(paths: &[WwPath], g: f64, r: usize) -> f64 {
+    let me = &paths[r].p;
+    if !me.eligible() {
+        return 1.0;
+    }
+    let Some(b) = argmax(paths.iter().map(|q| &q.p), |p| p.cwnd.powf(2.0 - g) / (p.srtt * p.srtt)) else {
+        return 1.0;
+    };
+    let pb = &paths[b].p;
+    let s = scaled_sum(pb.srtt, paths.iter().map(|q| &q.p));
+    // w_r^g w_b^(2-g) / rtt_b^2 / (s/rtt_b)^2
+    let d = me.cwnd.powf(g) * pb.cwnd.powf(2.0 - g) / (s * s);
+    if d.is_finite() {
+        d
+    } else {
+        1.0
     }
 }
 
@@ -84,14 +102,8 @@ impl CongestionControl for Mptcpw {
     }
     #[inline]
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let q = &mut self.paths[sf];
-        q.observe(ev);
-        let left = q.p.ca_segments(ev);
-        if left > 0.0 {
-            let d = self.delta(sf).min(1.0);
-            let p = &mut self.paths[sf].p;
-            p.cwnd += d * left / p.cwnd;
-        }
+        let g = self.gamma;
+        westwood_increase(&mut self.paths, sf, ev, |paths| delta(paths, g, sf).min(1.0));
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         self.paths[sf].westwood_decrease(ev.kind);

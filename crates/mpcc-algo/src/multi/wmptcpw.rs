@@ -6,7 +6,7 @@
 //! loss Westwood's `ssthresh = B_r * RTTmin_r`. Until a subflow has an estimate its
 //! current rate `w/srtt` stands in for B.
 
-use super::mptcpw::WwPath;
+use super::mptcpw::{westwood_increase, WwPath};
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
 
@@ -21,20 +21,24 @@ impl WMptcpw {
         WMptcpw { init_cwnd, paths: Vec::new() }
     }
 
-    #[inline]
     pub fn theta(&self) -> f64 {
-        let (mut sum, mut max) = (0.0, 0.0f64);
-        for q in &self.paths {
-            let b = if q.bwe.bw > 0.0 { q.bwe.bw } else { q.p.rate() };
-            sum += b;
-            max = max.max(b);
-        }
-        let t = max * max / (sum * sum);
-        if t.is_finite() {
-            t
-        } else {
-            1.0
-        }
+        theta(&self.paths)
+    }
+}
+
+#[inline]
+fn theta(paths: &[WwPath]) -> f64 {
+    let (mut sum, mut max) = (0.0, 0.0f64);
+    for q in paths {
+        let b = if q.bwe.bw > 0.0 { q.bwe.bw } else { q.p.rate() };
+        sum += b;
+        max = max.max(b);
+    }
+    let t = max * max / (sum * sum);
+    if t.is_finite() {
+        t
+    } else {
+        1.0
     }
 }
 
@@ -45,14 +49,7 @@ impl CongestionControl for WMptcpw {
     }
     #[inline]
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let q = &mut self.paths[sf];
-        q.observe(ev);
-        let left = q.p.ca_segments(ev);
-        if left > 0.0 {
-            let t = self.theta();
-            let p = &mut self.paths[sf].p;
-            p.cwnd += t * left / p.cwnd;
-        }
+        westwood_increase(&mut self.paths, sf, ev, theta);
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         self.paths[sf].westwood_decrease(ev.kind);
