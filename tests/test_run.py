@@ -171,3 +171,17 @@ def test_initial_ssthresh_below_two_segments_names_the_field():
         mpcc.load_scenario(_one_flow('tcp = { init_ssthresh = "2000B" }').replace("{cc}", "reno"))
     assert e.value.field == "tcp.init_ssthresh"
     assert "allowed: at least 2 segments (2896 bytes)" in e.value.message
+
+
+def test_cwnd_validation_reaches_the_simulator_and_names_a_bad_value():
+    """tcp.cwnd_validation: a 5 Mbit/s stream over 100 Mbit/s keeps a small window
+    with it and a runaway one without it (crates/mpcc-sim/tests/applications.rs has
+    the engine-level test)."""
+    stream = '\n[flows.app]\nkind = "cbr"\nrate = "5Mbps"\n'
+    on = mpcc.run(_one_flow("tcp = { cwnd_validation = true }").replace("{cc}", "reno") + stream, plots=False)
+    off = mpcc.run(_one_flow("").replace("{cc}", "reno") + stream, plots=False)
+    assert on.flow_series["cwnd"].max() < 60
+    assert off.flow_series["cwnd"].max() > 1000
+    with pytest.raises(mpcc.ScenarioError) as e:
+        mpcc.load_scenario(_one_flow('tcp = { cwnd_validation = "sometimes" }').replace("{cc}", "reno"))
+    assert e.value.field == "tcp.cwnd_validation"

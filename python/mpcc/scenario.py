@@ -449,6 +449,7 @@ class Tcp(Strict):
     send_buf: Optional[Size] = None  # cbr, vbr and web only
     dupthresh: int = Field(default=3, ge=1, le=16)
     init_ssthresh: Optional[Size] = None  # unlimited, as Linux; ns-3 before 3.26: 65535 bytes
+    cwnd_validation: bool = False  # Linux's tcp_is_cwnd_limited; off as in ns-3
 
     @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf", "send_buf")
     @classmethod
@@ -918,6 +919,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     }
     if merged.init_ssthresh is not None:
         tcp["init_ssthresh_bytes"] = merged.init_ssthresh
+    if merged.cwnd_validation:
+        tcp["cwnd_validation"] = True
     if merged.send_buf is None:
         return tcp
     field = f"{where}.tcp.send_buf" if "send_buf" in own.model_fields_set else "tcp.send_buf"

@@ -6,6 +6,14 @@ pub const MIN_CWND: f64 = 1.0;
 /// Floor for ssthresh after a multiplicative decrease, as in Linux.
 pub const MIN_SSTHRESH: f64 = 2.0;
 
+/// True when an ACK may grow the window: not in recovery, delivered something,
+/// and the sender has been using its window (Linux checks tcp_is_cwnd_limited
+/// inside each cong_avoid; estimators still sample such ACKs).
+#[inline]
+pub fn may_grow(ev: &crate::AckEvent) -> bool {
+    !ev.in_recovery && !ev.app_limited && ev.acked > 0.0
+}
+
 /// Slow start (RFC 5681 with appropriate byte counting): grows `cwnd` by the
 /// delivered segments up to `ssthresh`; returns the segments left over for
 /// congestion avoidance.

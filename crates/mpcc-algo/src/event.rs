@@ -26,9 +26,11 @@ pub struct AckEvent {
     /// True on the first ACK of a new round trip (the ACK covers the data that was
     /// the highest sent when the previous round began), as Vegas counts rounds.
     pub round_start: bool,
-    /// True when the sender was limited by cwnd before this ACK (not by the
-    /// application or the receive window). Controllers may skip growth otherwise.
-    pub cwnd_limited: bool,
+    /// True when the sender has not been using its window (Linux's
+    /// `!tcp_is_cwnd_limited`: the application or the receive window limited it
+    /// over the last window of data): controllers do not grow cwnd. Set only
+    /// with `tcp.cwnd_validation`; estimators still take their samples.
+    pub app_limited: bool,
 }
 
 /// The kind of congestion signal.

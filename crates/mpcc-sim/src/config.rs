@@ -221,6 +221,9 @@ pub struct TcpConfig {
     /// Initial slow-start threshold in bytes; None = unlimited (Linux). ns-3
     /// before 3.26 and the ns-2 era used 65535 bytes.
     pub init_ssthresh_bytes: Option<u64>,
+    /// Congestion-window validation as Linux does it (tcp_is_cwnd_limited): the
+    /// window grows only while the sender uses it. Off by default, as in ns-3.
+    pub cwnd_validation: bool,
 }
 
 impl Default for TcpConfig {
@@ -237,6 +240,7 @@ impl Default for TcpConfig {
             send_buf_bytes: None,
             dupthresh: 3,
             init_ssthresh_bytes: None,
+            cwnd_validation: false,
         }
     }
 }

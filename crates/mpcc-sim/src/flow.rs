@@ -228,7 +228,7 @@ impl Flow {
             t.plan_wake(now, waiting, |i| subs[i].sched_state(subs[i].cwnd));
         }
         for s in subs.iter_mut().filter(|s| s.active) {
-            s.snd.cwnd_limited = s.snd.pipe >= s.cwnd;
+            s.snd.note_window_use(s.cwnd);
         }
     }
 

@@ -87,7 +87,7 @@ fn compare(scheduler: &str, c1: f64, ca: f64) -> (Figures, Figures) {
 /// up the LTE subflow's; R-TSC caps them near the thresholds.
 #[test]
 fn rtsc_roundrobin() {
-    for c1 in [15e6, 12e6] {
+    for c1 in [15e6, 12e6, 8e6] {
         let (cr, t) = compare("roundrobin", c1, CA);
         assert!(t.p95 < 0.1 * cr.p95, "p95 {:.3} vs {:.3}", t.p95, cr.p95);
         assert!(t.p99 < 0.5 * cr.p99, "p99 {:.3} vs {:.3}", t.p99, cr.p99);
@@ -96,10 +96,11 @@ fn rtsc_roundrobin() {
     }
 }
 
-/// Lowest-RTT-first: in this simulation the conventional receiver has no
-/// initial-delay problem (the LTE subflow alone carries the stream, f < c0, and
-/// the WiFi subflow starves after its first RTT samples), so R-TSC has nothing
-/// to improve; it must not make things worse.
+/// Lowest-RTT-first with Linux's unlimited initial ssthresh: slow start carries
+/// the LTE subflow past f at once, so the conventional receiver has no start-up
+/// delay (the LTE subflow alone carries the stream, f < c0, and the WiFi subflow
+/// starves after its first RTT samples) and R-TSC has nothing to lower; it must
+/// not make things worse. The start-up the thesis describes is the next test's.
 #[test]
 fn rtsc_minrtt() {
     let (cr, t) = compare("minrtt", 12e6, CA);
@@ -109,7 +110,7 @@ fn rtsc_minrtt() {
 /// A stream above both capacities (60 Mbit/s over 40 + 12): the receiver sees only
 /// what arrives, so (3.10) looks feasible to it; it reports its estimate as
 /// saturated (f^ at the estimated total capacity) on a large share of its updates
-/// (measured: 79 of 198; a feasible stream: see below), and the flow
+/// (measured: 194 of 198; a feasible stream: see below), and the flow
 /// reports the overload as the application's rate against the goodput and a
 /// growing send backlog. Nothing fails silently.
 #[test]
@@ -125,7 +126,7 @@ fn stream_above_all_capacities_is_reported() {
     assert!(solves > 150.0 && sat > 0.3 * solves, "{sat} of {solves}");
     assert!((rate - 60e6).abs() < 0.01 * 60e6, "{rate}");
     assert!(goodput < 0.9 * rate);
-    // What the paths did not carry, (60 - 42.6) Mbit/s x 20 s = 43 MB, is still waiting.
+    // What the paths did not carry, about (60 - 50) Mbit/s x 20 s = 25 MB, is still waiting.
     assert!(backlog > 10e6, "{backlog}");
     // A feasible stream leaves no backlog worth a frame.
     let ok = run(&scenario("roundrobin", "rtsc", 12e6, CA));
@@ -135,29 +136,34 @@ fn stream_above_all_capacities_is_reported() {
     assert!(num(&ok, "/flows/s/receiver_saturated_solves") < 0.1 * num(&ok, "/flows/s/receiver_solves"));
 }
 
-/// The experiment of docs/algorithms/rtsc.md (session 2): with ns-3's old initial
-/// ssthresh (65535 bytes) the senders leave slow start early, and the
-/// conventional receiver with lowest-RTT-first shows a start-up delay in the
-/// send buffer (LTE's window grows under LIA's coupling while WiFi cannot carry
-/// the rest). R-TSC does not remove it; with round-robin it lowers the mean
-/// but not the 95th percentile. Asserts what was measured.
+/// The start-up under which the thesis describes LRF's initial delay (sec. 3.6.3,
+/// Fig. 3.8(c)): both subflows grow in congestion avoidance from the start, here
+/// because slow start ends at ns-3's old initial ssthresh (65535 bytes), over the
+/// thesis's initial 20 s. The conventional receiver then queues in the send buffer
+/// while LTE's window grows under LIA's coupling (with LRF the WiFi subflow, its
+/// RTT bloated, carries little: 1.9 Mbit/s at c1 = 12); R-TSC keeps the WiFi window
+/// near its threshold, WiFi's RTT near T_p and its rate near c1, and lowers the
+/// whole distribution with both schedulers and every c1 (measured p95 ratios
+/// 0.72-0.87; docs/algorithms/rtsc.md).
 #[test]
-fn rtsc_with_early_slow_start_exit() {
-    let with = |scheduler: &str, receiver: &str| {
-        let mut cfg = scenario(scheduler, receiver, 12e6, CA);
+fn rtsc_lowers_the_start_up_delay_of_an_early_slow_start_exit() {
+    let with = |scheduler: &str, receiver: &str, c1: f64| {
+        let mut cfg = scenario(scheduler, receiver, c1, CA);
         cfg["duration_ns"] = json!(20 * S);
         cfg["flows"][0]["tcp"] = json!({"init_ssthresh_bytes": 65535});
         figures(&run(&cfg))
     };
-    for scheduler in ["minrtt", "roundrobin"] {
-        let (cr, t) = (with(scheduler, "none"), with(scheduler, "rtsc"));
-        eprintln!("--- LIA ({scheduler}), c1 = 12 Mbit/s, init_ssthresh 65535 B, 20 s");
-        show("conventional receiver", &cr);
-        show("R-TSC", &t);
-        assert!(cr.p95 > 0.1, "a start-up delay: p95 {:.3}", cr.p95);
-        assert!(t.p95 > 0.9 * cr.p95, "R-TSC does not remove it: {:.3} vs {:.3}", t.p95, cr.p95);
-        if scheduler == "roundrobin" {
-            assert!(t.mean < cr.mean, "mean {:.3} vs {:.3}", t.mean, cr.mean);
+    for c1 in [15e6, 12e6, 8e6] {
+        for scheduler in ["minrtt", "roundrobin"] {
+            let (cr, t) = (with(scheduler, "none", c1), with(scheduler, "rtsc", c1));
+            eprintln!("--- LIA ({scheduler}), c1 = {} Mbit/s, init_ssthresh 65535 B, 20 s", c1 * 1e-6);
+            show("conventional receiver", &cr);
+            show("R-TSC", &t);
+            assert!(cr.p95 > 0.1, "a start-up delay: p95 {:.3}", cr.p95);
+            assert!(t.p95 < 0.9 * cr.p95, "p95 {:.3} vs {:.3}", t.p95, cr.p95);
+            assert!(t.p99 < 0.95 * cr.p99, "p99 {:.3} vs {:.3}", t.p99, cr.p99);
+            assert!(t.mean < 0.95 * cr.mean, "mean {:.3} vs {:.3}", t.mean, cr.mean);
+            assert!(t.goodput > 0.99 * 35.85e6, "the stream keeps up: {}", t.goodput);
         }
     }
 }

@@ -4,6 +4,7 @@
 //! which embeds a [`Path`]: the window, the threshold and the RTT view the coupling
 //! terms read. Nothing here allocates after `add_subflow`.
 
+pub use crate::common::may_grow;
 use crate::common::{secs, slow_start, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionKind};
 
@@ -84,12 +85,6 @@ impl Path {
     pub fn halve(&mut self, kind: CongestionKind) {
         self.reduce_to(kind, self.cwnd * 0.5);
     }
-}
-
-/// True when an ACK may grow the window (not in recovery, delivered something).
-#[inline]
-pub fn may_grow(ev: &AckEvent) -> bool {
-    !ev.in_recovery && ev.acked > 0.0
 }
 
 /// The LIA-family denominator for subflow `r` given the best path `b`:

@@ -243,7 +243,7 @@ pub(crate) mod testutil {
 
     pub fn ack(now: Nanos, acked: f64, rtt_ms: f64) -> AckEvent {
         let r = (rtt_ms * 1e6) as Nanos;
-        AckEvent { now, acked, rtt: r, srtt: r, min_rtt: r, owd: r / 2, in_flight: 0.0, in_recovery: false, round_start: false, cwnd_limited: true }
+        AckEvent { now, acked, rtt: r, srtt: r, min_rtt: r, owd: r / 2, in_flight: 0.0, in_recovery: false, round_start: false, app_limited: false }
     }
 
     /// One step of a random event sequence.
@@ -330,7 +330,7 @@ pub(crate) mod testutil {
                     in_flight: cwnd(sf),
                     in_recovery: self.in_rec[sf],
                     round_start,
-                    cwnd_limited: true,
+                    app_limited: false,
                 },
             )
         }

@@ -138,8 +138,11 @@ impl Rtsc {
         if a.retransmission {
             self.w_loss[r] = self.w[r];
             if self.in_dup[r] {
+                // The sender has halved its window: so does the estimate, which
+                // otherwise lags by dt and its EWMA and would trigger more cuts.
                 self.in_dup[r] = false;
                 self.quiet_until[r] = now + self.srtt[r];
+                self.w[r] *= LIA_BETA;
             }
         }
         if now.saturating_sub(self.t_last) >= self.dt {
@@ -271,12 +274,20 @@ mod tests {
         let dup0 = acts.iter().filter(|a| a.1 == 0 && a.2 == RxAction::DupAck).count();
         assert_eq!(dup0, 1, "held until the retransmission arrives: {acts:?}");
         assert!(acts.iter().all(|a| a.1 == 0), "subflow 1 runs below its threshold: {acts:?}");
-        // The retransmission ends the episode; after one RTT the next one may start.
-        let now = 3000 * MS;
-        let app = AppView { delivered: 3600, playback: 0 };
+        // The retransmission ends the episode (between two updates here): the window
+        // estimate follows the sender's halving at once.
+        let now = 2950 * MS;
+        let app = AppView { delivered: 3540, playback: 0 };
+        let w_before = c.w[0];
         c.on_arrival(&Arrival { now, sub: 0, retransmission: true, ..Default::default() }, &app, &mut |_, _| {});
+        assert_eq!(c.w[0], 0.5 * w_before, "the estimate follows the sender's halving");
+        // If the estimate is still above the threshold one RTT later, the next episode starts.
+        c.w[0] = w_before;
         let mut more = Vec::new();
         c.on_arrival(&Arrival { now: now + 10 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() }, &app,
+                     &mut |s, x| more.push((s, x)));
+        assert!(more.is_empty(), "quiet for one RTT");
+        c.on_arrival(&Arrival { now: now + 40 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() }, &app,
                      &mut |s, x| more.push((s, x)));
         assert!(more.is_empty(), "quiet for one RTT");
         c.on_arrival(&Arrival { now: now + 70 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() }, &app,

@@ -5,7 +5,7 @@
 //! alpha 1, beta 1/2); SQRT is k = l = 1/2 and IIAD is k = 1, l = 0; k + l = 1
 //! keeps the rule TCP-compatible. See docs/algorithms/binomial.md.
 
-use crate::common::{slow_start, ssthresh_floor, window_after};
+use crate::common::{may_grow, slow_start, ssthresh_floor, window_after};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
 
 #[derive(Clone, Debug)]
@@ -41,7 +41,7 @@ impl Binomial {
 impl SubflowCc for Binomial {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.acked <= 0.0 {
+        if !may_grow(ev) {
             return;
         }
         let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);

@@ -8,7 +8,7 @@
 //! §4.1.2). A Reno estimate `W_est` (AIMD(alpha_cubic, beta)) runs beside it and wins
 //! whenever `W_cubic(t) < W_est` (Reno-friendly region). See docs/algorithms/cubic.md.
 
-use crate::common::{nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
+use crate::common::{may_grow, nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use mpcc_core::Nanos;
 
@@ -100,7 +100,7 @@ impl Cubic {
 impl SubflowCc for Cubic {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.acked <= 0.0 {
+        if !may_grow(ev) {
             return;
         }
         let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);

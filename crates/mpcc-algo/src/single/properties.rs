@@ -58,7 +58,7 @@ impl Driver {
             in_flight: cwnd,
             in_recovery: self.recovery_left > 0,
             round_start,
-            cwnd_limited: r.bernoulli(0.9),
+            app_limited: r.bernoulli(0.1),
         }
     }
 
@@ -100,6 +100,9 @@ fn run(info: &AlgoInfo, seed: u64, random_params: bool) {
         } else {
             let ev = d.ack(before);
             c.on_ack(0, &ev);
+            if ev.app_limited {
+                assert!(c.cwnd(0) <= before, "{what}: grew while application-limited {before} -> {}", c.cwnd(0));
+            }
             if ev.in_recovery {
                 assert!(c.cwnd(0) <= before, "{what}: grew in recovery {before} -> {}", c.cwnd(0));
                 d.recovery_left -= 1;

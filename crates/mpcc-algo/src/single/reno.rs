@@ -7,7 +7,7 @@
 //! ssthresh and `cwnd = 1`. The decrease uses cwnd, not FlightSize, as Linux's
 //! `tcp_reno_ssthresh` does. See docs/algorithms/reno.md.
 
-use crate::common::{slow_start, window_after, MIN_SSTHRESH};
+use crate::common::{may_grow, slow_start, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
 
 #[derive(Clone, Debug)]
@@ -27,7 +27,7 @@ impl Reno {
 impl SubflowCc for Reno {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
-        if ev.in_recovery || ev.acked <= 0.0 {
+        if !may_grow(ev) {
             return;
         }
         let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);

@@ -8,7 +8,7 @@
 //! is measured at a fixed window) and ends when `diff > gamma`. Loss is Reno's.
 //! See docs/algorithms/vegas.md for where this follows or leaves Linux's tcp_vegas.
 
-use crate::common::{reno_increase, slow_start, ssthresh_floor, window_after, MIN_SSTHRESH};
+use crate::common::{may_grow, reno_increase, slow_start, ssthresh_floor, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
 use mpcc_core::Nanos;
 
@@ -70,8 +70,9 @@ impl Vegas {
         }
     }
 
-    /// The once-per-round rule, with the round's minimum RTT `rtt`.
-    fn adjust(&mut self, rtt: Nanos) {
+    /// The once-per-round rule, with the round's minimum RTT `rtt`; `grow` is
+    /// false while the sender is application-limited (decreases still apply).
+    fn adjust(&mut self, rtt: Nanos, grow: bool) {
         let (base, rtt) = (self.base_rtt as f64, rtt as f64);
         // Expected - Actual rate, in segments queued: cwnd (rtt - base) / rtt.
         self.diff = self.cwnd * (rtt - base) / rtt;
@@ -88,7 +89,7 @@ impl Vegas {
             self.cwnd = (self.cwnd - 1.0).max(MIN_SSTHRESH);
             // Stay in congestion avoidance after the step down.
             self.ssthresh = self.ssthresh.min(self.cwnd);
-        } else if self.diff < self.alpha {
+        } else if self.diff < self.alpha && grow {
             self.cwnd += 1.0;
         }
     }
@@ -105,10 +106,10 @@ impl SubflowCc for Vegas {
             self.reset_round();
             if !ev.in_recovery {
                 if judged {
-                    self.adjust(rtt);
+                    self.adjust(rtt, !ev.app_limited);
                 } else if self.cwnd < self.ssthresh {
                     self.ss_grow = !self.ss_grow;
-                } else {
+                } else if !ev.app_limited {
                     // Too few samples to judge the queue: one Reno step, as Linux does.
                     self.note_sample(ev.rtt);
                     reno_increase(&mut self.cwnd, ev.acked);
@@ -117,7 +118,7 @@ impl SubflowCc for Vegas {
             }
         }
         self.note_sample(ev.rtt);
-        if ev.in_recovery || ev.acked <= 0.0 {
+        if !may_grow(ev) {
             return;
         }
         // Between boundaries only slow start moves cwnd, and only in growing rounds;

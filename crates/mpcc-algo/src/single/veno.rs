@@ -6,7 +6,7 @@
 //! is congestive (halve) and congestion avoidance grows only on every other ACK.
 //! See docs/algorithms/veno.md.
 
-use crate::common::{nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
+use crate::common::{may_grow, nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
 use mpcc_core::Nanos;
 
@@ -56,7 +56,7 @@ impl SubflowCc for Veno {
             // (cwnd/base - cwnd/rtt) * base, written without the two divisions.
             self.backlog = self.cwnd * (rtt - self.base_rtt) as f64 / rtt as f64;
         }
-        if ev.in_recovery || ev.acked <= 0.0 {
+        if !may_grow(ev) {
             return;
         }
         let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);

@@ -6,7 +6,7 @@
 //! 50 ms) give one sample; samples pass through two cascaded 7/8 low-pass stages.
 //! See docs/algorithms/westwood.md.
 
-use crate::common::{nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, MIN_CWND};
+use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use mpcc_core::{Nanos, NS_PER_MS};
 
@@ -82,7 +82,7 @@ impl SubflowCc for Westwood {
         if rtt > 0 {
             self.rtt_min = self.rtt_min.min(rtt);
         }
-        if ev.in_recovery || ev.acked <= 0.0 {
+        if !may_grow(ev) {
             return;
         }
         let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);

@@ -104,8 +104,13 @@ pub struct Sender {
     /// Advertised receive window (segments beyond `una`).
     rwnd: u64,
     round_end: u64,
-    /// The last send attempt stopped because cwnd was full.
-    pub cwnd_limited: bool,
+    /// Window validation (`tcp.cwnd_validation`), as Linux's tcp_cwnd_validate:
+    /// whether cwnd was full at some send during the last window of data, the
+    /// most segments in flight then, and where that window of data ends.
+    validation: bool,
+    cwnd_limited: bool,
+    max_pipe: u64,
+    usage_end: u64,
     /// The receiver's timestamp of the latest ACK (RFC 7323 TS.Recent), echoed
     /// in every data segment so the receiver can measure the RTT.
     ts_recent: Nanos,
@@ -139,7 +144,10 @@ impl Sender {
             rto_event_at: None,
             rwnd: u64::MAX,
             round_end: 0,
+            validation: tcp.cwnd_validation,
             cwnd_limited: false,
+            max_pipe: 0,
+            usage_end: 0,
             ts_recent: 0,
             stats: SenderStats::default(),
         }
@@ -277,7 +285,7 @@ impl Sender {
             in_flight: self.pipe as f64,
             in_recovery: self.in_recovery,
             round_start,
-            cwnd_limited: self.cwnd_limited,
+            app_limited: self.validation && !self.using_window(cc),
         };
         cc.on_ack(self.sf, &ev);
 
@@ -382,7 +390,28 @@ impl Sender {
             let seq = self.nxt;
             self.emit_new(now, seq, self.seg_bytes(seq), false, out);
         }
-        self.cwnd_limited = self.pipe >= cwnd;
+        self.note_window_use(cwnd);
+    }
+
+    /// After a send attempt with window `cwnd`: Linux's tcp_cwnd_validate. The
+    /// record restarts once the previous window of data is acknowledged, or at
+    /// once when cwnd is full now or more is in flight than recorded.
+    #[inline]
+    pub fn note_window_use(&mut self, cwnd: u64) {
+        let full = self.pipe >= cwnd;
+        if full || self.una >= self.usage_end || (!self.cwnd_limited && self.pipe > self.max_pipe) {
+            self.cwnd_limited = full;
+            self.max_pipe = self.pipe;
+            self.usage_end = self.nxt;
+        }
+    }
+
+    /// Linux's tcp_is_cwnd_limited: cwnd was full during the last window of
+    /// data, or, in slow start, cwnd is below twice the most that was in flight.
+    #[inline]
+    fn using_window(&self, cc: &Controller) -> bool {
+        let cwnd = cc.cwnd(self.sf);
+        self.cwnd_limited || (cwnd < cc.ssthresh(self.sf) && cwnd < 2.0 * self.max_pipe as f64)
     }
 
     #[inline]
