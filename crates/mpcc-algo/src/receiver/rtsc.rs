@@ -18,7 +18,9 @@
 //! f = consumed / dt (the play-back buffer's drain; the printed "+" sign only
 //! holds for a send buffer); after an intentional loss episode ends (its
 //! retransmission arrived) the subflow gets one smoothed RTT before the next,
-//! as a sender reacts to at most one loss per RTT; when f is not below the
+//! as a sender reacts to at most one loss per RTT, and the window estimate is
+//! halved with the sender's window (it would otherwise lag by dt and its EWMA
+//! and trigger further cuts); when f is not below the
 //! estimated total capacity (a bulk transfer, or an overload) every threshold is
 //! 2 W_BDP, the top of the thesis's search range.
 
