@@ -398,6 +398,9 @@ impl Sender {
     /// once when cwnd is full now or more is in flight than recorded.
     #[inline]
     pub fn note_window_use(&mut self, cwnd: u64) {
+        if !self.validation {
+            return;
+        }
         let full = self.pipe >= cwnd;
         if full || self.una >= self.usage_end || (!self.cwnd_limited && self.pipe > self.max_pipe) {
             self.cwnd_limited = full;
