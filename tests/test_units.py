@@ -47,3 +47,57 @@ def test_unit_errors_quote_input_and_show_an_example(parse, text, words):
         parse(text)
     for w in words:
         assert w in str(err.value)
+
+
+# ---- ceilings: no wraparound, no inf, nothing JSON or the simulator would reject ----
+
+
+@pytest.mark.parametrize(
+    "parse, value, words",
+    [
+        (duration_ns, "1e12s", ["at most 1000000 s"]),
+        (duration_ns, "1e30s", ["at most 1000000 s"]),
+        (duration_ns, "18446744073.5s", ["at most 1000000 s"]),
+        (duration_ns, 9223372036854775807, ["at most 1000000 s"]),
+        (duration_ns, float("inf"), ["not finite"]),
+        (duration_ns, float("nan"), ["not finite"]),
+        (rate_bps, "1e400Mbps", ["at most 10 Tbit/s"]),
+        (rate_bps, "11Tbps", ["at most 10 Tbit/s"]),
+        (rate_bps, "1e-30bps", ["at least 1 bit/s"]),
+        (rate_bps, 0.5, ["at least 1 bit/s"]),
+        (rate_bps, float("inf"), ["not finite"]),
+        (size_bytes, "1e21B", ["below 2^53 bytes"]),
+        (size_bytes, 2**53, ["below 2^53 bytes"]),
+        (size_bytes, "5e400GB", ["below 2^53 bytes"]),
+    ],
+)
+def test_values_beyond_the_ceilings_are_refused(parse, value, words):
+    with pytest.raises(UnitError) as err:
+        parse(value)
+    for w in words:
+        assert w in str(err.value)
+
+
+def test_values_at_the_ceilings_are_accepted():
+    assert duration_ns("1000000s") == 10**15
+    assert rate_bps("10Tbps") == 10e12 and rate_bps("1bps") == 1.0
+    assert rate_bps("0bps", allow_zero=True) == 0.0
+    assert size_bytes(2**53 - 1) == 2**53 - 1
+    assert size_bytes("0B") == 0  # fields that need a positive size say so themselves
+
+
+@pytest.mark.parametrize("text", ["２s", "²ms", "１０Mbps", "1٫5s"])
+def test_non_ascii_digits_are_not_numbers(text):
+    with pytest.raises(UnitError):
+        duration_ns(text) if text.endswith("s") and "bps" not in text else rate_bps(text)
+
+
+@pytest.mark.parametrize("parse, text, words", [
+    (duration_ns, "1e9999999s", ["too long"]), (rate_bps, "1e9999999bps", ["too high"]),
+    (rate_bps, "1e-9999999bps", ["too low"]), (size_bytes, "1e-9999999B", ["whole number"]),
+])
+def test_huge_exponents_give_a_unit_error(parse, text, words):
+    with pytest.raises(UnitError) as err:
+        parse(text)
+    for w in words:
+        assert w in str(err.value)
