@@ -14,7 +14,7 @@ RUST_SOURCES := Cargo.toml Cargo.lock $(shell find crates -name '*.rs' -o -name 
 .PHONY: demo test validate bench setup clean
 
 demo: $(STAMP_BUILD)
-	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo
+	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo --force
 	$(VENV)/bin/mpcc reproduce all --quick --out report
 	@echo "Reports: report/index.html, one folder per paper (index.html, report.md, figures, data)."
 	@echo "One run: results/demo/*.png for the plots, results/demo/summary.json for the numbers."

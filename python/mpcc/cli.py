@@ -1,24 +1,41 @@
 """The `mpcc` command.
 
-    mpcc run SCENARIO [--out DIR] [--seed N] [--no-plots]
+    mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE]
     mpcc list
     mpcc plot RESULTS_DIR
-    mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR]
+    mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
 
-A user error (bad scenario, unknown name, simulator rejection, unreadable file)
-prints one line `mpcc: error: ...` to stderr and exits with 2; Ctrl-C exits with 130.
+Output folders are never overwritten blindly: `run --out DIR` refuses an existing
+DIR unless --force, and even then replaces it only if mpcc wrote every file in it;
+`reproduce` replaces `DIR/PAPER` only if it is a report mpcc wrote (mpcc.output).
+
+Exit codes:
+    0    done
+    2    a user error (bad scenario or flag, unknown name, simulator rejection,
+         unreadable file, an output folder mpcc may not replace, a scenario
+         estimated to exceed --max-memory): one line `mpcc: error: ...` on stderr,
+         nothing written
+    3    results incomplete: a run reached --max-memory and stopped early (`run`
+         saves what it simulated; `reproduce` keeps its finished runs in the cache
+         but writes no report), or memory ran out while writing (what could be
+         written is saved, summary.json first); one line on stderr says which
+    130  interrupted (Ctrl-C or SIGTERM): `mpcc: interrupted`; finished runs stay
+         in the cache and no half-written output folder is left
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import signal
 import sys
 import threading
 import time
 from pathlib import Path
 
 EXIT_USAGE = 2
+EXIT_INCOMPLETE = 3
 EXIT_INTERRUPTED = 130
 
 
@@ -33,33 +50,65 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: list[str] | None = None) -> int:
     parser = _build_parser()
+    previous = _terminate_as_interrupt()
     try:
         args = parser.parse_args(argv)
         return args.func(args)
     except KeyboardInterrupt:
-        _interrupted()
+        return _interrupted()
     except BrokenPipeError:  # `mpcc list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except UserError as e:
         return _fail(str(e))
-    except ValueError as e:  # ScenarioError, SimulationError
+    except ValueError as e:  # ScenarioError, SimulationError, OutputFolderError
         return _fail(str(e))
     except OSError as e:
         return _fail(f"{e.filename or ''}: {e.strerror or e}" if e.filename else str(e))
+    except MemoryError:
+        return _fail("out of memory; try a shorter or smaller scenario, or a lower --max-memory")
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
-def _fail(message: str) -> int:
-    message = " ".join(str(message).split())  # always one line
-    print(f"mpcc: error: {message}", file=sys.stderr)
-    return EXIT_USAGE
+def _terminate_as_interrupt():
+    """SIGTERM ends the command like Ctrl-C (temporary folders removed, exit 130);
+    returns the previous handler (None off the main thread, where it cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
 
 
-def _interrupted():
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _fail(message: str, code: int = EXIT_USAGE, kind: str = "error") -> int:
+    print(f"mpcc: {kind}: {_line(message)}", file=sys.stderr)
+    return code
+
+
+def _line(text) -> str:
+    """`text` as one terminal-safe line: whitespace runs become one space, other
+    control characters (ANSI escapes, bidi overrides) are shown escaped, e.g. \\x1b."""
+    return _shown(" ".join(str(text).split()))
+
+
+def _shown(text) -> str:
+    """`text` with control characters escaped (\\x1b, \\n), so a name read from a
+    scenario can neither drive the terminal nor break an output line."""
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii")
+                   for c in str(text))
+
+
+def _interrupted() -> int:
     print("\nmpcc: interrupted", file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(EXIT_INTERRUPTED)  # the simulation thread cannot be stopped; leave at once
+    if any(t.name == SIMULATION_THREAD and t.is_alive() for t in threading.enumerate()):
+        os._exit(EXIT_INTERRUPTED)  # a simulation thread cannot be joined; leave at once
+    return EXIT_INTERRUPTED  # a normal exit, so multiprocessing cleans up its semaphores
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -69,8 +118,12 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run a scenario and write results and plots")
     p.add_argument("scenario", help="scenario TOML file")
     p.add_argument("--out", help="results folder (default: results/<scenario name>)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing results folder (only if mpcc wrote every file in it)")
     p.add_argument("--seed", type=_seed, help="override the scenario's seed")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="memory the simulation may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("list", help="list congestion controllers, schedulers, queues, loss models, capacity kinds")
@@ -86,6 +139,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, default=None, help="parallel runs (default: the number of cores)")
     p.add_argument("--out", default="report", help="reports folder (default: report)")
     p.add_argument("--cache", default=None, help="run cache folder (default: .cache/reproduce)")
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="memory each run may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.set_defaults(func=cmd_reproduce)
     return parser
 
@@ -94,6 +149,18 @@ def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f'"{text}" is not a positive whole number')
     return int(text)
+
+
+def _size(text: str) -> int:
+    from .units import size_bytes
+
+    try:
+        value = size_bytes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f'"{text}" is not a positive size; e.g. "16GB"')
+    return value
 
 
 def _seed(text: str) -> int:
@@ -110,21 +177,38 @@ def _seed(text: str) -> int:
 
 
 def cmd_run(args) -> int:
+    from . import output
     from .run import run
     from .scenario import Scenario
 
     scenario = Scenario.from_file(args.scenario)
     scenario.to_config(seed=args.seed)  # report scenario errors before starting
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
+    output.check_replaceable(out, args.force, flag="--force")  # before spending the simulation time
     started = time.monotonic()
-    result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots))
-    wall = time.monotonic() - started
+    try:
+        result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots,
+                                            force=args.force, max_memory=args.max_memory))
+    except output.OutputsIncomplete as e:
+        _print_run(args, scenario, e.result, time.monotonic() - started)
+        return _fail(f"{e}; the run itself finished", EXIT_INCOMPLETE, "warning")
+    _print_run(args, scenario, result, time.monotonic() - started)
+    print(f"results: {_shown(out)}/ (summary.json, flow_series.parquet, link_series.parquet)")
+    if result.plots:  # only the plots this run wrote
+        print("plots:   " + ", ".join(_shown(p) for p in result.plots))
+    if result.stopped_early:
+        covered = result.summary.get("sim", {}).get("duration_s")
+        return _fail(f"{result.stopped_early}; results cover only the first {_num(covered, 1, '.3f')} s",
+                     EXIT_INCOMPLETE, "warning")
+    return 0
 
+
+def _print_run(args, scenario, result, wall: float) -> None:
     sim_wall = result.summary.get("sim", {}).get("wall_s")
     sim_part = f"in {sim_wall:.2f} s, " if isinstance(sim_wall, (int, float)) else ""
-    print(f"mpcc: ran {args.scenario}: {scenario.duration / 1e9:g} s simulated {sim_part}{wall:.1f} s with output")
-    flows = result.flows
-    for name, row in flows.iterrows():
+    print(f"mpcc: ran {_shown(args.scenario)}: {scenario.duration / 1e9:g} s simulated {sim_part}{wall:.1f} s "
+          "with output")
+    for name, row in result.flows.iterrows():
         parts = []
         if "throughput_bps" in row:
             parts.append(f"throughput {_num(row['throughput_bps'], 1e-6)} Mbit/s")
@@ -132,17 +216,12 @@ def cmd_run(args) -> int:
             parts.append(f"mean RTT {_num(row['rtt_mean_s'], 1e3)} ms")
         if "retransmissions" in row:
             parts.append(f"{_num(row['retransmissions'], 1, '.0f')} retransmissions")
-        print(f"  flow {name}: " + ", ".join(parts))
+        print(f"  flow {_shown(name)}: " + ", ".join(parts))
         app_line = _app_line(result.summary["flows"].get(name, {}))
         if app_line:
             print(f"    {app_line}")
         if "subflows" in result.summary["flows"].get(name, {}) and len(result.summary["flows"][name]["subflows"]) > 1:
             _print_subflows(result, name)
-    print(f"results: {out}/ (summary.json, flow_series.parquet, link_series.parquet)")
-    pngs = sorted(out.glob("*.png")) if not args.no_plots else []
-    if pngs:
-        print("plots:   " + ", ".join(str(p) for p in pngs))
-    return 0
 
 
 def _print_subflows(result, name) -> None:
@@ -150,7 +229,7 @@ def _print_subflows(result, name) -> None:
     print(f"    goodput {_num(flow.get('goodput_bps'), 1e-6)} Mbit/s, scheduler {flow.get('scheduler', 'n/a')}, "
           f"{_num(flow.get('reinjections'), 1, '.0f')} reinjections")
     for (_, i), row in result.subflows.loc[[name]].iterrows():
-        print(f"    subflow {i} ({row['path']}): throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s, "
+        print(f"    subflow {i} ({_shown(row['path'])}): throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s, "
               f"mean RTT {_num(row.get('rtt_mean_s'), 1e3)} ms, {_num(row.get('retransmissions'), 1, '.0f')} "
               "retransmissions")
 
@@ -169,10 +248,15 @@ def _app_line(flow: dict) -> str:
 
 
 def _num(value, scale, fmt=".2f") -> str:
+    """`value` scaled and formatted; "n/a" when missing or not a number (no samples)."""
     try:
-        return format(float(value) * scale, fmt)
+        number = float(value) * scale
     except (TypeError, ValueError):
         return "n/a"
+    return format(number, fmt) if math.isfinite(number) else "n/a"
+
+
+SIMULATION_THREAD = "mpcc-run"
 
 
 def _in_background(work):
@@ -186,7 +270,7 @@ def _in_background(work):
         except BaseException as e:  # re-raised in the main thread
             box["error"] = e
 
-    thread = threading.Thread(target=target, name="mpcc-run", daemon=True)
+    thread = threading.Thread(target=target, name=SIMULATION_THREAD, daemon=True)
     started = time.monotonic()
     thread.start()
     shown = False
@@ -258,6 +342,7 @@ def cmd_reproduce(args) -> int:
     from .papers import NAMES, load
     from .reproduce.pipeline import reproduce
     from .reproduce.report import write_index
+    from .reproduce.runner import StoppedEarly
 
     names = NAMES if args.paper == "all" else (args.paper,)
     try:
@@ -266,24 +351,40 @@ def cmd_reproduce(args) -> int:
         raise UserError(e.args[0]) from None
     if args.paper != "all" and papers[0].pending:
         raise UserError(f"{papers[0].name} cannot run yet: {papers[0].pending}")
+    _check_report_folders(Path(args.out), [p for p in papers if not p.pending], args.paper == "all")
     index = []
     for paper in papers:
         if paper.pending:
             print(f"{paper.name}: not run: {paper.pending}")
             index.append((paper.name, paper.title, f"not run: {paper.pending}", "", paper.planned_claims))
             continue
-        outcome = reproduce(paper, out=args.out, quick=args.quick, jobs=args.jobs, cache=args.cache)
+        try:
+            outcome = reproduce(paper, out=args.out, quick=args.quick, jobs=args.jobs, cache=args.cache,
+                                max_memory=args.max_memory)
+        except StoppedEarly as e:
+            return _fail(f"{paper.name}: {e}", EXIT_INCOMPLETE)
         st = outcome.stats
         verdicts = [c.verdict for c in outcome.claims]
         tally = ", ".join(f"{verdicts.count(v)} {v}" for v in ("reproduced", "partly", "not reproduced"))
         print(f"{paper.name}: {st.total} runs ({st.cached} from cache, {st.computed} computed); claims: {tally}")
         for c in outcome.claims:
-            print(f"  {c.id}: {c.verdict}: {c.reason}")
-        print(f"report: {outcome.folder / 'index.html'}")
+            print(f"  {c.id}: {c.verdict}: {_line(c.reason)}")
+        print(f"report: {_shown(outcome.folder / 'index.html')}")
         index.append((paper.name, paper.title, f"claims: {tally}", f"{paper.name}/index.html", ()))
     if args.paper == "all":
-        print(f"index: {write_index(Path(args.out), index)}")
+        print(f"index: {_shown(write_index(Path(args.out), index))}")
     return 0
+
+
+def _check_report_folders(out: Path, papers, with_index: bool) -> None:
+    """Refuses, before anything runs, report folders (and the index) that mpcc did not write."""
+    from . import output
+    from .reproduce.report import INDEX
+
+    for paper in papers:
+        output.check_replaceable(out / paper.name)
+    if with_index:
+        output.check_file_replaceable(out, INDEX)
 
 
 # ---- plot ----------------------------------------------------------------------------
@@ -305,7 +406,8 @@ def cmd_plot(args) -> int:
         raise UserError(f'cannot read results in "{out}": {e}') from None
     if not written:
         raise UserError(f'"{out}" has no time series to plot (was sample_interval 0?)')
-    print("plots: " + ", ".join(str(p) for p in written))
+    output.record_written(out, [p.name for p in written])
+    print("plots: " + ", ".join(_shown(p) for p in written))
     return 0
 
 

@@ -37,27 +37,50 @@ def receivers() -> list[dict]:
     return _core.receivers()
 
 
-def run(scenario, out=None, seed: int | None = None, plots: bool = True) -> "Result":
+def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: bool = False,
+        max_memory: int | None = None) -> "Result":
     """Runs `scenario` (a Scenario, a path to a TOML file, TOML text or a dict).
 
     `seed` overrides the scenario's seed. With `out`, writes summary.json, the time
-    series as Parquet, a copy of the scenario and (if `plots`) PNG plots there.
-    Raises ScenarioError for an invalid scenario and SimulationError if the
-    simulator rejects it.
+    series as Parquet, a copy of the scenario and (if `plots`) PNG plots there (see
+    mpcc.output); an existing `out` is replaced only with `force=True`, and only if
+    mpcc wrote everything in it. `max_memory` (bytes) bounds the simulator's memory:
+    a scenario estimated to need more is refused, and a run that reaches it stops
+    early with `summary["sim"]["stopped_early"]` saying so (default:
+    mpcc.limits.DEFAULT_MAX_MEMORY_BYTES).
+    Raises ScenarioError for an invalid scenario, SimulationError if the simulator
+    rejects it, OutputFolderError for an `out` it may not replace (before
+    simulating), and KeyboardInterrupt at once on Ctrl-C.
     """
     from . import _core
     from .scenario import load
 
     scenario = load(scenario)
     config = scenario.to_config(seed=seed)
+    max_memory_bytes = _check_resources(config, max_memory)
+    if out is not None:
+        from . import output
+
+        output.check_replaceable(out, force)  # before spending the simulation time
     try:
         summary_json, tables = _core.run(json.dumps(config))
     except ValueError as e:
         raise SimulationError(str(e)) from None
     result = Result(scenario, config, json.loads(summary_json), tables)
     if out is not None:
-        result.save(out, plots=plots)
+        result.save(out, plots=plots, force=force)
     return result
+
+
+def _check_resources(config: dict, max_memory: int | None) -> int | None:
+    """Refuses a scenario estimated to need more than `max_memory` bytes (ScenarioError
+    naming the fields that drive the estimate); returns the limit for the simulator."""
+    try:
+        from . import limits
+    except ImportError:  # mpcc.limits is being written; until then nothing is checked
+        return max_memory
+    limits.check_resources(config, max_memory)
+    return max_memory if max_memory is not None else limits.DEFAULT_MAX_MEMORY_BYTES
 
 
 class Result:
@@ -72,7 +95,9 @@ class Result:
       subflow) and derived rates per sample interval: `throughput_bps` from the
       subflow's `received_bytes`, `goodput_bps` from the connection's
       `delivered_bytes` (repeated on each subflow row, like that counter)
-    - `out`: the results folder, once saved
+    - `out`: the results folder, once saved; `plots`: the PNG files saved with it
+    - `stopped_early`: why the simulation stopped before the scenario's end (it
+      reached its memory limit), or None
     """
 
     def __init__(self, scenario: Scenario, config: dict, summary: dict, tables: dict):
@@ -81,11 +106,16 @@ class Result:
         self.summary = summary
         self.tables = tables
         self.out: Path | None = None
+        self.plots: list[Path] = []
         self.flow_names = [f["name"] for f in config["flows"]]
         self.link_names = [link["name"] for link in config["links"]]
 
     def __repr__(self) -> str:
         return f"<mpcc.Result flows={self.flow_names} links={self.link_names}>"
+
+    @property
+    def stopped_early(self) -> str | None:
+        return self.summary.get("sim", {}).get("stopped_early")
 
     @cached_property
     def flows(self):
@@ -127,15 +157,11 @@ class Result:
     def link_series(self):
         return _series(self.tables.get("link_series", {}), "link", self.link_names)
 
-    def save(self, out, plots: bool = True) -> Path:
-        """Writes the results folder (see mpcc.output) and, if `plots`, the PNG plots."""
+    def save(self, out, plots: bool = True, force: bool = False) -> Path:
+        """Writes the results folder and, if `plots`, the PNG plots (see mpcc.output.write)."""
         from . import output
 
-        self.out = output.write(self, out)
-        if plots:
-            from . import plots as plotting
-
-            plotting.plot_results(self.out)
+        self.out, self.plots = output.write(self, out, force=force, plots=plots)
         return self.out
 
 

@@ -3,19 +3,33 @@ configuration (seed included) and the simulator version, so a run is never
 computed twice and a rebuilt simulator never reuses stale results.
 
 Each file is an uncompressed .npz: the summary and the configuration as JSON text,
-and every time-series column as an array. It is written to a temporary name and
-renamed, so an interrupted write leaves no half file under the final name.
+every time-series column as an array, the entry's key, and a SHA-256 checksum of
+all of these. It is written to a temporary name and renamed, so an interrupted
+write leaves no half file under the final name. An entry that cannot be read, whose
+checksum does not match its content, or whose key is not its file name (another
+run's entry copied over it) is reported by name on stderr, discarded and recomputed.
+
+Processes sharing a cache take an flock on `<key>.lock` next to an entry while they
+compute it, so two reproductions never simulate the same run twice.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
+import sys
 from functools import lru_cache
 from pathlib import Path
 
 SUFFIX = ".npz"
+LOCK_SUFFIX = ".lock"
+
+
+class DamagedEntry(ValueError):
+    """A cache entry that cannot be trusted; it has been reported and discarded."""
 
 
 @lru_cache(maxsize=1)
@@ -32,6 +46,21 @@ def run_key(config: dict, version: str) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def checksum(arrays: dict) -> str:
+    """SHA-256 over every array of an entry but the checksum itself: names, dtypes,
+    shapes and bytes, in name order."""
+    import numpy as np
+
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        if name == "checksum":
+            continue
+        a = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}\0{a.dtype.str}\0{a.shape}\0".encode())
+        digest.update(a.tobytes())
+    return digest.hexdigest()
+
+
 class RunCache:
     def __init__(self, root):
         self.root = Path(root)
@@ -40,6 +69,7 @@ class RunCache:
         return self.root / key[:2] / f"{key}{SUFFIX}"
 
     def has(self, key: str) -> bool:
+        """An entry file exists (its content is checked when it is loaded)."""
         return self.path(key).is_file()
 
     def entries(self) -> list[Path]:
@@ -50,33 +80,90 @@ class RunCache:
 
         final = self.path(key)
         final.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {"summary": np.array(json.dumps(summary)), "config": np.array(json.dumps(config))}
+        arrays = {"summary": np.array(json.dumps(summary)), "config": np.array(json.dumps(config)),
+                  "key": np.array(key)}
         for table, columns in tables.items():
             for column, values in columns.items():
                 arrays[f"{table}/{column}"] = np.asarray(values)
+        arrays["checksum"] = np.array(checksum(arrays))
         tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, final)
+        try:
+            with open(tmp, "wb") as f:
+                np.savez(f, **arrays)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+        except OSError as e:  # e.g. a full disk: name the entry, leave no temporary
+            tmp.unlink(missing_ok=True)
+            raise OSError(e.errno, e.strerror or str(e), str(final)) from None
         return final
 
     def load(self, key: str):
-        """The cached run as an mpcc.Result (without its Scenario object)."""
-        import numpy as np
-
+        """The cached run as an mpcc.Result (without its Scenario object). Raises
+        DamagedEntry (after reporting and discarding the entry) if it cannot be trusted."""
         from ..run import Result
 
-        with np.load(self.path(key), allow_pickle=False) as npz:
-            summary = json.loads(str(npz["summary"]))
-            config = json.loads(str(npz["config"]))
-            tables: dict = {}
-            for name in npz.files:
-                if "/" in name:
-                    table, column = name.split("/", 1)
-                    tables.setdefault(table, {})[column] = npz[name].tolist()
+        arrays = self._read(key)
+        summary = json.loads(str(arrays.pop("summary")))
+        config = json.loads(str(arrays.pop("config")))
+        tables: dict = {}
+        for name, values in arrays.items():
+            if "/" in name:
+                table, column = name.split("/", 1)
+                tables.setdefault(table, {})[column] = values.tolist()
         return Result(None, config, summary, tables)
+
+    def valid(self, key: str) -> bool:
+        """The entry exists and is intact; a damaged one is reported and discarded."""
+        if not os.path.lexists(self.path(key)):
+            return False
+        try:
+            self._read(key)
+        except DamagedEntry:
+            return False
+        return True
+
+    def _read(self, key: str) -> dict:
+        """Every array of the entry, after checking its key and checksum."""
+        path = self.path(key)
+        try:
+            arrays = _read_npz(path)
+        except Exception as e:  # noqa: BLE001 - any reader error means a damaged file
+            self._discard(path, f"unreadable: {type(e).__name__}: {e}")
+        if "checksum" not in arrays or "key" not in arrays:
+            self._discard(path, "no checksum or key (written by an older mpcc)")
+        if str(arrays.pop("key")) != key:
+            self._discard(path, "it holds another run (its key is not its file name)")
+        if str(arrays.pop("checksum")) != checksum({**arrays, "key": key}):
+            self._discard(path, "its content does not match its checksum")
+        return arrays
+
+    def _discard(self, path: Path, reason: str):
+        reason = " ".join(reason.split())[:200]
+        print(f"mpcc: warning: cache entry {path} is damaged ({reason}); discarded, the run will be recomputed",
+              file=sys.stderr, flush=True)
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        raise DamagedEntry(f"cache entry {path} is damaged ({reason})")
+
+    @contextlib.contextmanager
+    def lock(self, key: str, wait: bool):
+        """Holds `<key>.lock` (flock) while one process computes the entry; yields
+        False at once if another process holds it and not `wait`."""
+        import fcntl
+
+        lock = self.path(key).with_suffix(LOCK_SUFFIX)
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        with open(lock, "a") as f:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            yield True  # closing the file releases the lock
 
     def remove_stale_temporaries(self) -> None:
         """Temporary files left by a killed writer."""
@@ -87,6 +174,13 @@ class RunCache:
                 continue
             if not _alive(pid):
                 tmp.unlink(missing_ok=True)
+
+
+def _read_npz(path: Path) -> dict:
+    import numpy as np
+
+    with np.load(path, allow_pickle=False) as npz:
+        return {name: npz[name] for name in npz.files}
 
 
 def _alive(pid: int) -> bool:

@@ -7,8 +7,12 @@
     data/claims.csv          the claim table
     scenarios/<file>.toml    copies of the scenario files used
 
+    .mpcc-manifest.json      the files mpcc wrote (see mpcc.output)
+
 Nothing in it depends on wall-clock time or on which runs came from the cache, so a
-resumed reproduction writes the same bytes as an uninterrupted one.
+resumed reproduction writes the same bytes as an uninterrupted one. The folder is
+built aside and swapped in whole (mpcc.output.building): an existing report is
+replaced only if mpcc wrote all of it, and concurrent reproductions take turns.
 """
 
 from __future__ import annotations
@@ -47,13 +51,20 @@ def summary_table(df, params=()):
 
 
 def write_report(paper: Paper, out: Path, data: dict, claims: list[ClaimResult], quick: bool, version: str) -> Path:
+    from .. import output
+
+    final = Path(out) / paper.name
+    with output.building(final) as folder:
+        _write_report_files(paper, folder, data, claims, quick, version)
+    return final
+
+
+def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[ClaimResult], quick: bool,
+                        version: str) -> None:
     from .. import __version__
     from .figures import save
 
-    folder = Path(out) / paper.name
-    if folder.exists():
-        shutil.rmtree(folder)
-    (folder / "data").mkdir(parents=True)
+    (folder / "data").mkdir()
 
     figures = []
     for spec in paper.figures:
@@ -74,7 +85,6 @@ def write_report(paper: Paper, out: Path, data: dict, claims: list[ClaimResult],
     meta = {"mpcc": __version__, "simulator": version, "mode": "quick" if quick else "full"}
     (folder / "index.html").write_text(_html(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
     (folder / "report.md").write_text(_markdown(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
-    return folder
 
 
 def variant_params(exp) -> list[str]:
@@ -242,6 +252,9 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
     return "\n".join(lines)
 
 
+INDEX = "index.html"
+
+
 def write_index(out: Path, rows: list[tuple[str, str, str, str, tuple]]) -> Path:
     """report/index.html for `mpcc reproduce all`: per paper (name, title, status,
     link to its report or "", claims planned but not run yet)."""
@@ -255,7 +268,6 @@ def write_index(out: Path, rows: list[tuple[str, str, str, str, tuple]]) -> Path
         planned_html = f"<br>claims to check once it runs:<ul>{listed}</ul>" if planned else ""
         parts.append(f"<tr><td>{cell}</td><td>{e(title)}</td><td>{e(status)}{planned_html}</td></tr>")
     parts.append("</table></body></html>")
-    path = Path(out) / "index.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
-    return path
+    from .. import output
+
+    return output.write_file(out, INDEX, "\n".join(parts) + "\n")

@@ -2,7 +2,11 @@
 
 Workers are spawned processes; each calls `mpcc.run` on one scenario and seed and
 writes the result to the cache itself, so a run finished before an interruption
-is kept. The main process only counts completions."""
+is kept. The main process only counts completions.
+
+Several reproductions may share one cache: a worker computes a run only while it
+holds the entry's lock, and a run another process is computing is put off to a
+second round that waits for that lock (and then finds the run cached)."""
 
 from __future__ import annotations
 
@@ -19,44 +23,76 @@ from .progress import Progress
 @dataclass(frozen=True)
 class RunStats:
     total: int  # distinct runs the reproduction needs
-    cached: int  # found in the cache
-    computed: int  # simulated now
+    cached: int  # found in the cache (or computed meanwhile by another process)
+    computed: int  # simulated now, by this process
+
+
+class StoppedEarly(Exception):
+    """A run reached the memory limit; it is not cached and no report is written."""
+
+
+COMPUTED, CACHED, BUSY = "computed", "cached", "busy"
 
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def execute(specs: list[RunSpec], cache: RunCache, version: str, jobs: int, label: str = "runs") -> RunStats:
+def execute(specs: list[RunSpec], cache: RunCache, version: str, jobs: int, label: str = "runs",
+            max_memory: int | None = None) -> RunStats:
     cache.root.mkdir(parents=True, exist_ok=True)
     cache.remove_stale_temporaries()
     unique = list({s.key: s for s in specs}.values())
     todo = [s for s in unique if not cache.has(s.key)]
-    cached = len(unique) - len(todo)
-    progress = Progress(label, len(unique), cached)
-    tasks = [(s.scenario, s.base_dir, s.seed, s.key, str(cache.root), version) for s in todo]
+    progress = Progress(label, len(unique), len(unique) - len(todo))
+    tasks = [(s.scenario, s.base_dir, s.seed, s.key, str(cache.root), version, _label(s), max_memory)
+             for s in todo]
+    computed, wait = 0, False
     try:
-        if jobs <= 1 or len(tasks) <= 1:
-            for task in tasks:
-                run_one(task)
-                progress.advance()
-        else:
-            _in_pool(tasks, jobs, progress)
+        while tasks:  # a second round waits for the runs other processes were computing
+            outcomes = _run_all([(*t, wait) for t in tasks], jobs, progress)
+            computed += sum(status == COMPUTED for _, status in outcomes)
+            busy = {key for key, status in outcomes if status == BUSY}
+            tasks, wait = [t for t in tasks if t[3] in busy], True
     finally:
         progress.close()
-    return RunStats(len(unique), cached, len(todo))
+    return RunStats(len(unique), len(unique) - computed, computed)
 
 
-def _in_pool(tasks, jobs: int, progress: Progress) -> None:
+def _label(spec: RunSpec) -> str:
+    return f"{spec.experiment}/{spec.variant.name} seed {spec.seed}"
+
+
+def _run_all(tasks, jobs: int, progress: Progress) -> list[tuple[str, str]]:
+    """(key, status) of each task; progress advances for each run now in the cache."""
+    outcomes = []
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            outcomes.append(run_one(task))
+            if outcomes[-1][1] != BUSY:
+                progress.advance()
+    else:
+        _in_pool(tasks, jobs, progress, outcomes)
+    return outcomes
+
+
+def _in_pool(tasks, jobs: int, progress: Progress, outcomes: list) -> None:
     context = multiprocessing.get_context("spawn")
     previous = signal.getsignal(signal.SIGTERM)
     # SIGTERM leaves through the `with` below, which terminates the workers.
     signal.signal(signal.SIGTERM, _raise_interrupt)
+    pool = context.Pool(min(jobs, len(tasks)), initializer=_ignore_sigint)
     try:
-        with context.Pool(min(jobs, len(tasks)), initializer=_ignore_sigint) as pool:
-            for _ in pool.imap_unordered(run_one, tasks):
+        for outcome in pool.imap_unordered(run_one, tasks):
+            outcomes.append(outcome)
+            if outcome[1] != BUSY:
                 progress.advance()
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
     finally:
+        pool.join()  # workers gone and the pool's semaphores released before we leave
         signal.signal(signal.SIGTERM, previous)
 
 
@@ -69,14 +105,29 @@ def _ignore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_one(task) -> str:
-    """Worker: simulate one scenario with one seed and store it under its key."""
+def run_one(task) -> tuple[str, str]:
+    """Worker: simulate one scenario with one seed and store it under its key, unless
+    the cache holds it already; (key, COMPUTED, CACHED or BUSY: another process holds
+    its lock and `wait` is false)."""
+    data, base_dir, seed, key, cache_root, version, label, max_memory, wait = task
+    cache = RunCache(cache_root)
+    with cache.lock(key, wait) as mine:
+        if not mine:
+            return key, BUSY
+        if cache.valid(key):
+            return key, CACHED
+        _compute(cache, data, base_dir, seed, key, version, label, max_memory)
+        return key, COMPUTED
+
+
+def _compute(cache: RunCache, data, base_dir, seed, key, version, label, max_memory) -> None:
     from ..run import run
     from ..scenario import Scenario
 
-    data, base_dir, seed, key, cache_root, version = task
-    result = run(Scenario.from_dict(data, base_dir), seed=seed)
+    result = run(Scenario.from_dict(data, base_dir), seed=seed, max_memory=max_memory)
+    if result.stopped_early:
+        raise StoppedEarly(f"run {label}: {result.stopped_early}; not cached, no report written "
+                           "(pass a larger --max-memory)")
     if run_key(result.config, version) != key:
         raise RuntimeError("the configuration simulated differs from the one planned")
-    RunCache(cache_root).store(key, result.config, result.summary, result.tables)
-    return key
+    cache.store(key, result.config, result.summary, result.tables)
