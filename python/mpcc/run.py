@@ -63,7 +63,7 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
 
         output.check_replaceable(out, force)  # before spending the simulation time
     try:
-        summary_json, tables = _core.run(json.dumps(config))
+        summary_json, tables = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
     except ValueError as e:
         raise SimulationError(str(e)) from None
     result = Result(scenario, config, json.loads(summary_json), tables)

@@ -28,6 +28,9 @@ pub struct AlgoInfo {
     /// The doc page under docs/algorithms/.
     pub doc: &'static str,
     pub params: &'static [ParamInfo],
+    /// A rule across parameters that their ranges cannot state (given each
+    /// parameter's value or default); None for most controllers.
+    pub rule: Option<fn(&dyn Fn(&str) -> f64) -> Result<(), String>>,
 }
 
 /// Initial window, a parameter of every controller.
@@ -58,6 +61,10 @@ pub fn check(name: &str, params: &Params) -> Result<&'static AlgoInfo, String> {
         if !v.is_finite() || *v < p.min || *v > p.max {
             return Err(format!("parameter '{k}' of '{name}' is {v}; allowed: {} to {}", p.min, p.max));
         }
+    }
+    if let Some(rule) = info.rule {
+        rule(&|k: &str| params.get(k, info.params.iter().find(|p| p.name == k).map_or(f64::NAN, |p| p.default)))
+            .map_err(|e| format!("parameters of '{name}': {e}"))?;
     }
     Ok(info)
 }

@@ -8,15 +8,32 @@ use std::collections::BTreeMap;
 
 type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
 
+// The simulator's heap is counted, so that `max_memory_bytes` can stop a run
+// that would otherwise exhaust the machine.
+#[global_allocator]
+static ALLOC: mpcc_sim::mem::CountingAlloc = mpcc_sim::mem::CountingAlloc;
+
 /// Runs a canonical JSON configuration (see crates/mpcc-sim/src/config.rs) and
-/// returns `(summary_json, tables)`. The GIL is released while simulating.
+/// returns `(summary_json, tables)`. The GIL is released while simulating, and
+/// taken back every few milliseconds to let Python handle signals: Ctrl-C raises
+/// KeyboardInterrupt at once. Past `max_memory_bytes` of simulator heap the run
+/// stops early and its summary's `sim.stopped_early` says why.
 /// A rejected configuration raises ValueError with the simulator's one-line message.
 #[pyfunction]
-fn run(py: Python<'_>, config_json: String) -> PyResult<(String, Tables)> {
-    let out = py
-        .allow_threads(|| mpcc_sim::run_json(&config_json))
-        .map_err(PyValueError::new_err)?;
-    Ok((out.summary_json, out.tables))
+#[pyo3(signature = (config_json, max_memory_bytes=None))]
+fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> PyResult<(String, Tables)> {
+    let mut signal: Option<PyErr> = None;
+    let out = py.allow_threads(|| {
+        mpcc_sim::run_json_watched(&config_json, max_memory_bytes, || {
+            signal = Python::with_gil(|py| py.check_signals().err());
+            signal.is_some()
+        })
+    });
+    match out {
+        Ok(out) => Ok((out.summary_json, out.tables)),
+        Err(mpcc_sim::RunError::Interrupted) => Err(signal.expect("interrupted by a signal")),
+        Err(e) => Err(PyValueError::new_err(e.to_string())),
+    }
 }
 
 /// Every registered controller as a dict {name, kind, summary, doc, params:

@@ -649,7 +649,7 @@ impl App {
                     data.stop_app();
                     o.off.sample(&mut self.rng)
                 };
-                self.wake = Some(now + (d.round() as Nanos).max(1));
+                self.wake = Some(now.saturating_add((d.round() as Nanos).max(1)));
             }
         }
     }
@@ -726,7 +726,7 @@ impl App {
                     data.stop_app();
                     o.off.sample(rng)
                 };
-                self.wake = Some(now + (d.round() as Nanos).max(1));
+                self.wake = Some(now.saturating_add((d.round() as Nanos).max(1)));
             }
         }
     }
@@ -771,7 +771,7 @@ impl App {
                 }
                 w.state = WebState::Thinking;
                 let think = w.cfg.think_ns.sample(&mut self.rng);
-                self.wake = Some(now + think.round() as Nanos);
+                self.wake = Some(now.saturating_add(think.round() as Nanos));
             }
         }
     }

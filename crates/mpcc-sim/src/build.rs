@@ -11,7 +11,7 @@ use crate::scheduler::{self, Scheduler};
 use crate::sim::app_bytes;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
-use mpcc_core::Rng;
+use mpcc_core::{Nanos, Rng};
 use mpcc_net::queue::red::RedParams;
 use mpcc_net::{Capacity, LossModel, Queue};
 
@@ -79,6 +79,8 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             loss,
             delay: lc.delay_ns,
             in_tx: None,
+            tx_from: 0,
+            tx_until: 0,
             pipe: std::collections::VecDeque::with_capacity(64),
             stats: LinkStats::default(),
         });
@@ -110,9 +112,6 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let tcp = &fc.tcp;
         if tcp.mss == 0 || tcp.mss > 65_000 {
             return Err(format!("{}: {}; allowed: 1 to 65000 bytes", field("tcp.mss"), tcp.mss));
-        }
-        if tcp.min_rto_ns == 0 || tcp.min_rto_ns > tcp.max_rto_ns {
-            return Err(format!("{}: must be positive and at most max_rto", field("tcp.min_rto")));
         }
         if tcp.dupthresh == 0 || tcp.dupthresh as usize > crate::tcp::sender::MAX_DUPTHRESH {
             return Err(format!("{}: {}; allowed: 1 to {}", field("tcp.dupthresh"), tcp.dupthresh, crate::tcp::sender::MAX_DUPTHRESH));
@@ -146,7 +145,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             let fwd = check_route(path, &path_field)?;
             let rev = match reverse {
                 Some(r) => ReverseRoute::Links(check_route(r, &rev_field)?),
-                None => ReverseRoute::Delay(fwd.iter().map(|&l| links[l.0 as usize].delay).sum()),
+                None => ReverseRoute::Delay(fwd.iter().fold(0, |d: Nanos, &l| d.saturating_add(links[l.0 as usize].delay))),
             };
             // Subflow ids are dense and equal to the index in `subs`.
             let sf = cc.add_subflow(start);
@@ -168,6 +167,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 rtt: RttStats::default(),
                 drops: 0,
                 cost_per_mbit: cost,
+                last_arrival: 0,
                 base: FlowCounters::default(),
             });
         }
@@ -186,7 +186,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         // (propagation only: requests are small).
         let req_delay = match &subs[0].rev {
             ReverseRoute::Delay(d) => *d,
-            ReverseRoute::Links(r) => r.iter().map(|&l| links[l.0 as usize].delay).sum(),
+            ReverseRoute::Links(r) => r.iter().fold(0, |d: Nanos, &l| d.saturating_add(links[l.0 as usize].delay)),
         };
         let env = crate::app::AppEnv {
             field: &field,

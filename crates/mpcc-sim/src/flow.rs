@@ -63,6 +63,9 @@ pub struct Subflow {
     pub drops: u64,
     /// Cost per Mbit sent (`subflows.<k>.cost_per_mbit`).
     pub cost_per_mbit: f64,
+    /// When its last data segment reached the receiver: the end of the window its
+    /// counters cover once it has stopped (segments in flight still arrive).
+    pub last_arrival: Nanos,
     pub base: FlowCounters,
 }
 
@@ -304,6 +307,7 @@ impl Flow {
         }
         let payload = pkt.bytes - self.header;
         let s = &mut self.subs[pkt.sub as usize];
+        s.last_arrival = now;
         let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
         let (action, _) = s.rcv.on_data(now, pkt, payload);
         let before = self.rx.nxt;

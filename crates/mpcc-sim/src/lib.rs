@@ -6,7 +6,9 @@ pub mod conn;
 pub mod engine;
 pub mod flow;
 pub mod ids;
+pub mod limits;
 pub mod link;
+pub mod mem;
 pub mod metrics;
 pub mod packet;
 pub mod report;
@@ -32,15 +34,66 @@ pub struct RunOutput {
 /// Runs a canonical configuration given as JSON (see `config.rs`). Errors are one
 /// line naming the field and what is allowed.
 pub fn run_json(config_json: &str) -> Result<RunOutput, String> {
-    let cfg: config::Config = serde_json::from_str(config_json).map_err(|e| format!("invalid configuration: {e}"))?;
-    run(&cfg)
+    run_json_watched(config_json, None, || false).map_err(|e| e.to_string())
+}
+
+/// Why a run did not produce a result.
+#[derive(Debug)]
+pub enum RunError {
+    /// The configuration was rejected: one line naming the field.
+    Invalid(String),
+    /// The caller's `interrupted` said so (Ctrl-C).
+    Interrupted,
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Invalid(e) => f.write_str(e),
+            RunError::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+/// [`run_json`] that stops early, keeping what it has, once the heap counted by
+/// [`mem::CountingAlloc`] exceeds `max_memory_bytes` (the summary's
+/// `sim.stopped_early` then says so), and gives up as soon as `interrupted()`
+/// returns true (asked every few milliseconds).
+pub fn run_json_watched(
+    config_json: &str,
+    max_memory_bytes: Option<u64>,
+    interrupted: impl FnMut() -> bool,
+) -> Result<RunOutput, RunError> {
+    let cfg: config::Config =
+        serde_json::from_str(config_json).map_err(|e| RunError::Invalid(format!("invalid configuration: {e}")))?;
+    run_watched(&cfg, max_memory_bytes, interrupted)
 }
 
 /// Runs a configuration.
 pub fn run(cfg: &config::Config) -> Result<RunOutput, String> {
+    run_watched(cfg, None, || false).map_err(|e| e.to_string())
+}
+
+/// [`run`] with a memory limit and an interruption check (see [`run_json_watched`]).
+pub fn run_watched(
+    cfg: &config::Config,
+    max_memory_bytes: Option<u64>,
+    mut interrupted: impl FnMut() -> bool,
+) -> Result<RunOutput, RunError> {
     let t0 = std::time::Instant::now();
-    let mut sim = sim::Sim::new(cfg)?;
-    sim.run();
+    let mut sim = sim::Sim::new(cfg).map_err(RunError::Invalid)?;
+    let stop = sim.run_until(|| {
+        if interrupted() {
+            return Some(sim::Stop::Interrupted);
+        }
+        match max_memory_bytes {
+            Some(limit) if mem::in_use() as u64 > limit => Some(sim::Stop::MemoryLimit(limit)),
+            _ => None,
+        }
+    });
+    if let Some(sim::Stop::Interrupted) = stop {
+        return Err(RunError::Interrupted);
+    }
     let wall = t0.elapsed().as_secs_f64();
     let summary = report::summary(&mut sim, wall);
     let mut tables = BTreeMap::new();

@@ -2,6 +2,7 @@
 
 use crate::metrics::RttStats;
 use crate::sim::Sim;
+use mpcc_core::Nanos;
 use serde_json::{json, Map, Value};
 
 /// NaN and infinities are not JSON: they become null.
@@ -28,6 +29,22 @@ fn rate(bytes: u64, from: u64, to: u64) -> f64 {
     if s > 0.0 { bytes as f64 * 8.0 / s } else { f64::NAN }
 }
 
+/// End of the window a flow's or subflow's counters cover: the run's end while it
+/// is active; once it has ended (stopped, or its file delivered), the later of
+/// that time and its last arrival, since segments in flight at `stop` still arrive
+/// and are counted.
+fn active_until(ended: Option<Nanos>, last_arrival: Nanos, end: Nanos) -> Nanos {
+    ended.map_or(end, |t| t.max(last_arrival)).min(end)
+}
+
+/// The earlier of two optional times.
+fn earliest(a: Option<Nanos>, b: Option<Nanos>) -> Option<Nanos> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
 /// Delays (ms) at which writing applications report the fraction of segments delivered.
 const APP_DELAY_WITHIN_MS: [u32; 6] = [100, 200, 300, 600, 1000, 2000];
 
@@ -43,7 +60,9 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         let c = f.counters();
         let b = f.base;
         let from = f.start.max(sim.warmup);
-        let to = f.stop.unwrap_or(end).min(end);
+        let ended = earliest(f.stop, f.completed_at);
+        let last_arrival = f.subs.iter().map(|s| s.last_arrival).max().unwrap_or(0);
+        let to = active_until(ended, last_arrival, end);
         let mut m = Map::new();
         m.insert("cc".into(), json!(f.cc_name));
         m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
@@ -101,7 +120,7 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         for s in &f.subs {
             let (c, b) = (s.counters(), s.base);
             let from = s.start.max(sim.warmup);
-            let to = s.stop.unwrap_or(end).min(f.stop.unwrap_or(end)).min(end);
+            let to = active_until(earliest(s.stop, ended), s.last_arrival, end);
             let mut m = Map::new();
             m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
             delay_fields(&mut m, "rtt", &s.rtt);
@@ -125,33 +144,36 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
     }
     let mut links = Map::new();
     for (i, l) in sim.links.iter_mut().enumerate() {
-        let (tx0, qd0, ld0, dq0, so0) = sim.link_base[i];
+        let b = sim.link_base[i];
         let q = *l.queue.stats();
-        let cap_bits = l.capacity.bits_between(sim.warmup, end);
-        let tx_bytes = l.stats.tx_bytes - tx0;
-        let dequeued = q.dequeued - dq0;
+        let cap_bits = l.capacity.bits_in_window(sim.warmup, end);
+        // Utilization counts the packets at both window edges pro rata; tx_bytes
+        // stays the whole packets finished inside the window.
+        let tx_in_window = l.tx_bytes_at(end) - b.tx_sent;
+        let tx_bytes = l.stats.tx_bytes - b.tx_bytes;
+        let dequeued = q.dequeued - b.dequeued;
         let mut m = Map::new();
-        m.insert("utilization".into(), num(tx_bytes as f64 * 8.0 / cap_bits));
-        m.insert("drops".into(), json!((q.drops - qd0) + (l.stats.loss_drops - ld0)));
-        m.insert("queue_drops".into(), json!(q.drops - qd0));
-        m.insert("loss_drops".into(), json!(l.stats.loss_drops - ld0));
+        m.insert("utilization".into(), num(tx_in_window * 8.0 / cap_bits));
+        m.insert("drops".into(), json!((q.drops - b.queue_drops) + (l.stats.loss_drops - b.loss_drops)));
+        m.insert("queue_drops".into(), json!(q.drops - b.queue_drops));
+        m.insert("loss_drops".into(), json!(l.stats.loss_drops - b.loss_drops));
         m.insert("tx_bytes".into(), json!(tx_bytes));
         m.insert(
             "queue_delay_mean_s".into(),
-            num(if dequeued > 0 { (q.sojourn_sum - so0) as f64 * 1e-9 / dequeued as f64 } else { 0.0 }),
+            num(if dequeued > 0 { (q.sojourn_sum - b.sojourn_sum) as f64 * 1e-9 / dequeued as f64 } else { 0.0 }),
         );
         links.insert(l.name.clone(), Value::Object(m));
     }
-    json!({
-        "flows": flows,
-        "links": links,
-        "sim": {
-            "events": sim.processed,
-            "packets": sim.delivered_packets,
-            "wall_s": wall_s,
-            "duration_s": end as f64 * 1e-9,
-            "warmup_s": sim.warmup as f64 * 1e-9,
-            "seed": sim.seed,
-        }
-    })
+    let mut run = json!({
+        "events": sim.processed,
+        "packets": sim.delivered_packets,
+        "wall_s": wall_s,
+        "duration_s": end as f64 * 1e-9,
+        "warmup_s": sim.warmup as f64 * 1e-9,
+        "seed": sim.seed,
+    });
+    if let Some(reason) = &sim.stopped_early {
+        run["stopped_early"] = json!(reason);
+    }
+    json!({ "flows": flows, "links": links, "sim": run })
 }

@@ -29,10 +29,36 @@ pub struct Sim {
     out: Vec<Packet>,
     pub flow_series: Columns,
     pub link_series: Columns,
-    /// Per link at the warm-up: (tx bytes, queue drops, loss drops, dequeued, sojourn sum).
-    pub link_base: Vec<(u64, u64, u64, u64, u128)>,
+    /// Per link, its counters at the end of the warm-up.
+    pub link_base: Vec<LinkBase>,
     /// Per link at the previous sample: (dequeued, sojourn sum).
     link_last: Vec<(u64, u128)>,
+    /// Why the run ended before its configured duration, if it did.
+    pub stopped_early: Option<String>,
+}
+
+/// Events between two checks of a run's interruption and memory (a few milliseconds).
+pub const CHECK_EVERY: u64 = 1 << 16;
+
+/// Why a run stopped before its end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stop {
+    Interrupted,
+    /// The heap passed this many bytes.
+    MemoryLimit(u64),
+}
+
+/// A link's counters at the end of the warm-up, subtracted from the final ones.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinkBase {
+    /// Bytes of the packets finished.
+    pub tx_bytes: u64,
+    /// The same with the packet then being serialised counted pro rata.
+    pub tx_sent: f64,
+    pub queue_drops: u64,
+    pub loss_drops: u64,
+    pub dequeued: u64,
+    pub sojourn_sum: u128,
 }
 
 pub const FLOW_COLUMNS: &[&str] = &[
@@ -44,6 +70,7 @@ pub const LINK_COLUMNS: &[&str] =
 
 impl Sim {
     pub fn new(cfg: &Config) -> Result<Sim, String> {
+        crate::limits::check(cfg)?;
         let links = crate::build::links(cfg)?;
         let flows = crate::build::flows(cfg, &links)?;
         let n_links = links.len();
@@ -61,8 +88,9 @@ impl Sim {
             out: Vec::with_capacity(64),
             flow_series: Columns::new(FLOW_COLUMNS),
             link_series: Columns::new(LINK_COLUMNS),
-            link_base: vec![(0, 0, 0, 0, 0); n_links],
+            link_base: vec![LinkBase::default(); n_links],
             link_last: vec![(0, 0); n_links],
+            stopped_early: None,
         };
         for (flow, f) in sim.flows.entries() {
             sim.events.schedule(f.start, Event::FlowStart { flow });
@@ -90,6 +118,13 @@ impl Sim {
 
     /// Runs until the configured duration.
     pub fn run(&mut self) {
+        self.run_until(|| None);
+    }
+
+    /// Runs until the configured duration, or until `check` (asked every
+    /// [`CHECK_EVERY`] events) gives a reason to stop. A run stopped for its
+    /// memory ends at that time, and its summary covers what it simulated.
+    pub fn run_until(&mut self, mut check: impl FnMut() -> Option<Stop>) -> Option<Stop> {
         while let Some((t, ev)) = self.events.pop() {
             if t > self.end {
                 break;
@@ -97,8 +132,22 @@ impl Sim {
             self.now = t;
             self.processed += 1;
             self.handle(ev);
+            if self.processed % CHECK_EVERY == 0 {
+                if let Some(stop) = check() {
+                    if let Stop::MemoryLimit(limit) = stop {
+                        self.stopped_early = Some(format!(
+                            "stopped at {:.3} s of {:.3} s: the simulator's memory passed the limit of {limit} bytes",
+                            self.now as f64 * 1e-9,
+                            self.end as f64 * 1e-9
+                        ));
+                        self.end = self.now;
+                    }
+                    return Some(stop);
+                }
+            }
         }
         self.now = self.end;
+        None
     }
 
     #[inline]
@@ -272,6 +321,7 @@ impl Sim {
         if let Some((pkt, bytes)) = next {
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
+            (l.tx_from, l.tx_until) = (now, done);
             self.events.schedule(done, Event::TxDone { link });
         }
     }
@@ -386,7 +436,14 @@ impl Sim {
         }
         for (i, l) in self.links.iter().enumerate() {
             let q = l.queue.stats();
-            self.link_base[i] = (l.stats.tx_bytes, q.drops, l.stats.loss_drops, q.dequeued, q.sojourn_sum);
+            self.link_base[i] = LinkBase {
+                tx_bytes: l.stats.tx_bytes,
+                tx_sent: l.tx_bytes_at(self.warmup),
+                queue_drops: q.drops,
+                loss_drops: l.stats.loss_drops,
+                dequeued: q.dequeued,
+                sojourn_sum: q.sojourn_sum,
+            };
         }
     }
 

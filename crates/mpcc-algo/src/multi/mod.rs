@@ -39,7 +39,7 @@ use crate::registry::{param, AlgoInfo, ParamInfo, INIT_CWND};
 use crate::Controller;
 
 const fn multi(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {
-    AlgoInfo { name, kind: "multi", summary, doc, params }
+    AlgoInfo { name, kind: "multi", summary, doc, params, rule: None }
 }
 
 pub static REGISTRY: &[AlgoInfo] = &[

@@ -18,6 +18,16 @@ pub struct Binomial {
     beta: f64,
 }
 
+/// With l = 1 the decrease `beta w` must leave a window: beta below 1. (Other l
+/// shrink `w - beta w^l` towards the 2-segment floor, which is allowed.)
+pub fn check_params(p: &dyn Fn(&str) -> f64) -> Result<(), String> {
+    let (l, beta) = (p("l"), p("beta"));
+    if l == 1.0 && beta >= 1.0 {
+        return Err(format!("beta is {beta} with l = 1; allowed: beta below 1 (the decrease beta * w would empty the window)"));
+    }
+    Ok(())
+}
+
 impl Binomial {
     pub fn new(init_cwnd: f64, k: f64, l: f64, alpha: f64, beta: f64) -> Binomial {
         Binomial { cwnd: init_cwnd, ssthresh: f64::INFINITY, k, l, alpha, beta }
@@ -128,5 +138,15 @@ mod tests {
         let w = s.cwnd;
         s.on_ack(&AckEvent { acked: 5.0, in_recovery: true, ..Default::default() });
         assert_eq!(s.cwnd, w);
+    }
+
+    #[test]
+    fn beta_below_one_with_l_one_is_enforced() {
+        use crate::{registry, Params};
+        let params = |l: f64, beta: f64| Params([("l".to_string(), l), ("beta".to_string(), beta)].into());
+        let e = registry::check("binomial", &params(1.0, 1.0)).unwrap_err();
+        assert!(e.contains("beta") && e.contains("below 1"), "{e}");
+        assert!(registry::check("binomial", &params(1.0, 0.99)).is_ok());
+        assert!(registry::check("binomial", &params(0.5, 3.0)).is_ok());
     }
 }

@@ -26,7 +26,7 @@ use crate::registry::{param, AlgoInfo, ParamInfo, INIT_CWND};
 use crate::{Controller, Uncoupled};
 
 const fn single(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {
-    AlgoInfo { name, kind: "single", summary, doc, params }
+    AlgoInfo { name, kind: "single", summary, doc, params, rule: None }
 }
 
 pub static REGISTRY: &[AlgoInfo] = &[
@@ -74,18 +74,21 @@ pub static REGISTRY: &[AlgoInfo] = &[
         "docs/algorithms/westwood.md",
         &[INIT_CWND],
     ),
-    single(
-        "binomial",
-        "Binomial control: +alpha/w^k per RTT, -beta w^l on loss (Bansal & Balakrishnan)",
-        "docs/algorithms/binomial.md",
-        &[
-            INIT_CWND,
-            param("k", 0.0, -1.0, 2.0, "increase exponent k"),
-            param("l", 1.0, 0.0, 1.0, "decrease exponent l"),
-            param("alpha", 1.0, 0.01, 100.0, "increase scale alpha, segments^(k+1) per RTT"),
-            param("beta", 0.5, 0.001, 100.0, "decrease scale beta (with l = 1 it must stay below 1)"),
-        ],
-    ),
+    AlgoInfo {
+        rule: Some(binomial::check_params),
+        ..single(
+            "binomial",
+            "Binomial control: +alpha/w^k per RTT, -beta w^l on loss (Bansal & Balakrishnan)",
+            "docs/algorithms/binomial.md",
+            &[
+                INIT_CWND,
+                param("k", 0.0, -1.0, 2.0, "increase exponent k"),
+                param("l", 1.0, 0.0, 1.0, "decrease exponent l"),
+                param("alpha", 1.0, 0.01, 100.0, "increase scale alpha, segments^(k+1) per RTT"),
+                param("beta", 0.5, 0.001, 100.0, "decrease scale beta (with l = 1 it must stay below 1)"),
+            ],
+        )
+    },
     single(
         "sqrt",
         "SQRT binomial control: k = l = 1/2, alpha 1, beta 1/2",

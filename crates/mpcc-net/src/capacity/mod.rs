@@ -122,6 +122,22 @@ impl Capacity {
         }
     }
 
+    /// Bits the link could carry in a measurement window [t0, t1] that includes its
+    /// end, as the event loop does (a packet finished at the run's last instant is
+    /// counted): a trace's opportunities at `t1` count too.
+    pub fn bits_in_window(&mut self, t0: Nanos, t1: Nanos) -> f64 {
+        match self {
+            Capacity::Trace(t) if t1 >= t0 => t.bits_between(t0, t1 + 1),
+            _ => self.bits_between(t0, t1),
+        }
+    }
+
+    /// Whether a packet's bytes leave at one instant (a trace's delivery
+    /// opportunity) rather than at a rate over its serialisation time.
+    pub fn serves_at_instants(&self) -> bool {
+        matches!(self, Capacity::Trace(_))
+    }
+
     /// The rate at time `t`, bits per second (for plots and the bandwidth-delay
     /// product). A trace has no instantaneous rate: it reports the mean over
     /// [`RATE_WINDOW`] around `t`.
@@ -152,7 +168,11 @@ mod tests {
         assert_eq!(s.nominal_bps(), 9e6);
         let s = Capacity::schedule(&[(0, 0.0), (4, 5e6)], 0).unwrap();
         assert_eq!(s.nominal_bps(), 5e6);
-        let t = Capacity::from_mahimahi_str("1\n1\n3\n4\n", "t", 1500).unwrap();
+        let mut t = Capacity::from_mahimahi_str("1\n1\n3\n4\n", "t", 1500).unwrap();
         assert_eq!(t.nominal_bps(), 12e6);
+        // A window's end is inclusive: the 4 ms opportunity is inside [0, 4 ms].
+        assert_eq!(t.bits_between(0, 4_000_000), 36_000.0);
+        assert_eq!(t.bits_in_window(0, 4_000_000), 48_000.0);
+        assert_eq!(c.bits_in_window(0, 500_000_000), 6e6);
     }
 }

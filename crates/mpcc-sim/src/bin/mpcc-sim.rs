@@ -2,6 +2,9 @@
 //! JSON. The native entry point used by benchmarks (no Python start-up).
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOC: mpcc_sim::mem::CountingAlloc = mpcc_sim::mem::CountingAlloc;
+
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: mpcc-sim CONFIG.json");
