@@ -1,0 +1,139 @@
+"""The run cache: a damaged, edited or swapped entry is reported by name, discarded
+and recomputed (never used, never a traceback), and reproductions sharing a cache
+never compute a run twice."""
+
+import json
+import os
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+from test_outputs import TINY_RUNS, reproduce_tiny, tiny_paper, tree, write_tiny_paper
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    """A reproduction of the tiny paper: its paper, cache and report."""
+    from mpcc.reproduce.pipeline import reproduce
+
+    root = tmp_path_factory.mktemp("baseline")
+    paper = tiny_paper(root)
+    outcome = reproduce(paper, out=root / "report", jobs=1, cache=root / "cache")
+    assert outcome.stats.computed == TINY_RUNS
+    return paper, root / "cache", tree(outcome.folder)
+
+
+def _truncate(path):
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _empty(path):
+    path.write_bytes(b"")
+
+
+def _flip_a_byte(path):
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _random(path):
+    path.write_bytes(np.random.default_rng(1).bytes(4096))
+
+
+def _directory(path):
+    path.unlink()
+    path.mkdir()
+    (path / "x").write_text("x")
+
+
+def _edit_summary(path):
+    """A valid .npz whose summary says something else (goodput x 1.5)."""
+    with np.load(path) as npz:
+        arrays = {name: npz[name] for name in npz.files}
+    summary = json.loads(str(arrays["summary"]))
+    for flow in summary["flows"].values():
+        flow["goodput_bps"] *= 1.5
+    arrays["summary"] = np.array(json.dumps(summary))
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def _swap(path):
+    """Another run's (intact) entry copied over this one."""
+    other = next(p for p in sorted(path.parent.parent.glob("*/*.npz")) if p != path)
+    shutil.copyfile(other, path)
+
+
+DAMAGE = {"truncated": _truncate, "empty": _empty, "one byte flipped": _flip_a_byte, "random bytes": _random,
+          "a directory": _directory, "summary edited": _edit_summary, "another run's entry": _swap}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_damaged_entry_is_reported_by_name_and_recomputed(baseline, damage, tmp_path, capsys):
+    from mpcc.reproduce.pipeline import reproduce
+
+    paper, cache, report = baseline
+    shutil.copytree(cache, tmp_path / "cache")
+    entry = sorted((tmp_path / "cache").glob("*/*.npz"))[2]
+    DAMAGE[damage](entry)
+    capsys.readouterr()
+
+    outcome = reproduce(paper, out=tmp_path / "report", jobs=1, cache=tmp_path / "cache")
+    err = capsys.readouterr().err
+    warnings = [line for line in err.splitlines() if line.startswith("mpcc: warning:")]
+    assert len(warnings) == 1 and str(entry) in warnings[0] and "recomputed" in warnings[0], err
+    assert "Traceback" not in err
+    assert outcome.stats.computed == 1 and outcome.stats.cached == TINY_RUNS - 1
+    assert tree(outcome.folder) == report  # identical to the undamaged reproduction
+
+
+def test_a_damaged_entry_through_the_command_is_one_warning_and_exit_0(baseline, tmp_path):
+    """The same through `mpcc reproduce` (workers in a pool)."""
+    write_tiny_paper(tmp_path)
+    shutil.copytree(baseline[1], tmp_path / "cache")
+    entry = sorted((tmp_path / "cache").glob("*/*.npz"))[0]
+    _flip_a_byte(entry)
+    proc = reproduce_tiny(tmp_path, "--out", "report", "--cache", "cache", "--jobs", "2")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert f"{TINY_RUNS} runs ({TINY_RUNS - 1} from cache, 1 computed)" in out
+    warnings = [line for line in err.splitlines() if line.startswith("mpcc: warning:")]
+    assert len(warnings) == 1 and str(entry.relative_to(tmp_path)) in warnings[0] and "Traceback" not in err
+
+
+def test_an_entry_stores_its_key_and_a_checksum(tmp_path):
+    from mpcc.reproduce.cache import RunCache, checksum
+
+    cache = RunCache(tmp_path)
+    key = "cd" * 32
+    path = cache.store(key, {"seed": 1, "links": [], "flows": []}, {"flows": {}}, {"flow_series": {"t_s": [0.5]}})
+    with np.load(path) as npz:
+        arrays = {name: npz[name] for name in npz.files}
+    assert str(arrays["key"]) == key and str(arrays["checksum"]) == checksum(arrays)
+    assert cache.valid(key) and cache.load(key).summary == {"flows": {}}
+
+
+def _computed(stdout: str) -> int:
+    match = re.search(r"(\d+) runs \((\d+) from cache, (\d+) computed\)", stdout)
+    assert match, stdout
+    return int(match.group(3))
+
+
+def test_two_reproductions_on_one_cache_and_one_out_compute_each_run_once(baseline, tmp_path):
+    write_tiny_paper(tmp_path)
+    slow = {"TINY_RATE": "1Gbps"}  # about 0.3 s per run, so that the two overlap
+    procs = [reproduce_tiny(tmp_path, "--out", "report", "--cache", "cache", "--jobs", jobs, env=slow)
+             for jobs in ("1", "2")]
+    results = [p.communicate(timeout=180) for p in procs]
+    for proc, (out, err) in zip(procs, results):
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err and "warning" not in err, err
+    assert sum(_computed(out) for out, _ in results) == TINY_RUNS
+    assert len(list((tmp_path / "cache").glob("*/*.npz"))) == TINY_RUNS
+    assert (tmp_path / "report" / "tinypaper" / "index.html").is_file()
+    assert not [p.name for p in (tmp_path / "report").iterdir() if p.name != "tinypaper"]
+    assert not list((tmp_path / "cache").glob("*/.*.tmp"))
+    os.sync()
