@@ -206,8 +206,10 @@ def cmd_run(args) -> int:
 def _print_run(args, scenario, result, wall: float) -> None:
     sim_wall = result.summary.get("sim", {}).get("wall_s")
     sim_part = f"in {sim_wall:.2f} s, " if isinstance(sim_wall, (int, float)) else ""
-    print(f"mpcc: ran {_shown(args.scenario)}: {scenario.duration / 1e9:g} s simulated {sim_part}{wall:.1f} s "
-          "with output")
+    simulated = f"{scenario.duration / 1e9:g} s"
+    if result.stopped_early:  # the summary covers only up to where it stopped
+        simulated = f"{_num(result.summary['sim'].get('duration_s'), 1, '.3f')} s of {simulated}"
+    print(f"mpcc: ran {_shown(args.scenario)}: {simulated} simulated {sim_part}{wall:.1f} s with output")
     for name, row in result.flows.iterrows():
         parts = []
         if "throughput_bps" in row:
