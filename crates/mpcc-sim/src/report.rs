@@ -66,8 +66,9 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         let mut m = Map::new();
         m.insert("cc".into(), json!(f.cc_name));
         m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
-        m.insert("goodput_bps".into(), num(rate(c.delivered_bytes - b.delivered_bytes, from, to)));
-        m.insert("delivered_bytes".into(), json!(c.delivered_bytes - b.delivered_bytes));
+        let delivered = c.delivered_bytes.saturating_sub(b.delivered_bytes);
+        m.insert("goodput_bps".into(), num(rate(delivered, from, to)));
+        m.insert("delivered_bytes".into(), json!(delivered));
         delay_fields(&mut m, "rtt", &f.rtt());
         m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
         m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
