@@ -79,7 +79,7 @@ def test_simulator_error_is_one_line(monkeypatch, write_scenario, tmp_path, caps
     """A configuration the simulator rejects: its message, one line, exit code 2."""
     from mpcc import _core, cli
 
-    def reject(config_json):
+    def reject(config_json, **kwargs):
         raise ValueError("flows.a.tcp.mss: 70000; allowed: 1 to 65000 bytes")
 
     monkeypatch.setattr(_core, "run", reject)

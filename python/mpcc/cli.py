@@ -103,12 +103,18 @@ def _shown(text) -> str:
 
 
 def _interrupted() -> int:
+    """A normal exit with 130, so that multiprocessing cleans up its semaphores."""
     print("\nmpcc: interrupted", file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
-    if any(t.name == SIMULATION_THREAD and t.is_alive() for t in threading.enumerate()):
-        os._exit(EXIT_INTERRUPTED)  # a simulation thread cannot be joined; leave at once
-    return EXIT_INTERRUPTED  # a normal exit, so multiprocessing cleans up its semaphores
+    return EXIT_INTERRUPTED
+
+
+def _leave_interrupted():
+    """Exits at once: a simulation thread still running cannot be joined, and would
+    abort the interpreter's shutdown."""
+    _interrupted()
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -258,30 +264,32 @@ def _num(value, scale, fmt=".2f") -> str:
     return format(number, fmt) if math.isfinite(number) else "n/a"
 
 
-SIMULATION_THREAD = "mpcc-run"
-
-
 def _in_background(work):
     """Runs `work` in a thread so that Ctrl-C is seen while the simulator runs
     (it releases the GIL); shows the elapsed time on a terminal after a second."""
     box = {}
+    finished = threading.Event()  # not Thread.join: a join cut by Ctrl-C can mark the thread stopped
 
     def target():
         try:
             box["value"] = work()
         except BaseException as e:  # re-raised in the main thread
             box["error"] = e
+        finally:
+            finished.set()
 
-    thread = threading.Thread(target=target, name=SIMULATION_THREAD, daemon=True)
+    thread = threading.Thread(target=target, name="mpcc-run", daemon=True)
     started = time.monotonic()
     thread.start()
     shown = False
-    while thread.is_alive():
-        thread.join(0.1)
-        elapsed = time.monotonic() - started
-        if elapsed > 1 and sys.stderr.isatty():
-            print(f"\rmpcc: simulating... {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
-            shown = True
+    try:
+        while not finished.wait(0.1):
+            elapsed = time.monotonic() - started
+            if elapsed > 1 and sys.stderr.isatty():
+                print(f"\rmpcc: simulating... {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
+                shown = True
+    except KeyboardInterrupt:
+        _leave_interrupted()
     if shown:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
     if "error" in box:
