@@ -116,6 +116,8 @@ def check_replaceable(folder, force: bool = True, flag: str = "force=True") -> N
         return
     if folder.is_symlink() or not folder.is_dir():
         raise OutputFolderError(f'"{folder}" exists and is not a folder; choose another output folder')
+    if Path(os.path.abspath(folder)) in (Path.cwd(), *Path.cwd().parents):  # replacing it would strand the shell
+        raise OutputFolderError(f'"{folder}" is the current folder or holds it; choose another output folder')
     if not force:
         raise OutputFolderError(f'output folder "{folder}" already exists; pass {flag} to replace it')
     problem = _foreign_content(folder)
@@ -127,6 +129,8 @@ def _foreign_content(folder: Path) -> str:
     """Why `folder` is not entirely mpcc's, or "" if it is."""
     listed = read_manifest(folder)
     if listed is None:
+        if not any(folder.iterdir()):
+            return ""  # an empty folder: nothing to lose
         return f"it has no readable {MANIFEST}, so mpcc did not write it"
     for name in _files(folder):
         entry = listed.get(name)
@@ -188,11 +192,14 @@ def building(final, force: bool = True, flag: str = "force=True"):
     and `final` is left as it was. Errors name `final`, not the temporary folder."""
     final = Path(final)
     check_replaceable(final, force, flag)
-    parent = final.parent
+    where = Path(os.path.abspath(final))  # "." and "dir/.." have no usable name
+    if where.parent == where:
+        raise OutputFolderError(f'"{final}" cannot be an output folder; choose another one')
+    parent = where.parent
     with _naming(final, final):
         parent.mkdir(parents=True, exist_ok=True)
-    _remove_dead_temporaries(parent, final.name)
-    tmp = parent / f".{final.name}.mpcc-tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    _remove_dead_temporaries(parent, where.name)
+    tmp = parent / f".{where.name}.mpcc-tmp-{os.getpid()}-{secrets.token_hex(4)}"
     with _naming(final, final):
         tmp.mkdir()
     try:
@@ -201,7 +208,7 @@ def building(final, force: bool = True, flag: str = "force=True"):
             write_manifest(tmp)
             with locked(parent):
                 check_replaceable(final, force, flag)
-                _swap_into_place(tmp, final)
+                _swap_into_place(tmp, where)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

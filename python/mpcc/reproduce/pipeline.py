@@ -65,11 +65,13 @@ def check_resources(specs, max_memory: int | None) -> None:
         from ..limits import check_resources as check
     except ImportError:  # mpcc.limits is being written; until then nothing is checked
         return
+    from ..scenario import ScenarioError
+
     for spec in {s.key: s for s in specs}.values():
         try:
             check(spec.config, max_memory)
-        except ValueError as e:
-            raise type(e)(f"{spec.experiment}/{spec.variant.name}: {e}") from None
+        except ScenarioError as e:
+            raise ScenarioError(f"{spec.experiment}/{spec.variant.name}", str(e)) from None
 
 
 def _run_and_measure(paper, specs, store, version, jobs, max_memory):
