@@ -3,7 +3,6 @@ and recomputed (never used, never a traceback), and reproductions sharing a cach
 never compute a run twice."""
 
 import json
-import os
 import re
 import shutil
 
@@ -136,4 +135,3 @@ def test_two_reproductions_on_one_cache_and_one_out_compute_each_run_once(baseli
     assert (tmp_path / "report" / "tinypaper" / "index.html").is_file()
     assert not [p.name for p in (tmp_path / "report").iterdir() if p.name != "tinypaper"]
     assert not list((tmp_path / "cache").glob("*/.*.tmp"))
-    os.sync()

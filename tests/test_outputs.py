@@ -8,7 +8,7 @@ import os
 import resource
 import signal
 import subprocess
-import textwrap
+import sys
 import time
 from pathlib import Path
 
@@ -221,6 +221,30 @@ def test_memory_error_while_writing_keeps_the_summary_and_says_so(tmp_path, caps
         "config.json", "scenario.toml", "summary.json"]
 
 
+def test_a_failed_plot_keeps_the_data(tmp_path, capsys, monkeypatch):
+    from mpcc import plots
+
+    def broken(folder):
+        (Path(folder) / "cwnd.png").write_bytes(b"half")
+        raise RuntimeError("no fonts")
+
+    monkeypatch.setattr(plots, "plot_results", broken)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(interval="100ms"))
+    code, _, err = cli(capsys, "run", scenario, "--out", tmp_path / "out")
+    assert code == 3
+    assert_one_line(err, "mpcc: warning: ", "plotting failed", "no fonts", "not written: plots")
+    assert (tmp_path / "out/flow_series.parquet").is_file() and not list((tmp_path / "out").glob("*.png"))
+
+
+def test_mathtext_in_a_flow_name_is_drawn_as_text(tmp_path, capsys):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(interval="100ms").replace('name = "a"', 'name = "$\\\\frac{$"'))
+    code, stdout, err = cli(capsys, "run", scenario, "--out", tmp_path / "out")
+    assert code == 0, err
+    assert "flow $\\frac{$: throughput" in stdout and (tmp_path / "out/throughput.png").is_file()
+
+
 def test_early_stop_saves_the_results_warns_and_exits_3(tmp_path, capsys, monkeypatch):
     from mpcc import _core
 
@@ -366,3 +390,37 @@ def test_report_folder_contents_are_listed_in_its_manifest(tmp_path):
     listed = read_manifest(folder)
     assert sorted(listed) == sorted(name for name in tree(folder) if name != MANIFEST)
     assert "scenarios/base.toml" in listed and "figures/goodput.png" in listed
+
+
+def test_reproduce_all_refuses_an_index_mpcc_did_not_write_before_running(tmp_path, capsys):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "index.html").write_text("<p>my page</p>")
+    code, stdout, err = cli(capsys, "reproduce", "all", "--quick", "--out", tmp_path / "out",
+                            "--cache", tmp_path / "cache")
+    assert code == 2 and stdout == ""
+    assert_one_line(err, "mpcc: error: ", "index.html")
+    assert (tmp_path / "out" / "index.html").read_text() == "<p>my page</p>" and not (tmp_path / "cache").exists()
+
+
+def test_reproduce_with_a_run_stopped_early_writes_no_report_and_exits_3(tmp_path, capsys, monkeypatch):
+    from mpcc import _core
+
+    real = _core.run
+
+    def stopped(config_json, **kwargs):
+        summary, tables = real(config_json)
+        data = json.loads(summary)
+        data["sim"]["stopped_early"] = "stopped at 1.000 s of 2.000 s: the simulator's memory passed the limit"
+        return json.dumps(data), tables
+
+    monkeypatch.setattr(_core, "run", stopped)
+    write_tiny_paper(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        code, _, err = cli(capsys, "reproduce", "tinypaper", "--jobs", "1", "--out", tmp_path / "report",
+                           "--cache", tmp_path / "cache", "--max-memory", "1GB")
+    finally:
+        sys.modules.pop("tinypaper", None)  # imported from this test's folder
+    assert code == 3
+    assert_one_line(err.splitlines()[-1], "mpcc: error: ", "tinypaper", "stopped at 1.000 s", "--max-memory")
+    assert not list((tmp_path / "cache").glob("*/*.npz")) and not (tmp_path / "report" / "tinypaper").exists()

@@ -42,13 +42,14 @@ class OutputFolderError(ValueError):
     """An output folder mpcc refuses to write or replace; the message is one line."""
 
 
-class OutputsIncomplete(MemoryError):
-    """Memory ran out while writing a results folder. The folder holds `written`
-    (summary.json first); `missing` could not be written. `result` is the run."""
+class OutputsIncomplete(Exception):
+    """Some outputs of a finished run could not be written: memory ran out (`MemoryError`)
+    or a plot failed. The folder holds `written` (summary.json first), not `missing`;
+    `result` is the run."""
 
-    def __init__(self, folder: Path, written: list[str], missing: list[str], result=None):
+    def __init__(self, folder: Path, written: list[str], missing: list[str], reason: str, result=None):
         self.folder, self.written, self.missing, self.result = folder, written, missing, result
-        super().__init__(f"out of memory while writing {folder}: wrote {', '.join(written) or 'nothing'}; "
+        super().__init__(f"{reason} while writing {folder}: wrote {', '.join(written) or 'nothing'}; "
                          f"not written: {', '.join(missing)}")
 
 
@@ -59,11 +60,13 @@ def write(result, out, force: bool = False, plots: bool = True, flag: str = "for
     final = Path(out)
     with building(final, force, flag) as tmp:
         written, missing = _write_files(result, tmp)
+        reason = "out of memory" if missing else ""
         pngs = []
         if plots and not missing:
-            pngs, missing = _draw_plots(tmp)
+            pngs, reason = _draw_plots(tmp)
+            missing = ["plots"] if reason else []
     if missing:
-        raise OutputsIncomplete(final, written + [p.name for p in pngs], missing, result)
+        raise OutputsIncomplete(final, written, missing, reason, result)
     return final, [final / p.name for p in pngs]
 
 
@@ -94,15 +97,19 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
     return written, missing
 
 
-def _draw_plots(folder: Path) -> tuple[list[Path], list[str]]:
+def _draw_plots(folder: Path) -> tuple[list[Path], str]:
+    """(plots written, "") or, if plotting fails, ([], why): the data files stay."""
     from .plots import plot_results
 
     try:
-        return plot_results(folder), []
+        return plot_results(folder), ""
     except MemoryError:
-        for png in folder.glob("*.png"):
-            png.unlink()
-        return [], ["plots"]
+        reason = "out of memory"
+    except Exception as e:  # noqa: BLE001 - a plot must never cost the run's data
+        reason = f"plotting failed ({type(e).__name__}: {e})"
+    for png in folder.glob("*.png"):
+        png.unlink()
+    return [], reason
 
 
 # ---- folders mpcc writes -------------------------------------------------------------------

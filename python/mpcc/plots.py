@@ -98,7 +98,7 @@ def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
     fig = Figure(figsize=(7, 3.5), dpi=100, layout="constrained")
     ax = fig.subplots()
     for label, x, y, style in lines:
-        ax.plot(x, y, style, label=label, linewidth=1.2)
+        ax.plot(x, y, style, label=_literal(label), linewidth=1.2)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
@@ -107,5 +107,11 @@ def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
     if 1 < len(lines) <= 12:
         ax.legend(title=title, loc="best", fontsize="small")
     elif len(lines) == 1:
-        ax.set_title(f"{title} {lines[0][0]}", fontsize="medium")
+        ax.set_title(f"{title} {_literal(lines[0][0])}", fontsize="medium")
     fig.savefig(path, metadata={"Software": None})
+
+
+def _literal(name) -> str:
+    """A flow or link name as plain text: a `$` would start matplotlib's mathtext, and a
+    name like "$\\frac{$" would make the plot (and the results folder) fail."""
+    return str(name).replace("$", r"\$")

@@ -50,7 +50,9 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
     mpcc.limits.DEFAULT_MAX_MEMORY_BYTES).
     Raises ScenarioError for an invalid scenario, SimulationError if the simulator
     rejects it, OutputFolderError for an `out` it may not replace (before
-    simulating), and KeyboardInterrupt at once on Ctrl-C.
+    simulating), KeyboardInterrupt at once on Ctrl-C, and OutputsIncomplete (its
+    `result` is the run) if some outputs could not be written (out of memory, a
+    failed plot) after saving the others.
     """
     from . import _core
     from .scenario import load
@@ -161,7 +163,11 @@ class Result:
         """Writes the results folder and, if `plots`, the PNG plots (see mpcc.output.write)."""
         from . import output
 
-        self.out, self.plots = output.write(self, out, force=force, plots=plots)
+        try:
+            self.out, self.plots = output.write(self, out, force=force, plots=plots)
+        except output.OutputsIncomplete as e:
+            self.out = e.folder
+            raise
         return self.out
 
 
