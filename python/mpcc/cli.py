@@ -201,7 +201,7 @@ def cmd_run(args) -> int:
     _print_run(args, scenario, result, time.monotonic() - started)
     print(f"results: {_shown(out)}/ (summary.json, flow_series.parquet, link_series.parquet)")
     if result.plots:  # only the plots this run wrote
-        print("plots:   " + ", ".join(_shown(p) for p in result.plots))
+        print("plots:   " + ", ".join(_shown(p) for p in sorted(result.plots)))
     if result.stopped_early:
         covered = result.summary.get("sim", {}).get("duration_s")
         return _fail(f"{result.stopped_early}; results cover only the first {_num(covered, 1, '.3f')} s",
