@@ -4,6 +4,7 @@
 //! stream derived from the scenario seed, so adding a component never changes
 //! another component's draws.
 
+pub mod files;
 pub mod rng;
 pub mod time;
 

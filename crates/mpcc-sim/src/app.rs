@@ -832,7 +832,7 @@ impl App {
 /// Reads a frame-size trace: one size in bytes per line; blank lines and lines
 /// starting with `#` are skipped. Errors name the file and the line.
 pub fn read_frame_trace(path: &str) -> Result<Vec<u64>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let text = mpcc_core::files::read_regular(path, mpcc_core::files::MAX_TRACE_BYTES)?;
     let mut sizes = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -841,7 +841,7 @@ pub fn read_frame_trace(path: &str) -> Result<Vec<u64>, String> {
         }
         match t.parse::<u64>() {
             Ok(b) => sizes.push(b),
-            Err(_) => return Err(format!("{path}:{}: {t:?} is not a frame size; allowed: a whole number of bytes", i + 1)),
+            Err(_) => return Err(format!("{path}:{}: not a frame size; allowed: a whole number of bytes", i + 1)),
         }
     }
     if sizes.iter().all(|&b| b == 0) {

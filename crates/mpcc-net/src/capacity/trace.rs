@@ -34,8 +34,8 @@ pub struct Trace {
 
 impl Trace {
     pub fn from_file(path: &str, bytes_per_opportunity: u32) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read mahimahi trace '{path}': {e}"))?;
+        let text = mpcc_core::files::read_regular(path, mpcc_core::files::MAX_TRACE_BYTES)
+            .map_err(|e| format!("mahimahi trace: {e}"))?;
         Self::parse(&text, path, bytes_per_opportunity)
     }
 
@@ -55,9 +55,8 @@ impl Trace {
             let ms: u64 = match s.parse() {
                 Ok(v) => v,
                 Err(_) => {
-                    return Err(format!(
-                        "{name} line {lineno}: '{s}' is not a non-negative integer millisecond timestamp"
-                    ))
+                    // The line itself is not quoted: the path may name a file that is not a trace.
+                    return Err(format!("{name} line {lineno}: not a non-negative integer millisecond timestamp"))
                 }
             };
             if ms < prev_ms {
@@ -188,9 +187,9 @@ mod tests {
     fn parse_errors_name_file_and_line() {
         assert_eq!(
             err("1\n2\n\n3\n4\n5\nabc\n"),
-            "trace.txt line 7: 'abc' is not a non-negative integer millisecond timestamp"
+            "trace.txt line 7: not a non-negative integer millisecond timestamp"
         );
-        assert!(err("1\n-3\n").starts_with("trace.txt line 2: '-3' is not"));
+        assert!(err("1\n-3\n").starts_with("trace.txt line 2: not"));
         assert!(err("1\n2.5\n").starts_with("trace.txt line 2:"));
         assert!(err("5\n7\n6\n").starts_with("trace.txt line 3: timestamp 6 ms is before"));
         assert!(err("").contains("trace.txt: the trace holds no timestamps"));
