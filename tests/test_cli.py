@@ -124,8 +124,10 @@ def test_list_does_not_import_heavy_modules():
     assert proc.returncode == 0, proc.stderr
 
 
-def test_interrupted_run_exits_130(write_scenario, tmp_path):
-    """Ctrl-C while the simulator runs (with the GIL released) stops at once with code 130."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_run_exits_130(write_scenario, tmp_path, sig):
+    """Ctrl-C (or SIGTERM) while the simulator runs (with the GIL released) stops at once
+    with code 130, one line, and no results folder, temporary or not."""
     long_run = """
     duration = "3600s"
     [links.bottleneck]
@@ -145,14 +147,15 @@ def test_interrupted_run_exits_130(write_scenario, tmp_path):
     )
     time.sleep(2.0)
     assert proc.poll() is None, proc.communicate()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     try:
         _, err = proc.communicate(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
-        pytest.fail("mpcc did not stop within 10 s of SIGINT")
+        pytest.fail(f"mpcc did not stop within 10 s of {sig.name}")
     assert proc.returncode == 130, err
-    assert "Traceback" not in err
+    assert err.split() == ["mpcc:", "interrupted"], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
 
 
 def test_unwritable_results_folder_is_one_line(tmp_path):
