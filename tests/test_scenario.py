@@ -158,3 +158,197 @@ def test_run_accepts_a_dict():
 
     s = load(tomllib.loads(BASE))
     assert s.flow_names() == ["a"]
+
+
+# ---- issue 13: every number in range, strict types, the user's field names ----------
+
+
+@pytest.mark.parametrize(
+    "old, new, field, words",
+    [
+        ('rate = "10Mbps"', 'rate = "1e400Mbps"', "links.bottleneck.rate", ["at most 10 Tbit/s"]),
+        ('duration = "10s"', 'duration = "1e12s"', "duration", ["at most 1000000 s"]),
+        ('delay = "20ms"', 'delay = "1e30s"', "links.bottleneck.delay", ["at most 1000000 s"]),
+        ('delay = "20ms"', "delay = 9223372036854775807", "links.bottleneck.delay", ["at most"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { max_rto = "1e12s" }', "flows[0].tcp.max_rto", ["at most"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { header_bytes = "5GB" }', "flows[0].tcp.header_bytes",
+         ["65000"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { header_bytes = "4294967000B" }',
+         "flows[0].tcp.header_bytes", ["65000"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\napp = { kind = "file", size = "1e21B" }', "flows[0].app.size",
+         ["2^53"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\napp = { kind = "file", size = "0B" }', "flows[0].app.size",
+         ["positive"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncount = "2"', "flows[0].count", ['"2"']),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { delayed_ack = "yes" }', "flows[0].tcp.delayed_ack",
+         ['"yes"']),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { initial_rto = "0ms", min_rto = "0ms" }',
+         "flows[0].tcp.min_rto", ["positive"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncc_params = { beta = nan }', "flows[0].cc_params.beta",
+         ["finite"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nscheduler_params = { beta = inf }',
+         "flows[0].scheduler_params.beta", ["finite"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nreceiver = "popctl"\nreceiver_params = { interval_s = nan }',
+         "flows[0].receiver_params.interval_s", ["finite"]),
+        ('path = ["bottleneck"]', 'paths = [["bottleneck"]]\nscheduler = "ecf"\nscheduler_params = { gamma = 1 }',
+         "flows[0].scheduler_params.gamma", ["unknown parameter", "beta"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nreceiver = "popctl"\nreceiver_params = { min_on = 0 }',
+         "flows[0].receiver_params.min_on", ["allowed: 1 to 1024"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncount = 18446744073709551616', "flows[0].count", ["at most"]),
+        ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", target = "0ms" }', "links.bottleneck.queue.target",
+         ["positive"]),
+        ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", interval = "0s" }',
+         "links.bottleneck.queue.interval", ["positive"]),
+        ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", mtu = "0B" }', "links.bottleneck.queue.mtu", ["1"]),
+        ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "red", min_th = 5, max_th = inf, max_p = 0.1, weight = 0.002, '
+         "limit = 50 }", "links.bottleneck.queue.max_th", ["finite"]),
+        ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "droptail", packets = 1e3 }', "links.bottleneck.queue.packets",
+         ["1000.0"]),
+        ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "droptail", packets = 9007199254740993 }',
+         "links.bottleneck.queue.packets", ["at most"]),
+        ('rate = "10Mbps"', 'capacity = { kind = "random_walk", initial = "5Mbps", min = "1Mbps", max = "10Mbps", '
+         'step = "1s", sigma = inf }', "links.bottleneck.capacity.sigma", ["finite"]),
+        ('rate = "10Mbps"', 'capacity = { kind = "trace", path = "t", bytes_per_opportunity = "5GB" }',
+         "links.bottleneck.capacity.bytes_per_opportunity", ["at most"]),
+        ('rate = "10Mbps"', 'rate = "1e-30bps"', "links.bottleneck.rate", ["at least 1 bit/s"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\napp = { kind = "cbr", rate = "1Mbps", chunk = "5GB" }',
+         "flows[0].app.chunk", ["at most"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\nname = 5', "flows[0].name", ["string"]),
+    ],
+)
+def test_out_of_range_and_mistyped_values_name_the_users_field(old, new, field, words):
+    text = BASE.replace(old, new, 1)
+    if 'name = 5' in new:
+        text = text.replace('name = "a"\n', "", 1)
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_toml(text).to_config()
+    message = str(err.value)
+    assert err.value.field == field, message
+    assert message.startswith(field + ": ") and "\n" not in message
+    for w in words:
+        assert w in message, message
+
+
+def test_initial_rto_of_zero_is_impossible():
+    with pytest.raises(ScenarioError, match=r"^flows\[0\]\.tcp\.(min|initial)_rto: "):
+        Scenario.from_toml(BASE.replace('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { initial_rto = "0ms" }'))
+
+
+def test_whole_floats_are_not_counts_but_ints_are_rates():
+    cfg = Scenario.from_toml(BASE.replace('rate = "10Mbps"', "rate = 1000000")).to_config()
+    assert cfg["links"][0]["capacity"]["bps"] == 1e6
+    cfg = Scenario.from_toml(BASE.replace('cc = "reno"', 'cc = "reno"\ncc_params = { beta = 1 }')).to_config()
+    assert cfg["flows"][0]["cc_params"] == {"beta": 1.0}
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + BASE.encode())
+    assert Scenario.from_file(path).to_config()["duration_ns"] == 10**10
+    assert Scenario.from_toml("\ufeff" + BASE).flow_names() == ["a"]
+
+
+def test_load_tells_toml_text_from_a_path():
+    from mpcc.scenario import load
+
+    assert load('duration = "1s"\n[links.b]\nrate = 1\n').duration == 10**9
+    with pytest.raises(ScenarioError, match=r"^scenario: .*required field is missing|^links: "):
+        load('duration = "1s"')  # one line of TOML text, not a path
+    with pytest.raises(ScenarioError, match='scenario file "nothere.toml" not found'):
+        load("nothere.toml")
+
+
+@pytest.mark.parametrize("make", ["directory", "fifo", "devzero", "big"])
+def test_scenario_files_must_be_regular_and_bounded(tmp_path, make):
+    import os
+
+    path = tmp_path / "s.toml"
+    if make == "directory":
+        path.mkdir()
+        words = "is a directory"
+    elif make == "fifo":
+        os.mkfifo(path)
+        words = "not a regular file"
+    elif make == "devzero":
+        path = "/dev/zero"
+        words = "not a regular file"
+    else:
+        path.write_bytes(b"#" * (16 * 2**20 + 1))
+        words = "16 MiB"
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_file(path)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("text", ["x = " + "[" * 100_000 + "]" * 100_000, "x = " + "{a=" * 5000 + "1" + "}" * 5000,
+                                  "x = " + "[" * 65 + "]" * 65])
+def test_deep_nesting_names_the_limit(text):
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_toml(text)
+    assert "nested deeper than 64" in str(err.value)
+
+
+def test_nesting_inside_strings_and_comments_is_ignored():
+    deep = "[" * 100
+    text = BASE.replace('duration = "10s"', f'duration = "10s"\ndescription = "{deep}" # {deep}\n', 1)
+    assert Scenario.from_toml(text).description == deep
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("0\n1\n²\n", ["line 3", "not a whole number"]),
+        ("0\n１\n", ["line 2", "not a whole number"]),
+        ("0\n" + "9" * 30 + "\n", ["line 2", "at most"]),
+        ("root:x:0:0:root:/root:/bin/bash\n", ["line 1", "not a whole number"]),
+    ],
+)
+def test_trace_lines_are_described_not_echoed(tmp_path, content, words):
+    (tmp_path / "t").write_text(content)
+    path = tmp_path / "s.toml"
+    path.write_text(BASE.replace('rate = "10Mbps"', 'capacity = { kind = "trace", path = "t" }'))
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_file(path).to_config()
+    message = str(err.value)
+    assert message.startswith("links.bottleneck.capacity.path: ")
+    for w in words:
+        assert w in message
+    assert "root" not in message and str(tmp_path) not in message
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "."])
+def test_traces_must_be_regular_files(tmp_path, target):
+    path = tmp_path / "s.toml"
+    path.write_text(BASE.replace('rate = "10Mbps"', f'capacity = {{ kind = "trace", path = "{target}" }}'))
+    with pytest.raises(ScenarioError, match="not a regular file|is a directory"):
+        Scenario.from_file(path).to_config()
+
+
+def test_frame_trace_lines_are_described_not_echoed(tmp_path):
+    (tmp_path / "f").write_text("1000\nsecret-token\n")
+    path = tmp_path / "s.toml"
+    path.write_text(BASE.replace('path = ["bottleneck"]', 'path = ["bottleneck"]\napp = { kind = "vbr", fps = 25, '
+                                                          'trace = "f" }'))
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_file(path).to_config()
+    assert "line 2" in str(err.value) and "secret" not in str(err.value)
+
+
+def _many_flows(n: int) -> str:
+    return BASE.split("[[flows]]")[0] + "".join(
+        f'[[flows]]\nname = "f{i}"\ncc = "reno"\npath = ["bottleneck"]\n' for i in range(n))
+
+
+def test_validation_is_linear_in_the_number_of_flows():
+    import time
+
+    def seconds(n):
+        s = Scenario.from_toml(_many_flows(n))
+        t0 = time.perf_counter()
+        s.to_config()
+        return time.perf_counter() - t0
+
+    seconds(200)  # warm up
+    small, large = seconds(2000), seconds(8000)
+    # Quadratic would be 16x; linear is 4x. Allow generous noise on a shared machine.
+    assert large < 9 * small + 0.5, (small, large)

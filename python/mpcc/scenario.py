@@ -5,16 +5,26 @@ and converted to the canonical JSON configuration of the simulator
 Every problem is raised as a `ScenarioError` whose message is one line naming the
 field, e.g. `links.bottleneck.rate: "-5Mbps" is negative; expected a positive rate
 like "10Mbps"`.
+
+Types are strict (`count = "2"` is not a count, `delayed_ack = "yes"` not a boolean),
+every number has a ceiling (see `units`), and files are read only if they are regular
+files of bounded size, so that no input reaches the simulator in a form it would
+reject with its own, internal wording.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import re
+import stat
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, Optional, TypeVar, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator,
+                      model_validator)
 from pydantic_core import PydanticCustomError
 
 from . import units
@@ -47,12 +57,39 @@ Rate = Annotated[float, _unit(units.rate_bps)]
 RateOrZero = Annotated[float, _unit(lambda v: units.rate_bps(v, allow_zero=True))]
 Size = Annotated[int, _unit(units.size_bytes)]
 Probability = Annotated[float, Field(ge=0.0, le=1.0)]
+# Whole numbers (packets, counts): below 2^53, exact in JSON.
+MAX_INT = 2**53 - 1
+Count = Annotated[int, Field(ge=1, le=MAX_INT)]
+# Sizes the simulator holds in 32 bits (segment, header, chunk, MTU): small enough
+# that mss + header_bytes cannot wrap.
+MAX_WIRE_FIELD_BYTES = 65_000
+MAX_CHUNK_BYTES = 10**9
+# Simulated flows (`count` expanded): validation stays fast, the resource check
+# (mpcc.limits) decides what fits in memory.
+MAX_FLOWS = 1_000_000
+# Nesting of arrays and inline tables in a scenario file.
+MAX_NESTING = 64
+# Largest scenario file and trace file read.
+MAX_SCENARIO_BYTES = 16 * 2**20
+MAX_TRACE_BYTES = 256 * 2**20
+
+
+def _bounded_size(low: int, high: int, what: str):
+    """A size between `low` and `high` bytes (after the unit ceiling)."""
+
+    def check(v):
+        if v is not None and not low <= v <= high:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: {low} to {high} bytes{what}"})
+        return v
+
+    return AfterValidator(check)
 
 
 class Strict(BaseModel):
     """A table that rejects unknown keys, naming the allowed ones."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: no string-to-number or string-to-boolean coercion; no NaN or infinity.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -133,7 +170,7 @@ class RandomWalkCapacity(Strict):
 class TraceCapacity(Strict):
     kind: Literal["trace"]
     path: str
-    bytes_per_opportunity: Size = 1500
+    bytes_per_opportunity: Annotated[Size, _bounded_size(1, 10**6, "")] = 1500
 
 
 Capacity = Annotated[
@@ -145,7 +182,7 @@ Capacity = Annotated[
 
 class DroptailQueue(Strict):
     kind: Literal["droptail"]
-    packets: Optional[int] = Field(default=None, ge=1)
+    packets: Optional[Count] = None
     bytes: Optional[Size] = None
 
     @model_validator(mode="after")
@@ -166,8 +203,8 @@ class RedQueue(Strict):
     max_p: float = Field(gt=0.0, le=1.0)
     weight: float = Field(gt=0.0, le=1.0)
     gentle: bool = False
-    limit: int = Field(ge=1)
-    mean_pktsize: Size = 1500
+    limit: Count
+    mean_pktsize: Annotated[Size, _bounded_size(1, MAX_WIRE_FIELD_BYTES, "")] = 1500
 
     @model_validator(mode="after")
     def _thresholds(self):
@@ -180,8 +217,15 @@ class CodelQueue(Strict):
     kind: Literal["codel"]
     target: Duration = 5_000_000
     interval: Duration = 100_000_000
-    limit: int = Field(default=1000, ge=1)
-    mtu: Size = 1500
+    limit: Count = 1000
+    mtu: Annotated[Size, _bounded_size(1, MAX_WIRE_FIELD_BYTES, "")] = 1500
+
+    @field_validator("target", "interval")
+    @classmethod
+    def _positive(cls, v):
+        if v <= 0:
+            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive (RFC 8289: target 5ms, interval 100ms)"})
+        return v
 
 
 Queue = Annotated[Union[DroptailQueue, RedQueue, CodelQueue], Field(discriminator="kind")]
@@ -208,7 +252,7 @@ class GilbertElliottLoss(Strict):
 
 class PeriodicLoss(Strict):
     kind: Literal["periodic"]
-    every: int = Field(ge=1)
+    every: Count
 
 
 Loss = Annotated[Union[NoLoss, BernoulliLoss, GilbertElliottLoss, PeriodicLoss], Field(discriminator="kind")]
@@ -343,6 +387,13 @@ class FileApp(Strict):
     kind: Literal["file"]
     size: Size
 
+    @field_validator("size")
+    @classmethod
+    def _positive(cls, v):
+        if v <= 0:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: a positive size"})
+        return v
+
 
 def _app_error(field: str, msg: str):
     return PydanticCustomError("app", "{msg}", {"msg": msg, "field": field})
@@ -351,7 +402,7 @@ def _app_error(field: str, msg: str):
 class CbrApp(Strict):
     kind: Literal["cbr"]
     rate: Rate
-    chunk: Optional[Size] = None  # None: one MSS
+    chunk: Optional[Annotated[Size, _bounded_size(1, MAX_CHUNK_BYTES, " (1 GB)")]] = None  # None: one MSS
     startup: Duration = 1_000_000_000  # the receiver's play-back buffer
     rebuffer: Optional[Duration] = None  # None: startup
 
@@ -396,7 +447,7 @@ class WebApp(Strict):
     object_count: Optional[dist(Number)] = None
     object_bytes: Optional[dist(Size)] = None
     think: dist(Duration) = FixedDist[Duration](kind="fixed", value="1s")
-    pages: Optional[int] = Field(default=None, ge=1)
+    pages: Optional[Count] = None
     fetch: Literal["parallel", "sequential"] = "parallel"
 
     @field_validator("objects")
@@ -439,7 +490,7 @@ WRITING_APPS = ("cbr", "vbr", "web")
 
 class Tcp(Strict):
     mss: Size = 1448
-    header_bytes: Size = 52
+    header_bytes: Annotated[Size, _bounded_size(0, MAX_WIRE_FIELD_BYTES, "")] = 52
     min_rto: Duration = 200_000_000
     initial_rto: Duration = 1_000_000_000
     max_rto: Duration = 60_000_000_000
@@ -531,7 +582,7 @@ class Flow(Strict):
     receiver_params: dict[str, float] = {}
     start: Duration = 0
     stop: Optional[Duration] = None
-    count: int = Field(default=1, ge=1)
+    count: Annotated[int, Field(ge=1, le=MAX_FLOWS)] = 1
     app: App = BulkApp(kind="bulk")
     tcp: Tcp = Tcp()
 

@@ -126,6 +126,8 @@ class RunCache:
     def _read(self, key: str) -> dict:
         """Every array of the entry, after checking its key and checksum."""
         path = self.path(key)
+        if not os.path.lexists(path):  # removed meanwhile (e.g. discarded by another process)
+            raise DamagedEntry(f"cache entry {path} is missing")
         try:
             arrays = _read_npz(path)
         except Exception as e:  # noqa: BLE001 - any reader error means a damaged file

@@ -15,8 +15,11 @@
 //!   `1 - (p_max - p_min)/p_avg` on the lossiest path, B_min = `2 - p_min/p_avg` on the
 //!   least lossy, the hyperbola `b1 / (b2 + p)` through both in between.
 //! - delta (common to all subflows), from equating the connection's rate with the
-//!   best single-path CUBIC's (see docs/algorithms/mpmtp.md):
-//!   `delta = (C(4-beta)/(4 beta))^(1/3) beta max_r(w_r^2 / (B_r rtt_r^(1/3))) / (sum x)^(4/3)`.
+//!   best single-path CUBIC's (Eq. 30; see docs/algorithms/mpmtp.md):
+//!   `delta = (C(4-beta)/(4 beta))^(1/3) beta max_r(w_r^2 / (abar_r B_r rtt_r^(1/3))) / (sum x)^(4/3)`,
+//!   where abar_r is alpha_r's mean per acked segment over the subflow's last loss
+//!   cycle: the equilibrium (Eq. 26) holds for the mean increase, and a delta fixed
+//!   for a cycle keeps the profile's shape inside it.
 
 use super::base::Path;
 use crate::common::secs;
@@ -38,6 +41,11 @@ pub struct MtpPath {
     round_min: f64,
     pub delivered: f64,
     pub losses: f64,
+    /// alpha's mean per acked segment over the last loss cycle (1 before the first),
+    /// and the sums that make it over the current cycle.
+    pub alpha_mean: f64,
+    alpha_sum: f64,
+    alpha_acked: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -145,7 +153,7 @@ impl MpMtp {
         (b1 / (b2 + p)).clamp(b_hi.min(b_lo), b_hi.max(b_lo))
     }
 
-    /// Common fairness factor delta (alpha taken as its cycle average, 1).
+    /// Common fairness factor delta, with each alpha at its last cycle's mean.
     pub fn delta(&self) -> f64 {
         let b = self.beta;
         let k = (self.c * (4.0 - b) / (4.0 * b)).cbrt() * b;
@@ -153,7 +161,7 @@ impl MpMtp {
         for (i, q) in self.paths.iter().enumerate().filter(|(_, q)| q.p.eligible()) {
             sum_x += q.p.rate();
             let bi = if self.load_balance { self.balance(i) } else { 1.0 };
-            best = best.max(q.p.cwnd * q.p.cwnd / (bi * q.p.srtt.cbrt()));
+            best = best.max(q.p.cwnd * q.p.cwnd / (q.alpha_mean * bi * q.p.srtt.cbrt()));
         }
         let d = k * best / sum_x.powf(4.0 / 3.0);
         if d.is_finite() && d > 0.0 {
@@ -176,6 +184,9 @@ impl CongestionControl for MpMtp {
             round_min: f64::INFINITY,
             delivered: 0.0,
             losses: 0.0,
+            alpha_mean: 1.0,
+            alpha_sum: 0.0,
+            alpha_acked: 0.0,
         });
         self.paths.len() - 1
     }
@@ -206,14 +217,23 @@ impl CongestionControl for MpMtp {
         let a = self.alpha(sf);
         let b = if self.load_balance { self.balance(sf) } else { 1.0 };
         let d = if self.fairness { self.delta() } else { 1.0 };
-        let p = &mut self.paths[sf].p;
-        p.cwnd += d * b * a * left / p.cwnd;
+        let lin = Self::linear(&self.paths[sf]);
+        let rec = if std::env::var("MPMTP_X").is_ok() { a / lin } else { a };
+        let q = &mut self.paths[sf];
+        q.alpha_sum += rec * left;
+        q.alpha_acked += left;
+        q.p.cwnd += d * b * a * left / q.p.cwnd;
     }
 
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         let beta = self.beta;
         let q = &mut self.paths[sf];
         q.losses += 1.0;
+        if q.alpha_acked > 0.0 {
+            q.alpha_mean = q.alpha_sum / q.alpha_acked;
+        }
+        if std::env::var("MPMTP_DBG").is_ok() { eprintln!("loss t={:.2} w={:.0} abar={:.2} srtt={:.3} rise={:.3}", secs(ev.now), q.p.cwnd, q.alpha_mean, q.p.srtt, q.rise_rtt); }
+        (q.alpha_sum, q.alpha_acked) = (0.0, 0.0);
         q.w_max = q.p.cwnd;
         q.loss_rtt = if ev.srtt > 0 { secs(ev.srtt) } else { q.p.srtt };
         q.rise_rtt = 0.0;
