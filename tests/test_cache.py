@@ -89,6 +89,21 @@ def test_a_damaged_entry_is_reported_by_name_and_recomputed(baseline, damage, tm
     assert tree(outcome.folder) == report  # identical to the undamaged reproduction
 
 
+def test_several_damaged_entries_are_all_recomputed_in_one_reproduction(baseline, tmp_path, capsys):
+    from mpcc.reproduce.pipeline import reproduce
+
+    paper, cache, report = baseline
+    shutil.copytree(cache, tmp_path / "cache")
+    entries = sorted((tmp_path / "cache").glob("*/*.npz"))
+    for damage, entry in zip((_empty, _edit_summary, _flip_a_byte, _directory), entries):
+        damage(entry)
+    capsys.readouterr()
+    outcome = reproduce(paper, out=tmp_path / "report", jobs=1, cache=tmp_path / "cache")
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("mpcc: warning:")]
+    assert sorted(w.split()[4] for w in warnings) == sorted(str(e) for e in entries[:4])
+    assert outcome.stats.computed == 4 and tree(outcome.folder) == report
+
+
 def test_a_damaged_entry_through_the_command_is_one_warning_and_exit_0(baseline, tmp_path):
     """The same through `mpcc reproduce` (workers in a pool)."""
     write_tiny_paper(tmp_path)
