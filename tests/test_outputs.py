@@ -424,3 +424,19 @@ def test_reproduce_with_a_run_stopped_early_writes_no_report_and_exits_3(tmp_pat
     assert code == 3
     assert_one_line(err.splitlines()[-1], "mpcc: error: ", "tinypaper", "stopped at 1.000 s", "--max-memory")
     assert not list((tmp_path / "cache").glob("*/*.npz")) and not (tmp_path / "report" / "tinypaper").exists()
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2 exchange", "two renames"])
+def test_a_replaced_folder_is_swapped_whole(tmp_path, monkeypatch, exchange):
+    from mpcc import output
+
+    if not exchange:
+        monkeypatch.setattr(output, "_exchange", lambda a, b: False)
+    for text in ("old", "new"):
+        with output.building(tmp_path / "r") as folder:
+            (folder / "data.txt").write_text(text)
+            (folder / "sub").mkdir()
+            (folder / "sub" / text).write_text(text)
+    assert sorted(tree(tmp_path / "r")) == [".mpcc-manifest.json", "data.txt", "sub/new"]
+    assert (tmp_path / "r" / "data.txt").read_text() == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["r"]  # nothing left aside
