@@ -111,7 +111,11 @@ def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
     fig.savefig(path, metadata={"Software": None})
 
 
-def _literal(name) -> str:
-    """A flow or link name as plain text: a `$` would start matplotlib's mathtext, and a
-    name like "$\\frac{$" would make the plot (and the results folder) fail."""
-    return str(name).replace("$", r"\$")
+def _literal(name, limit: int = 60) -> str:
+    """A flow or link name as plain text: a `$` would start matplotlib's mathtext (and a
+    name like "$\\frac{$" would make the plot fail); a very long name is cut, since
+    laying out a 100 000-character legend takes tens of seconds."""
+    text = str(name)
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return text.replace("$", r"\$")
