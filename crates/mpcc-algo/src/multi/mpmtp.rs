@@ -17,9 +17,10 @@
 //! - delta (common to all subflows), from equating the connection's rate with the
 //!   best single-path CUBIC's (Eq. 30; see docs/algorithms/mpmtp.md):
 //!   `delta = (C(4-beta)/(4 beta))^(1/3) beta max_r(w_r^2 / (abar_r B_r rtt_r^(1/3))) / (sum x)^(4/3)`,
-//!   where abar_r is alpha_r's mean per acked segment over the subflow's last loss
-//!   cycle: the equilibrium (Eq. 26) holds for the mean increase, and a delta fixed
-//!   for a cycle keeps the profile's shape inside it.
+//!   where abar_r is the concave/convex alpha's mean per acked segment over the
+//!   subflow's last loss cycle (L left out): the equilibrium (Eq. 26) holds for the
+//!   mean increase, a delta fixed for a cycle keeps the profile's shape inside it,
+//!   and the linear phase keeps its effect (with L inside, delta would undo it).
 
 use super::base::Path;
 use crate::common::secs;
@@ -41,8 +42,8 @@ pub struct MtpPath {
     round_min: f64,
     pub delivered: f64,
     pub losses: f64,
-    /// alpha's mean per acked segment over the last loss cycle (1 before the first),
-    /// and the sums that make it over the current cycle.
+    /// The concave/convex alpha's mean per acked segment over the last loss cycle
+    /// (1 before the first), and the sums that make it over the current cycle.
     pub alpha_mean: f64,
     alpha_sum: f64,
     alpha_acked: f64,
@@ -72,6 +73,11 @@ impl MpMtp {
 
     /// The shape factor alpha_r (before B and delta), including L.
     pub fn alpha(&mut self, r: usize) -> f64 {
+        self.shape(r) * Self::linear(&self.paths[r])
+    }
+
+    /// The concave or convex profile of alpha_r, without L.
+    fn shape(&mut self, r: usize) -> f64 {
         let beta = self.beta;
         let q = &mut self.paths[r];
         let w = q.p.cwnd;
@@ -91,7 +97,7 @@ impl MpMtp {
             }
             q.alpha_cvx
         };
-        a * Self::linear(q)
+        a
     }
 
     /// L: 1 until the RTT rise, then falls from 1 at RTT_min to 1/w at RTT_max.
@@ -214,13 +220,12 @@ impl CongestionControl for MpMtp {
         if left <= 0.0 {
             return;
         }
-        let a = self.alpha(sf);
+        let shape = self.shape(sf);
+        let a = shape * Self::linear(&self.paths[sf]);
         let b = if self.load_balance { self.balance(sf) } else { 1.0 };
         let d = if self.fairness { self.delta() } else { 1.0 };
-        let lin = Self::linear(&self.paths[sf]);
-        let rec = if std::env::var("MPMTP_X").is_ok() { a / lin } else { a };
         let q = &mut self.paths[sf];
-        q.alpha_sum += rec * left;
+        q.alpha_sum += shape * left;
         q.alpha_acked += left;
         q.p.cwnd += d * b * a * left / q.p.cwnd;
     }
@@ -232,7 +237,6 @@ impl CongestionControl for MpMtp {
         if q.alpha_acked > 0.0 {
             q.alpha_mean = q.alpha_sum / q.alpha_acked;
         }
-        if std::env::var("MPMTP_DBG").is_ok() { eprintln!("loss t={:.2} w={:.0} abar={:.2} srtt={:.3} rise={:.3}", secs(ev.now), q.p.cwnd, q.alpha_mean, q.p.srtt, q.rise_rtt); }
         (q.alpha_sum, q.alpha_acked) = (0.0, 0.0);
         q.w_max = q.p.cwnd;
         q.loss_rtt = if ev.srtt > 0 { secs(ev.srtt) } else { q.p.srtt };
@@ -384,8 +388,34 @@ mod tests {
             c2.paths[i].p = path(50.0, 100.0);
         }
         assert!((c2.delta() / one - 0.25).abs() < 1e-9);
+        // A cycle whose alpha averaged 4 per acked segment: delta compensates it.
+        c.paths[0].alpha_mean = 4.0;
+        assert!((c.delta() - one / 4.0).abs() < 1e-9);
         // clamp
         c.delta_max = 0.1;
         assert_eq!(c.delta(), 0.1);
+    }
+
+    #[test]
+    fn alpha_mean_is_the_last_cycles_mean_per_acked_segment() {
+        let mut c = mtp(false, true);
+        c.add_subflow(0);
+        c.paths[0].p = path(100.0, 100.0);
+        c.paths[0].p.ssthresh = 50.0; // congestion avoidance
+        assert_eq!(c.paths[0].alpha_mean, 1.0, "1 before the first loss");
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        assert_eq!(c.paths[0].alpha_mean, 1.0, "a cycle without acks keeps it");
+        // Concave epoch from w_max = 100: alpha(70) = 70 (the epoch's start), and
+        // near w_max it is close to 1. One segment acked at each: mean of the two.
+        let mut want = Vec::new();
+        for w in [70.0, 99.0] {
+            c.paths[0].p.cwnd = w;
+            want.push(c.shape(0));
+            c.on_ack(0, &ack(0, 1.0, 100.0));
+        }
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        let mean = (want[0] + want[1]) / 2.0;
+        assert!((want[0] - 70.0).abs() < 1e-9 && want[1] < 2.0, "{want:?}");
+        assert!((c.paths[0].alpha_mean - mean).abs() < 1e-9, "{} vs {mean}", c.paths[0].alpha_mean);
     }
 }
