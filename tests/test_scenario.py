@@ -194,7 +194,7 @@ def test_run_accepts_a_dict():
          "flows[0].scheduler_params.gamma", ["unknown parameter", "beta"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\nreceiver = "popctl"\nreceiver_params = { min_on = 0 }',
          "flows[0].receiver_params.min_on", ["allowed: 1 to 1024"]),
-        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncount = 18446744073709551616', "flows[0].count", ["at most"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncount = 18446744073709551616', "flows[0].count", ["less than or equal to 1000000"]),
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", target = "0ms" }', "links.bottleneck.queue.target",
          ["positive"]),
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", interval = "0s" }',
@@ -205,14 +205,14 @@ def test_run_accepts_a_dict():
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "droptail", packets = 1e3 }', "links.bottleneck.queue.packets",
          ["1000.0"]),
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "droptail", packets = 9007199254740993 }',
-         "links.bottleneck.queue.packets", ["at most"]),
+         "links.bottleneck.queue.packets", ["less than or equal to 9007199254740991"]),
         ('rate = "10Mbps"', 'capacity = { kind = "random_walk", initial = "5Mbps", min = "1Mbps", max = "10Mbps", '
          'step = "1s", sigma = inf }', "links.bottleneck.capacity.sigma", ["finite"]),
         ('rate = "10Mbps"', 'capacity = { kind = "trace", path = "t", bytes_per_opportunity = "5GB" }',
-         "links.bottleneck.capacity.bytes_per_opportunity", ["at most"]),
+         "links.bottleneck.capacity.bytes_per_opportunity", ["allowed: 1 to 1000000 bytes"]),
         ('rate = "10Mbps"', 'rate = "1e-30bps"', "links.bottleneck.rate", ["at least 1 bit/s"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\napp = { kind = "cbr", rate = "1Mbps", chunk = "5GB" }',
-         "flows[0].app.chunk", ["at most"]),
+         "flows[0].app.chunk", ["allowed: 1 to 1000000000 bytes"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\nname = 5', "flows[0].name", ["string"]),
     ],
 )
@@ -237,8 +237,9 @@ def test_initial_rto_of_zero_is_impossible():
 def test_whole_floats_are_not_counts_but_ints_are_rates():
     cfg = Scenario.from_toml(BASE.replace('rate = "10Mbps"', "rate = 1000000")).to_config()
     assert cfg["links"][0]["capacity"]["bps"] == 1e6
-    cfg = Scenario.from_toml(BASE.replace('cc = "reno"', 'cc = "reno"\ncc_params = { beta = 1 }')).to_config()
-    assert cfg["flows"][0]["cc_params"] == {"beta": 1.0}
+    cfg = Scenario.from_toml(BASE.replace('cc = "reno"', 'cc = "reno"\nreceiver = "popctl"\n'
+                                                         'receiver_params = { min_on = 2 }')).to_config()
+    assert cfg["flows"][0]["receiver_params"] == {"min_on": 2.0}
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
@@ -251,8 +252,8 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 def test_load_tells_toml_text_from_a_path():
     from mpcc.scenario import load
 
-    assert load('duration = "1s"\n[links.b]\nrate = 1\n').duration == 10**9
-    with pytest.raises(ScenarioError, match=r"^scenario: .*required field is missing|^links: "):
+    assert load(BASE).duration == 10**10
+    with pytest.raises(ScenarioError, match=r"^links: required field is missing"):
         load('duration = "1s"')  # one line of TOML text, not a path
     with pytest.raises(ScenarioError, match='scenario file "nothere.toml" not found'):
         load("nothere.toml")

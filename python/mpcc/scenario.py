@@ -560,6 +560,20 @@ class Subflow(Strict):
     cost_per_mbit: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
 
 
+def _check_params(kind: str, name: str, params: dict, allowed: list[dict]) -> None:
+    ranges = {p["name"]: (p["min"], p["max"]) for p in allowed}
+    for key, value in params.items():
+        field = f"{kind}_params.{key}"
+        if key not in ranges:
+            names = ", ".join(ranges) or "none"
+            raise PydanticCustomError("params", "{msg}", {
+                "msg": f"unknown parameter of {kind} '{name}'; allowed: {names}", "field": field})
+        low, high = ranges[key]
+        if not low <= value <= high:
+            raise PydanticCustomError("params", "{msg}", {"msg": f"{value:g}; allowed: {low:g} to {high:g}",
+                                                          "field": field})
+
+
 ROUTE_FIELDS = ("path", "paths", "subflows")
 # The simulator's receiver controllers (mpcc_algo::receiver::REGISTRY).
 RECEIVERS = ("none", "popctl", "rtsc")
@@ -626,6 +640,20 @@ class Flow(Strict):
                 "receiver", "{msg}", {"msg": f'unknown receiver controller "{name}"; allowed: {", ".join(RECEIVERS)}'}
             )
         return name
+
+    @model_validator(mode="after")
+    def _registered_params(self):
+        """Scheduler and receiver parameters by the registries' names and ranges, so
+        that the error names `flows[i]`, not the simulator's flow name."""
+        from . import _core
+
+        checks = (("scheduler", self.scheduler or scheduler_names()[0], self.scheduler_params, _core.schedulers()),
+                  ("receiver", self.receiver or RECEIVERS[0], self.receiver_params, _core.receivers()))
+        for kind, name, params, registry in checks:
+            entry = next((e for e in registry if e["name"] == name), None)
+            if entry is not None:
+                _check_params(kind, name, params, entry["params"])
+        return self
 
     @model_validator(mode="after")
     def _one_route(self):
@@ -697,10 +725,14 @@ class Scenario(Strict):
 
     @classmethod
     def from_toml(cls, text: str, base_dir: Path | str = ".", source: str = "scenario") -> "Scenario":
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
+        _check_nesting(text, source)
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError(source, f"malformed TOML: {e}") from None
+        except RecursionError:  # the nesting check should have caught it
+            raise ScenarioError(source, f"arrays or tables nested deeper than {MAX_NESTING} levels") from None
         scenario = cls.from_dict(data, base_dir)
         scenario._toml_text = text
         return scenario
@@ -708,12 +740,11 @@ class Scenario(Strict):
     @classmethod
     def from_file(cls, path: Path | str) -> "Scenario":
         path = Path(path)
+        data = read_regular_file(path, MAX_SCENARIO_BYTES, "", "scenario file", str(path))
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ScenarioError("", f'scenario file "{path}" not found') from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ScenarioError(str(path), f"cannot read scenario file: {e}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ScenarioError(str(path), f"not UTF-8 text (byte {e.start}); expected a TOML scenario") from None
         return cls.from_toml(text, path.parent, source=str(path))
 
     # ---- conversion ------------------------------------------------------------
@@ -724,11 +755,8 @@ class Scenario(Strict):
 
     def _expanded_flows(self):
         for flow in self.flows:
-            if flow.count == 1:
-                yield flow.name, flow
-            else:
-                for i in range(flow.count):
-                    yield f"{flow.name}.{i}", flow
+            for name in _simulated_names(flow):
+                yield name, flow
 
     def to_config(self, seed: int | None = None) -> dict[str, Any]:
         """The canonical configuration (a JSON-ready dict); checks cross-references and trace files."""
@@ -752,7 +780,8 @@ class Scenario(Strict):
         flows, seen = [], {}
         for i, flow in enumerate(self.flows):
             where = f"flows[{i}]"
-            for sim_name, _ in [(n, f) for n, f in self._expanded_flows() if f is flow]:
+            sim_names = _simulated_names(flow)
+            for sim_name in sim_names:
                 if sim_name in seen:
                     raise ScenarioError(f"{where}.name", f'"{sim_name}" is already used by flows[{seen[sim_name]}]')
                 seen[sim_name] = i
@@ -763,7 +792,7 @@ class Scenario(Strict):
             route = self._route_config(flow, index, where)
             tcp = _tcp(self.tcp, flow, where)
             app = _app(flow.app, tcp["mss"], self._base_dir, f"{where}.app")
-            for sim_name in [n for n, f in self._expanded_flows() if f is flow]:
+            for sim_name in sim_names:
                 flows.append(
                     {
                         "name": sim_name,
@@ -843,35 +872,72 @@ class Scenario(Strict):
         return {"kind": "trace", "path": str(path), "bytes_per_opportunity": cap.bytes_per_opportunity}
 
 
+def _simulated_names(flow: Flow) -> list[str]:
+    """The simulator's names of a flow's copies: NAME, or NAME.0, NAME.1, ... with `count`."""
+    return [flow.name] if flow.count == 1 else [f"{flow.name}.{i}" for i in range(flow.count)]
+
+
 def _receiver(flow: Flow) -> dict:
     """Only when given, so configurations (and run-cache keys) without one are unchanged."""
     out = {"receiver": flow.receiver} if flow.receiver is not None else {}
     return out | ({"receiver_params": dict(flow.receiver_params)} if flow.receiver_params else {})
 
 
-def check_trace(path: Path, field: str, shown: str) -> None:
-    """Checks a mahimahi trace: one integer millisecond timestamp per line, non-decreasing."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(field, f'trace file "{shown}" not found (looked for {path})') from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError(field, f'cannot read trace file "{shown}": {e}') from None
-    previous, count = -1, 0
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line:
+# Largest trace timestamp (ms): the ceiling of durations.
+MAX_TRACE_MS = units.MAX_DURATION_S * 1000
+_DIGITS = re.compile(rb"[0-9]{1,30}")
+
+
+def _trace_lines(path: Path, field: str, what: str, shown: str, comments: bool):
+    """(line number, bytes) of each non-blank line of a trace file; lines starting
+    with `#` skipped if `comments`. Contents never appear in messages (a mistyped
+    path may point at any file)."""
+    data = read_regular_file(path, MAX_TRACE_BYTES, field, what, shown)
+    for lineno, raw in enumerate(data.splitlines(), start=1):
+        line = raw.strip()
+        if not line or (comments and line.startswith(b"#")):
             continue
-        if not line.isdigit():
-            raise ScenarioError(
-                field, f'trace file "{shown}" line {lineno}: "{line}" is not a whole number of milliseconds'
-            )
-        ms = int(line)
+        yield lineno, line
+
+
+def _whole_number(line: bytes, ceiling: int) -> int | None:
+    """The line's value if it is ASCII digits only and at most `ceiling`, else None."""
+    if not _DIGITS.fullmatch(line):
+        return None
+    value = int(line)
+    return value if value <= ceiling else None
+
+
+@lru_cache(maxsize=64)
+def _trace_stats(path: Path, field: str, shown: str, version: tuple) -> tuple[int, int]:
+    previous, count = -1, 0
+    for lineno, line in _trace_lines(path, field, "trace file", shown, comments=False):
+        ms = _whole_number(line, MAX_TRACE_MS)
+        if ms is None:
+            what = "above the largest time" if _DIGITS.fullmatch(line) else "not a whole number of milliseconds"
+            raise ScenarioError(field, f'trace file "{shown}" line {lineno}: {what}; allowed: a whole number of '
+                                       f"milliseconds, at most {MAX_TRACE_MS}")
         if ms < previous:
             raise ScenarioError(field, f'trace file "{shown}" line {lineno}: {ms} is earlier than the line before')
         previous, count = ms, count + 1
     if count == 0 or previous == 0:
         raise ScenarioError(field, f'trace file "{shown}" has no delivery opportunity after 0 ms')
+    return count, previous
+
+
+def check_trace(path: Path, field: str, shown: str) -> tuple[int, int]:
+    """Checks a mahimahi trace: one integer millisecond timestamp per line, non-decreasing;
+    returns (opportunities, last timestamp in ms). Cached by the file's time and size,
+    so that the resource check (mpcc.limits) does not read it again."""
+    return _trace_stats(path, field, shown, _file_version(path))
+
+
+def _file_version(path: Path) -> tuple:
+    try:
+        st = os.stat(path)
+        return st.st_mtime_ns, st.st_size, st.st_ino
+    except (OSError, ValueError):
+        return ()
 
 
 def _route(names: list[str], index: dict[str, int], field: str) -> list[int]:
@@ -926,27 +992,26 @@ def _dist(d) -> dict | None:
     return None if d is None else d.canonical()
 
 
-def check_frame_trace(path: Path, field: str, shown: str) -> None:
-    """Checks a VBR frame-size trace: one whole number of bytes per line; blank lines
-    and lines starting with `#` skipped; at least one size above 0."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(field, f'frame trace "{shown}" not found (looked for {path})') from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError(field, f'cannot read frame trace "{shown}": {e}') from None
-    total = 0
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if not (line.isascii() and line.isdigit() and int(line) < 2**63):
-            raise ScenarioError(field, f'frame trace "{shown}" line {lineno}: "{line}" is not a frame size; '
-                                       "allowed: a whole number of bytes")
-        total += int(line)
+@lru_cache(maxsize=64)
+def _frame_trace_stats(path: Path, field: str, shown: str, version: tuple) -> tuple[int, int, int]:
+    frames = total = largest = 0
+    for lineno, line in _trace_lines(path, field, "frame trace", shown, comments=True):
+        size = _whole_number(line, units.MAX_SIZE_BYTES)
+        if size is None:
+            raise ScenarioError(field, f'frame trace "{shown}" line {lineno}: not a frame size; allowed: a whole '
+                                       "number of bytes, below 2^53")
+        frames, total, largest = frames + 1, total + size, max(largest, size)
     if total == 0:
         raise ScenarioError(field, f'frame trace "{shown}" has no frame of 1 byte or more; '
                                    "allowed: one size in bytes per line")
+    return frames, total, largest
+
+
+def check_frame_trace(path: Path, field: str, shown: str) -> tuple[int, int, int]:
+    """Checks a VBR frame-size trace: one whole number of bytes per line; blank lines
+    and lines starting with `#` skipped; at least one size above 0. Returns
+    (frames, total bytes, largest frame), cached like check_trace."""
+    return _frame_trace_stats(path, field, shown, _file_version(path))
 
 
 def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
@@ -998,7 +1063,7 @@ def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
         sep = "" if ctx["field"].startswith("[") else "."
         field = f"{field}{sep}{ctx['field']}" if field else ctx["field"]
     if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity", "scheduler",
-                "route", "app", "receiver"):
+                "route", "app", "receiver", "params"):
         message = ctx["msg"]
     elif kind == "missing":
         message = "required field is missing"
@@ -1045,13 +1110,103 @@ def _show(value) -> str:
 
 
 def load(source, base_dir: Path | str | None = None) -> Scenario:
-    """A Scenario from a Scenario, a path to a TOML file, TOML text or a dict."""
+    """A Scenario from a Scenario, a path to a TOML file, TOML text or a dict.
+
+    A string is TOML text if it has a line break, or an `=` and no file of that
+    name exists (`'duration = "1s"'`); otherwise it is a path."""
     if isinstance(source, Scenario):
         return source
     if isinstance(source, dict):
         return Scenario.from_dict(source, base_dir or ".")
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source):
-        return Scenario.from_file(source)
-    if isinstance(source, str):
+    if isinstance(source, str) and _looks_like_toml(source):
         return Scenario.from_toml(source, base_dir or ".")
+    if isinstance(source, (str, Path)):
+        return Scenario.from_file(source)
     raise TypeError(f"expected a Scenario, a path, TOML text or a dict, not {type(source).__name__}")
+
+
+def _looks_like_toml(text: str) -> bool:
+    if "\n" in text:
+        return True
+    if "=" not in text or "\0" in text:
+        return False
+    try:
+        return not os.path.exists(text)
+    except (OSError, ValueError):  # a name too long for a path
+        return True
+
+
+# ---- hostile files -------------------------------------------------------------------
+
+
+def read_regular_file(path: Path, max_bytes: int, field: str, what: str, shown: str) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`; anything else (missing,
+    a directory, a FIFO, a device, too large) is a ScenarioError naming `shown`, the
+    path as the user wrote it. Opened non-blocking, so that a FIFO put in its place
+    after the check cannot block."""
+    data = b""
+    try:
+        st = os.stat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            try:
+                st = os.fstat(fd)  # the file that was opened
+                if stat.S_ISREG(st.st_mode):
+                    data = _read_at_most(fd, max_bytes + 1)
+            finally:
+                os.close(fd)
+    except FileNotFoundError:
+        raise ScenarioError(field, f'{what} "{shown}" not found') from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+        reason = getattr(e, "strerror", None) or "not a valid path"
+        raise ScenarioError(field, f'cannot read {what} "{shown}": {reason}') from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ScenarioError(field, f'{what} "{shown}" is a directory; expected a file')
+    if not stat.S_ISREG(st.st_mode):
+        raise ScenarioError(field, f'{what} "{shown}" is not a regular file (a FIFO, device or socket); expected a file')
+    if st.st_size > max_bytes or len(data) > max_bytes:
+        raise ScenarioError(field, f'{what} "{shown}" is larger than {_mib(max_bytes)}; allowed: at most '
+                                   f"{_mib(max_bytes)}")
+    return data
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _mib(n: int) -> str:
+    return f"{n // 2**20} MiB"
+
+
+# Strings and comments (whose brackets do not nest), and the brackets that do.
+_NESTING_TOKENS = re.compile("|".join([
+    r"#[^\n]*",  # comment
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""',  # multi-line basic string
+    r"'{3}.*?'{3}",  # multi-line literal string
+    r'"(?:[^"\\\n]|\\.)*"',  # basic string
+    r"'[^'\n]*'",  # literal string
+    r"[\[\]{}]",
+]), re.S)
+
+
+def _check_nesting(text: str, source: str) -> None:
+    """Refuses arrays and inline tables nested deeper than MAX_NESTING, before
+    tomllib's recursion would overflow the stack."""
+    depth = 0
+    for m in _NESTING_TOKENS.finditer(text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                line = text.count("\n", 0, m.start()) + 1
+                raise ScenarioError(source, f"line {line}: arrays or tables nested deeper than {MAX_NESTING} levels; "
+                                            f"allowed: at most {MAX_NESTING}")
+        elif token in "]}":
+            depth = max(0, depth - 1)
