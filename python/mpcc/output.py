@@ -56,7 +56,8 @@ class OutputsIncomplete(Exception):
 def write(result, out, force: bool = False, plots: bool = True, flag: str = "force=True") -> tuple[Path, list[Path]]:
     """Writes the results folder `out` (see the module docstring); returns it and the
     plots written. Refuses an existing `out` unless `force` and mpcc wrote all of it.
-    Raises OutputsIncomplete (after saving the rest) if memory runs out on the way."""
+    Raises OutputsIncomplete (after saving the rest) if memory runs out on the way
+    or a plot fails."""
     final = Path(out)
     with building(final, force, flag) as tmp:
         written, missing = _write_files(result, tmp)
