@@ -78,7 +78,10 @@ def _bounded_size(low: int, high: int, what: str):
     """A size between `low` and `high` bytes (after the unit ceiling)."""
 
     def check(v):
-        if v is not None and not low <= v <= high:
+        if v is not None and v < low:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: at least {low} byte{'s' * (low > 1)}"
+                                                                f" (at most {high}{what})"})
+        if v is not None and v > high:
             raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: {low} to {high} bytes{what}"})
         return v
 
@@ -900,6 +903,15 @@ def _trace_lines(path: Path, field: str, what: str, shown: str, comments: bool):
         yield lineno, line
 
 
+# A mistyped number ("12k", "1.5e3") may be quoted back; any other line is only
+# described, so that a trace path pointing at another file leaks nothing of it.
+_NUMBER_LIKE = re.compile(rb"[0-9][0-9.,eE+-]{0,11}[A-Za-z]{0,3}")
+
+
+def _described(line: bytes) -> str:
+    return f' ("{line.decode()}")' if _NUMBER_LIKE.fullmatch(line) else ""
+
+
 def _whole_number(line: bytes, ceiling: int) -> int | None:
     """The line's value if it is ASCII digits only and at most `ceiling`, else None."""
     if not _DIGITS.fullmatch(line):
@@ -915,8 +927,8 @@ def _trace_stats(path: Path, field: str, shown: str, version: tuple) -> tuple[in
         ms = _whole_number(line, MAX_TRACE_MS)
         if ms is None:
             what = "above the largest time" if _DIGITS.fullmatch(line) else "not a whole number of milliseconds"
-            raise ScenarioError(field, f'trace file "{shown}" line {lineno}: {what}; allowed: a whole number of '
-                                       f"milliseconds, at most {MAX_TRACE_MS}")
+            raise ScenarioError(field, f'trace file "{shown}" line {lineno}{_described(line)} is {what}; allowed: '
+                                       f"a whole number of milliseconds, at most {MAX_TRACE_MS}")
         if ms < previous:
             raise ScenarioError(field, f'trace file "{shown}" line {lineno}: {ms} is earlier than the line before')
         previous, count = ms, count + 1
@@ -998,8 +1010,8 @@ def _frame_trace_stats(path: Path, field: str, shown: str, version: tuple) -> tu
     for lineno, line in _trace_lines(path, field, "frame trace", shown, comments=True):
         size = _whole_number(line, units.MAX_SIZE_BYTES)
         if size is None:
-            raise ScenarioError(field, f'frame trace "{shown}" line {lineno}: not a frame size; allowed: a whole '
-                                       "number of bytes, below 2^53")
+            raise ScenarioError(field, f'frame trace "{shown}" line {lineno}{_described(line)} is not a frame size; '
+                                       "allowed: a whole number of bytes, below 2^53")
         frames, total, largest = frames + 1, total + size, max(largest, size)
     if total == 0:
         raise ScenarioError(field, f'frame trace "{shown}" has no frame of 1 byte or more; '
