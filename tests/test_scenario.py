@@ -194,7 +194,7 @@ def test_run_accepts_a_dict():
          "flows[0].scheduler_params.gamma", ["unknown parameter", "beta"]),
         ('path = ["bottleneck"]', 'path = ["bottleneck"]\nreceiver = "popctl"\nreceiver_params = { min_on = 0 }',
          "flows[0].receiver_params.min_on", ["allowed: 1 to 1024"]),
-        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncount = 18446744073709551616', "flows[0].count", ["less than or equal to 1000000"]),
+        ('path = ["bottleneck"]', 'path = ["bottleneck"]\ncount = 18446744073709551616', "flows[0].count", ["allowed: 1 to 100000"]),
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", target = "0ms" }', "links.bottleneck.queue.target",
          ["positive"]),
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "codel", interval = "0s" }',

@@ -64,9 +64,9 @@ Count = Annotated[int, Field(ge=1, le=MAX_INT)]
 # that mss + header_bytes cannot wrap.
 MAX_WIRE_FIELD_BYTES = 65_000
 MAX_CHUNK_BYTES = 10**9
-# Simulated flows (`count` expanded): validation stays fast, the resource check
+# Copies of one flow (`count`): validation stays fast; the resource check
 # (mpcc.limits) decides what fits in memory.
-MAX_FLOWS = 1_000_000
+MAX_FLOWS = 100_000
 # Nesting of arrays and inline tables in a scenario file.
 MAX_NESTING = 64
 # Largest scenario file and trace file read.
@@ -536,17 +536,22 @@ class Tcp(Strict):
         return self
 
 
-def _algorithm_names() -> list[str]:
+@lru_cache(maxsize=None)
+def _registry(kind: str) -> tuple[dict, ...]:
+    """The simulator's registry of `algorithms`, `schedulers` or `receivers`: fixed
+    at build time, so asked once (not once per flow of a 100 000-flow scenario)."""
     from . import _core
 
-    return [a["name"] for a in _core.algorithms()]
+    return tuple(getattr(_core, kind)())
+
+
+def _algorithm_names() -> list[str]:
+    return [a["name"] for a in _registry("algorithms")]
 
 
 def scheduler_names() -> list[str]:
     """The simulator's MPTCP schedulers; the first is the default."""
-    from . import _core
-
-    return [s["name"] for s in _core.schedulers()]
+    return [s["name"] for s in _registry("schedulers")]
 
 
 Route = Annotated[list[str], Field(min_length=1)]
@@ -599,9 +604,16 @@ class Flow(Strict):
     receiver_params: dict[str, float] = {}
     start: Duration = 0
     stop: Optional[Duration] = None
-    count: Annotated[int, Field(ge=1, le=MAX_FLOWS)] = 1
+    count: int = 1
     app: App = BulkApp(kind="bulk")
     tcp: Tcp = Tcp()
+
+    @field_validator("count")
+    @classmethod
+    def _count_range(cls, count):
+        if not 1 <= count <= MAX_FLOWS:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{count}; allowed: 1 to {MAX_FLOWS} copies of the flow"})
+        return count
 
     @field_validator("cc")
     @classmethod
@@ -648,10 +660,8 @@ class Flow(Strict):
     def _registered_params(self):
         """Scheduler and receiver parameters by the registries' names and ranges, so
         that the error names `flows[i]`, not the simulator's flow name."""
-        from . import _core
-
-        checks = (("scheduler", self.scheduler or scheduler_names()[0], self.scheduler_params, _core.schedulers()),
-                  ("receiver", self.receiver or RECEIVERS[0], self.receiver_params, _core.receivers()))
+        checks = (("scheduler", self.scheduler or scheduler_names()[0], self.scheduler_params, _registry("schedulers")),
+                  ("receiver", self.receiver or RECEIVERS[0], self.receiver_params, _registry("receivers")))
         for kind, name, params, registry in checks:
             entry = next((e for e in registry if e["name"] == name), None)
             if entry is not None:
