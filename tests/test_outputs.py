@@ -271,6 +271,22 @@ def test_max_memory_takes_a_size():
     assert proc.returncode == 2 and "--max-memory" in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
+def test_a_scenario_above_max_memory_is_refused_before_running(tmp_path, capsys):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(interval="100ms"))
+    code, stdout, err = cli(capsys, "run", scenario, "--out", tmp_path / "out", "--max-memory", "1KB")
+    assert code == 2 and stdout == ""
+    assert_one_line(err, "mpcc: error: ", "--max-memory")
+    assert not (tmp_path / "out").exists()
+
+    write_tiny_paper(tmp_path)
+    proc = reproduce_tiny(tmp_path, "--out", "report", "--cache", "cache", "--max-memory", "1KB")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    assert_one_line(err, "mpcc: error: ", "sweep/p=0.001", "--max-memory")
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "report").exists()
+
+
 def test_control_characters_in_names_are_shown_escaped(tmp_path, capsys):
     scenario = tmp_path / "s.toml"
     scenario.write_text(SCENARIO.format(interval="0s").replace('name = "a"', 'name = "a\\u001b[31mred\\nx"'))

@@ -74,13 +74,11 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
     return result
 
 
-def _check_resources(config: dict, max_memory: int | None) -> int | None:
+def _check_resources(config: dict, max_memory: int | None) -> int:
     """Refuses a scenario estimated to need more than `max_memory` bytes (ScenarioError
     naming the fields that drive the estimate); returns the limit for the simulator."""
-    try:
-        from . import limits
-    except ImportError:  # mpcc.limits is being written; until then nothing is checked
-        return max_memory
+    from . import limits
+
     limits.check_resources(config, max_memory)
     return max_memory if max_memory is not None else limits.DEFAULT_MAX_MEMORY_BYTES
 

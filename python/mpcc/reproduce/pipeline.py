@@ -61,10 +61,7 @@ def reproduce(paper: Paper, out="report", quick: bool = False, jobs: int | None 
 
 def check_resources(specs, max_memory: int | None) -> None:
     """Every distinct run within the memory limit (mpcc.limits), before any runs."""
-    try:
-        from ..limits import check_resources as check
-    except ImportError:  # mpcc.limits is being written; until then nothing is checked
-        return
+    from ..limits import check_resources as check
     from ..scenario import ScenarioError
 
     for spec in {s.key: s for s in specs}.values():
