@@ -554,7 +554,11 @@ def scheduler_names() -> list[str]:
     return [s["name"] for s in _registry("schedulers")]
 
 
-Route = Annotated[list[str], Field(min_length=1)]
+# Hops of a route and subflows of a connection: the simulator's limits (hop counts
+# fit 16 bits; at most 1024 subflows), far above any network studied.
+MAX_HOPS = 1000
+MAX_SUBFLOWS = 1024
+Route = Annotated[list[str], Field(min_length=1, max_length=MAX_HOPS)]
 
 
 class Subflow(Strict):
@@ -593,8 +597,8 @@ class Flow(Strict):
     cc_params: dict[str, float] = {}
     path: Optional[Route] = None
     reverse_path: Optional[Route] = None
-    paths: Optional[list[Route]] = Field(default=None, min_length=1)
-    subflows: Optional[list[Subflow]] = Field(default=None, min_length=1)
+    paths: Optional[list[Route]] = Field(default=None, min_length=1, max_length=MAX_SUBFLOWS)
+    subflows: Optional[list[Subflow]] = Field(default=None, min_length=1, max_length=MAX_SUBFLOWS)
     scheduler: Optional[str] = None
     # Checked by the simulator against the scheduler's registry entry.
     scheduler_params: dict[str, float] = {}
@@ -1123,12 +1127,22 @@ def _field_path(loc, data) -> str:
     return out
 
 
+_SHOWN_CHARACTERS = 60
+
+
 def _show(value) -> str:
+    """A value given by the user, short and on one line: long strings cut, control
+    characters escaped, arrays and tables described."""
     if isinstance(value, str):
-        return f'"{value}"'
+        text = value if value.isprintable() else value.encode("unicode_escape").decode("ascii")
+        if len(text) > _SHOWN_CHARACTERS:
+            return f'"{text[:_SHOWN_CHARACTERS]}..." ({len(value)} characters)'
+        return f'"{text}"'
     if isinstance(value, dict):
         return "table"
-    return repr(value)
+    if isinstance(value, list):
+        return f"an array of {len(value)} item{'s' * (len(value) != 1)}"
+    return repr(value)[:_SHOWN_CHARACTERS]
 
 
 def load(source, base_dir: Path | str | None = None) -> Scenario:
