@@ -101,3 +101,10 @@ def test_huge_exponents_give_a_unit_error(parse, text, words):
         parse(text)
     for w in words:
         assert w in str(err.value)
+
+
+@pytest.mark.parametrize("text", ["10MBps", "10MBPS", "1GBps", "100Bps"])
+def test_bytes_per_second_is_not_taken_as_bits(text):
+    with pytest.raises(UnitError, match="B is bytes"):
+        rate_bps(text)
+    assert rate_bps("10mbps") == rate_bps("10MBPS".replace("BPS", "bps")) == 10e6

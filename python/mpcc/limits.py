@@ -184,7 +184,7 @@ def _series(config, duration_s, links, flows) -> Cost:
     rows = sum(f.copies * f.subflows for f in flows)
     values = samples * (rows * FLOW_SERIES_COLUMNS + len(links) * LINK_SERIES_COLUMNS)
     return Cost("sample_interval x duration", values * SERIES_VALUE_BYTES,
-                f"{samples:.1e} samples of {rows} subflows and {len(links)} links",
+                f"{samples:.1e} samples of {_count(rows, 'subflow')} and {_count(len(links), 'link')}",
                 'a longer sample_interval (or "0s": no time series) or a shorter duration')
 
 
@@ -345,6 +345,10 @@ def _bytes(n: float) -> str:
         if n >= size:
             return f"{n / size:.3g} {unit}"
     return f"{n:.0f} bytes"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1)}"
 
 
 def _seconds(s: float) -> str:

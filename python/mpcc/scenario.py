@@ -625,7 +625,7 @@ class Flow(Strict):
         names = _algorithm_names()
         if cc not in names:
             raise PydanticCustomError(
-                "cc", "{msg}", {"msg": f'unknown congestion controller "{cc}"; allowed: {", ".join(names)}'}
+                "cc", "{msg}", {"msg": f'unknown congestion controller {_show(cc)}; allowed: {", ".join(names)}'}
             )
         return cc
 
@@ -647,7 +647,7 @@ class Flow(Strict):
         names = scheduler_names()
         if name is not None and name not in names:
             raise PydanticCustomError(
-                "scheduler", "{msg}", {"msg": f'unknown scheduler "{name}"; allowed: {", ".join(names)}'}
+                "scheduler", "{msg}", {"msg": f'unknown scheduler {_show(name)}; allowed: {", ".join(names)}'}
             )
         return name
 
@@ -656,7 +656,7 @@ class Flow(Strict):
     def _known_receiver(cls, name):
         if name is not None and name not in RECEIVERS:
             raise PydanticCustomError(
-                "receiver", "{msg}", {"msg": f'unknown receiver controller "{name}"; allowed: {", ".join(RECEIVERS)}'}
+                "receiver", "{msg}", {"msg": f'unknown receiver controller {_show(name)}; allowed: {", ".join(RECEIVERS)}'}
             )
         return name
 
@@ -884,8 +884,7 @@ class Scenario(Strict):
                 "step_ns": cap.step,
                 "sigma": cap.sigma,
             }
-        path = (self._base_dir / cap.path).resolve()
-        check_trace(path, f"links.{name}.capacity.path", cap.path)
+        path = _checked(check_trace, self._base_dir / cap.path, f"links.{name}.capacity.path", cap.path)
         return {"kind": "trace", "path": str(path), "bytes_per_opportunity": cap.bytes_per_opportunity}
 
 
@@ -934,8 +933,7 @@ def _whole_number(line: bytes, ceiling: int) -> int | None:
     return value if value <= ceiling else None
 
 
-@lru_cache(maxsize=64)
-def _trace_stats(path: Path, field: str, shown: str, version: tuple) -> tuple[int, int]:
+def _trace_stats(path: Path, field: str, shown: str) -> tuple[int, int]:
     previous, count = -1, 0
     for lineno, line in _trace_lines(path, field, "trace file", shown, comments=False):
         ms = _whole_number(line, MAX_TRACE_MS)
@@ -955,22 +953,42 @@ def check_trace(path: Path, field: str, shown: str) -> tuple[int, int]:
     """Checks a mahimahi trace: one integer millisecond timestamp per line, non-decreasing;
     returns (opportunities, last timestamp in ms). Cached by the file's time and size,
     so that the resource check (mpcc.limits) does not read it again."""
-    return _trace_stats(path, field, shown, _file_version(path))
+    return _cached(_trace_stats, path, field, shown)
 
 
-def _file_version(path: Path) -> tuple:
+_STATS: dict[tuple, tuple] = {}
+
+
+def _cached(stats, path: Path, field: str, shown: str) -> tuple:
+    """`stats(path, field, shown)`, remembered per file (device, inode, time, size),
+    so that a file reached by another path (resolved, or from mpcc.limits) is read once."""
     try:
         st = os.stat(path)
-        return st.st_mtime_ns, st.st_size, st.st_ino
     except (OSError, ValueError):
-        return ()
+        return stats(path, field, shown)  # raises, naming the problem
+    if not stat.S_ISREG(st.st_mode):
+        return stats(path, field, shown)
+    key = (stats.__name__, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    if key not in _STATS:
+        if len(_STATS) > 64:
+            _STATS.clear()
+        _STATS[key] = stats(path, field, shown)
+    return _STATS[key]
+
+
+def _checked(check, path: Path, field: str, shown: str) -> Path:
+    """The absolute path of a trace file that `check` accepts. Checked before it is
+    resolved: resolving a symlink loop or a path holding NUL raises, and the
+    message names the path as the user wrote it."""
+    check(path, field, shown)
+    return path.resolve()
 
 
 def _route(names: list[str], index: dict[str, int], field: str) -> list[int]:
     route = []
     for j, name in enumerate(names):
         if name not in index:
-            raise ScenarioError(f"{field}[{j}]", f'unknown link "{name}"; defined links: {", ".join(index)}')
+            raise ScenarioError(f"{field}[{j}]", f'unknown link {_show(name)}; defined links: {", ".join(index)}')
         route.append(index[name])
     return route
 
@@ -996,8 +1014,7 @@ def _app(app, mss: int, base_dir: Path, where: str) -> dict:
     if isinstance(app, VbrApp):
         trace = None
         if app.trace is not None:
-            trace = (base_dir / app.trace).resolve()
-            check_frame_trace(trace, f"{where}.trace", app.trace)
+            trace = _checked(check_frame_trace, base_dir / app.trace, f"{where}.trace", app.trace)
         return {"kind": "vbr", "fps": app.fps, "trace": None if trace is None else str(trace),
                 "loop_trace": app.loop_trace, "rate_bps": app.rate, "cv": app.cv} | _player(app)
     if isinstance(app, WebApp):
@@ -1018,8 +1035,7 @@ def _dist(d) -> dict | None:
     return None if d is None else d.canonical()
 
 
-@lru_cache(maxsize=64)
-def _frame_trace_stats(path: Path, field: str, shown: str, version: tuple) -> tuple[int, int, int]:
+def _frame_trace_stats(path: Path, field: str, shown: str) -> tuple[int, int, int]:
     frames = total = largest = 0
     for lineno, line in _trace_lines(path, field, "frame trace", shown, comments=True):
         size = _whole_number(line, units.MAX_SIZE_BYTES)
@@ -1037,7 +1053,7 @@ def check_frame_trace(path: Path, field: str, shown: str) -> tuple[int, int, int
     """Checks a VBR frame-size trace: one whole number of bytes per line; blank lines
     and lines starting with `#` skipped; at least one size above 0. Returns
     (frames, total bytes, largest frame), cached like check_trace."""
-    return _frame_trace_stats(path, field, shown, _file_version(path))
+    return _cached(_frame_trace_stats, path, field, shown)
 
 
 def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
@@ -1180,6 +1196,7 @@ def read_regular_file(path: Path, max_bytes: int, field: str, what: str, shown: 
     a directory, a FIFO, a device, too large) is a ScenarioError naming `shown`, the
     path as the user wrote it. Opened non-blocking, so that a FIFO put in its place
     after the check cannot block."""
+    shown = _show(shown)[1:-1] if shown.isprintable() is False or len(shown) > 200 else shown
     data = b""
     try:
         st = os.stat(path)

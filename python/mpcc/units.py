@@ -91,6 +91,7 @@ def duration_ns(value) -> int:
 def rate_bps(value, allow_zero: bool = False) -> float:
     """ "10Mbps" -> 1e7; a bare number is bits per second. 1 bit/s to 10 Tbit/s;
     zero is refused unless allowed (a capacity schedule's outage)."""
+    _refuse_bytes_per_second(value)
     number, mult = _split(value, "rate", "10Mbps", RATE_UNITS)
     bps = number * mult
     if number == 0 and allow_zero:
@@ -102,6 +103,14 @@ def rate_bps(value, allow_zero: bool = False) -> float:
     if bps > MAX_RATE_BPS:
         raise UnitError(f"{_show(value)} is too high; allowed: at most 10 Tbit/s")
     return float(bps)
+
+
+def _refuse_bytes_per_second(value) -> None:
+    """ "10MBps" is megabytes per second to many readers: not taken as megabits."""
+    m = _NUMBER_UNIT.match(value) if isinstance(value, str) else None
+    if m and m.group(2).lower().endswith("bps") and "B" in m.group(2)[-3:]:
+        raise UnitError(f"{_show(value)} has unit \"{m.group(2)}\": B is bytes; rates are in bits per second "
+                        "(bps, kbps, Mbps, Gbps, Tbps), e.g. \"10Mbps\"")
 
 
 def size_bytes(value) -> int:
