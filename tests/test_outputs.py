@@ -266,6 +266,25 @@ def test_early_stop_saves_the_results_warns_and_exits_3(tmp_path, capsys, monkey
     assert "stopped_early" in (tmp_path / "out/summary.json").read_text()
 
 
+def test_the_api_warns_of_an_early_stop(monkeypatch):
+    import mpcc
+    from mpcc import _core
+    from mpcc.run import StoppedEarlyWarning
+
+    real = _core.run
+
+    def stopped(config_json, **kwargs):
+        summary, tables = real(config_json)
+        data = json.loads(summary)
+        data["sim"]["stopped_early"] = "stopped at 1.250 s of 2.000 s: the simulator's memory passed the limit"
+        return json.dumps(data), tables
+
+    monkeypatch.setattr(_core, "run", stopped)
+    with pytest.warns(StoppedEarlyWarning, match="stopped at 1.250 s"):
+        result = mpcc.run(SCENARIO.format(interval="0s"))
+    assert result.stopped_early.startswith("stopped at 1.250 s")
+
+
 def test_max_memory_takes_a_size():
     proc = run_cli("run", "x.toml", "--max-memory", "lots")
     assert proc.returncode == 2 and "--max-memory" in proc.stderr and len(proc.stderr.splitlines()) == 1

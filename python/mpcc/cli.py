@@ -32,6 +32,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 EXIT_USAGE = 2
@@ -184,13 +185,14 @@ def _seed(text: str) -> int:
 
 def cmd_run(args) -> int:
     from . import output
-    from .run import run
+    from .run import StoppedEarlyWarning, run
     from .scenario import Scenario
 
     scenario = Scenario.from_file(args.scenario)
     scenario.to_config(seed=args.seed)  # report scenario errors before starting
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
     output.check_replaceable(out, args.force, flag="--force")  # before spending the simulation time
+    warnings.simplefilter("ignore", StoppedEarlyWarning)  # said below, in one line
     started = time.monotonic()
     try:
         result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots,

@@ -4,6 +4,7 @@ pandas DataFrames (and, with `out=`, as files on disk)."""
 from __future__ import annotations
 
 import json
+import warnings
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,11 @@ if TYPE_CHECKING:
 
 class SimulationError(ValueError):
     """The simulator rejected the configuration; the message is its one line."""
+
+
+class StoppedEarlyWarning(RuntimeWarning):
+    """The run reached its memory limit and stopped before the scenario's end; its
+    results cover only the simulated time (`Result.stopped_early` says why)."""
 
 
 def algorithms() -> list[dict]:
@@ -69,6 +75,9 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
     except ValueError as e:
         raise SimulationError(str(e)) from None
     result = Result(scenario, config, json.loads(summary_json), tables)
+    if result.stopped_early:  # never hand back partial results without a word
+        warnings.warn(f"{result.stopped_early}; the results cover only the simulated time", StoppedEarlyWarning,
+                      stacklevel=2)
     if out is not None:
         result.save(out, plots=plots, force=force)
     return result

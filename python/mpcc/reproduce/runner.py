@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import warnings
 from dataclasses import dataclass
 
 from .cache import RunCache, run_key
@@ -121,10 +122,12 @@ def run_one(task) -> tuple[str, str]:
 
 
 def _compute(cache: RunCache, data, base_dir, seed, key, version, label, max_memory) -> None:
-    from ..run import run
+    from ..run import StoppedEarlyWarning, run
     from ..scenario import Scenario
 
-    result = run(Scenario.from_dict(data, base_dir), seed=seed, max_memory=max_memory)
+    with warnings.catch_warnings():  # an early stop is raised below instead
+        warnings.simplefilter("ignore", StoppedEarlyWarning)
+        result = run(Scenario.from_dict(data, base_dir), seed=seed, max_memory=max_memory)
     if result.stopped_early:
         raise StoppedEarly(f"run {label}: {result.stopped_early}; not cached, no report written "
                            "(pass a larger --max-memory)")
