@@ -138,14 +138,15 @@ def _computed(stdout: str) -> int:
 
 def test_two_reproductions_on_one_cache_and_one_out_compute_each_run_once(baseline, tmp_path):
     write_tiny_paper(tmp_path)
-    slow = {"TINY_RATE": "1Gbps"}  # about 0.3 s per run, so that the two overlap
+    slow = {"TINY_RATE": "1Gbps", "TINY_DURATION": "6s"}  # about 1 s per run, so that the two overlap
     procs = [reproduce_tiny(tmp_path, "--out", "report", "--cache", "cache", "--jobs", jobs, env=slow)
              for jobs in ("1", "2")]
     results = [p.communicate(timeout=180) for p in procs]
     for proc, (out, err) in zip(procs, results):
         assert proc.returncode == 0, err
         assert "Traceback" not in err and "warning" not in err, err
-    assert sum(_computed(out) for out, _ in results) == TINY_RUNS
+    computed = [_computed(out) for out, _ in results]
+    assert sum(computed) == TINY_RUNS and min(computed) > 0, computed  # shared out, none twice
     assert len(list((tmp_path / "cache").glob("*/*.npz"))) == TINY_RUNS
     assert (tmp_path / "report" / "tinypaper" / "index.html").is_file()
     assert not [p.name for p in (tmp_path / "report").iterdir() if p.name != "tinypaper"]

@@ -18,7 +18,8 @@ from conftest import ROOT, mpcc_command, run_cli
 
 # A small paper for `mpcc reproduce`: 3 variants x 2 replications of a one-link
 # scenario kept in scenarios/tinypaper/ next to the module (like the real papers).
-# TINY_RATE makes each run slower; TINY_DRAW_SLEEP slows down report writing.
+# TINY_RATE and TINY_DURATION make each run slower; TINY_DRAW_SLEEP slows down
+# report writing.
 TINY_PAPER = '''
 import os, time
 from pathlib import Path
@@ -26,6 +27,7 @@ from mpcc.reproduce import Claim, Experiment, Figure, Paper, Variant
 
 SCENARIO = Path(__file__).parent / "scenarios" / "tinypaper" / "base.toml"
 RATE = os.environ.get("TINY_RATE", "10Mbps")
+DURATION = os.environ.get("TINY_DURATION", "2s")
 
 def metrics(result, variant):
     return {"goodput_bps": sum(f["goodput_bps"] for f in result.summary["flows"].values())}
@@ -43,7 +45,7 @@ def verdict(data):
 PAPER = Paper(
     name="tinypaper", title="A tiny test paper", reference="tests", summary="One Reno flow, random loss.",
     experiments=(Experiment("sweep", SCENARIO,
-                            tuple(Variant(f"p={p}", {"links.l.loss.p": p, "links.l.rate": RATE}, {"p": p})
+                            tuple(Variant(f"p={p}", {"links.l.loss.p": p, "links.l.rate": RATE, "duration": DURATION}, {"p": p})
                                   for p in (0.001, 0.01, 0.02)),
                             metrics, replications=2, quick_replications=2),),
     figures=(Figure("goodput", "Goodput", "one point per run", draw),),
@@ -405,7 +407,7 @@ def test_sigterm_while_the_report_is_written_exits_130_and_leaves_no_partial_rep
 def test_ctrl_c_in_the_pool_leaves_no_semaphore_warning(tmp_path):
     write_tiny_paper(tmp_path)
     proc = reproduce_tiny(tmp_path, "--out", "report", "--cache", "cache", "--jobs", "2",
-                          env={"TINY_RATE": "1Gbps"}, start_new_session=True)
+                          env={"TINY_RATE": "1Gbps", "TINY_DURATION": "6s"}, start_new_session=True)
     deadline = time.monotonic() + 60
     while not list((tmp_path / "cache").glob("*/*.npz")) and time.monotonic() < deadline:
         time.sleep(0.05)
