@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -55,6 +56,9 @@ def execute(specs: list[RunSpec], cache: RunCache, version: str, jobs: int, labe
             computed += sum(status == COMPUTED for _, status in outcomes)
             busy = {key for key, status in outcomes if status == BUSY}
             tasks, wait = [t for t in tasks if t[3] in busy], True
+            if tasks:
+                print(f"{chr(10) if progress.tty else ''}{label}: waiting for {len(tasks)} runs another mpcc process is computing "
+                      f"in {cache.root}", file=sys.stderr, flush=True)
     finally:
         progress.close()
     return RunStats(len(unique), len(unique) - computed, computed)
