@@ -57,11 +57,16 @@ def execute(specs: list[RunSpec], cache: RunCache, version: str, jobs: int, labe
             busy = {key for key, status in outcomes if status == BUSY}
             tasks, wait = [t for t in tasks if t[3] in busy], True
             if tasks:
-                print(f"{chr(10) if progress.tty else ''}{label}: waiting for {len(tasks)} runs another mpcc process is computing "
-                      f"in {cache.root}", file=sys.stderr, flush=True)
+                _say_waiting(label, len(tasks), cache, progress)
     finally:
         progress.close()
     return RunStats(len(unique), len(unique) - computed, computed)
+
+
+def _say_waiting(label: str, runs: int, cache: RunCache, progress: Progress) -> None:
+    """One line, so that a wait on a stopped (e.g. suspended) process is not a mystery."""
+    line = f"{label}: waiting for {runs} runs another mpcc process is computing in {cache.root}"
+    print(("\n" if progress.tty else "") + line, file=sys.stderr, flush=True)
 
 
 def _label(spec: RunSpec) -> str:
@@ -84,7 +89,7 @@ def _run_all(tasks, jobs: int, progress: Progress) -> list[tuple[str, str]]:
 def _in_pool(tasks, jobs: int, progress: Progress, outcomes: list) -> None:
     context = multiprocessing.get_context("spawn")
     previous = signal.getsignal(signal.SIGTERM)
-    # SIGTERM leaves through the `with` below, which terminates the workers.
+    # SIGTERM leaves through the `except` below, which terminates the workers.
     signal.signal(signal.SIGTERM, _raise_interrupt)
     pool = context.Pool(min(jobs, len(tasks)), initializer=_ignore_sigint)
     try:
