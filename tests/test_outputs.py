@@ -45,7 +45,8 @@ def verdict(data):
 PAPER = Paper(
     name="tinypaper", title="A tiny test paper", reference="tests", summary="One Reno flow, random loss.",
     experiments=(Experiment("sweep", SCENARIO,
-                            tuple(Variant(f"p={p}", {"links.l.loss.p": p, "links.l.rate": RATE, "duration": DURATION}, {"p": p})
+                            tuple(Variant(f"p={p}", {"links.l.loss.p": p, "links.l.rate": RATE, "duration": DURATION},
+                                          {"p": p})
                                   for p in (0.001, 0.01, 0.02)),
                             metrics, replications=2, quick_replications=2),),
     figures=(Figure("goodput", "Goodput", "one point per run", draw),),
