@@ -736,6 +736,8 @@ class Scenario(Strict):
             scenario = cls.model_validate(data)
         except ValidationError as e:
             raise _to_scenario_error(e, data) from None
+        except RecursionError:  # a dict nested thousands deep, from Python
+            raise ScenarioError("scenario", f"tables nested deeper than {MAX_NESTING} levels") from None
         scenario._base_dir = Path(base_dir)
         scenario._source = data
         return scenario
@@ -1245,21 +1247,24 @@ _NESTING_TOKENS = re.compile("|".join([
     r"'{3}.*?'{3}",  # multi-line literal string
     r'"(?:[^"\\\n]|\\.)*"',  # basic string
     r"'[^'\n]*'",  # literal string
-    r"[\[\]{}]",
+    r"[\[{]+",  # runs of openers and of closers: one step each
+    r"[\]}]+",
 ]), re.S)
 
 
 def _check_nesting(text: str, source: str) -> None:
     """Refuses arrays and inline tables nested deeper than MAX_NESTING, before
     tomllib's recursion would overflow the stack."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return
     depth = 0
     for m in _NESTING_TOKENS.finditer(text):
         token = m.group()
-        if token in "[{":
-            depth += 1
+        if token[0] in "[{":
+            depth += len(token)
             if depth > MAX_NESTING:
                 line = text.count("\n", 0, m.start()) + 1
                 raise ScenarioError(source, f"line {line}: arrays or tables nested deeper than {MAX_NESTING} levels; "
                                             f"allowed: at most {MAX_NESTING}")
-        elif token in "]}":
-            depth = max(0, depth - 1)
+        elif token[0] in "]}":
+            depth = max(0, depth - len(token))
