@@ -164,6 +164,17 @@ def test_run_refuses_an_existing_folder_unless_forced_and_all_of_it_is_mpccs(tmp
     assert not [p for p in tmp_path.iterdir() if ".mpcc-" in p.name]  # no temporary folder left
 
 
+def test_plots_redrawn_by_mpcc_plot_still_count_as_mpccs(tmp_path, capsys):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO.format(interval="100ms"))
+    out = tmp_path / "out"
+    assert cli(capsys, "run", scenario, "--out", out, "--no-plots")[0] == 0
+    code, stdout, _ = cli(capsys, "plot", out)
+    assert code == 0 and "throughput.png" in stdout
+    code, _, err = cli(capsys, "run", scenario, "--out", out, "--force")
+    assert code == 0, err
+
+
 def test_api_run_needs_force_for_an_existing_folder(tmp_path):
     import mpcc
     from mpcc.output import OutputFolderError
