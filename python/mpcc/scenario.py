@@ -79,8 +79,8 @@ def _bounded_size(low: int, high: int, what: str):
 
     def check(v):
         if v is not None and v < low:
-            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: at least {low} byte{'s' * (low > 1)}"
-                                                                f" (at most {high}{what})"})
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: at least {low} byte"
+                                                                f"{'s' * (low > 1)}"})
         if v is not None and v > high:
             raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: {low} to {high} bytes{what}"})
         return v
