@@ -288,8 +288,9 @@ def estimate_events(config: dict) -> list[Cost]:
     duration_s, links, rates, flows = _model(config)
     packets, busiest = _delivered_packets(duration_s, links, rates, flows)
     hops = max((f.hops for f in flows), default=1)
-    costs = [Cost(f"{_rate_field(links[busiest])} x duration", packets * (EVENTS_PER_PACKET_BASE + EVENTS_PER_PACKET_HOP * hops),
-                  f"{packets:.1e} packets over {hops} hops", "shorten duration or lower the rates")]
+    per_packet = EVENTS_PER_PACKET_BASE + EVENTS_PER_PACKET_HOP * hops
+    costs = [Cost(f"{_rate_field(links[busiest])} x duration", packets * per_packet,
+                  f"{packets:.1e} packets over {_count(hops, 'hop')}", "shorten duration or lower the rates")]
     costs += [c for link in links if (c := _capacity_events(link, duration_s)) is not None]
     costs += [c for f in flows if (c := _app_events(f)) is not None]
     return costs
@@ -308,7 +309,8 @@ def _capacity_events(link: dict, duration_s: float) -> Cost | None:
     if cap["kind"] == "trace":
         opportunities, last_ms = _trace(link)
         return Cost(f"{field}.path", opportunities * duration_s / (last_ms / 1e3),
-                    f"{opportunities} opportunities every {last_ms} ms over {_seconds(duration_s)}", "a shorter duration")
+                    f"{opportunities} opportunities every {last_ms} ms over {_seconds(duration_s)}",
+                    "a shorter duration")
     return None
 
 
@@ -330,8 +332,8 @@ def _app_events(f: _Flow) -> Cost | None:
     if kind == "web":
         think = _mean(app["think_ns"]) / 1e9
         objects = len(app["objects"]) if app.get("objects") else _mean(app["object_count"])
-        return Cost(f"{where}.think", f.copies * objects * t / think, f"pages every {_seconds(think)} over {_seconds(t)}",
-                    "a longer think time")
+        return Cost(f"{where}.think", f.copies * objects * t / think,
+                    f"pages every {_seconds(think)} over {_seconds(t)}", "a longer think time")
     return None
 
 

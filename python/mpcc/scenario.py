@@ -227,7 +227,8 @@ class CodelQueue(Strict):
     @classmethod
     def _positive(cls, v):
         if v <= 0:
-            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive (RFC 8289: target 5ms, interval 100ms)"})
+            raise PydanticCustomError("range", "{msg}",
+                                      {"msg": "must be positive (RFC 8289: target 5ms, interval 100ms)"})
         return v
 
 
@@ -616,7 +617,8 @@ class Flow(Strict):
     @classmethod
     def _count_range(cls, count):
         if not 1 <= count <= MAX_FLOWS:
-            raise PydanticCustomError("range", "{msg}", {"msg": f"{count}; allowed: 1 to {MAX_FLOWS} copies of the flow"})
+            raise PydanticCustomError("range", "{msg}",
+                                      {"msg": f"{count}; allowed: 1 to {MAX_FLOWS} copies of the flow"})
         return count
 
     @field_validator("cc")
@@ -656,7 +658,8 @@ class Flow(Strict):
     def _known_receiver(cls, name):
         if name is not None and name not in RECEIVERS:
             raise PydanticCustomError(
-                "receiver", "{msg}", {"msg": f'unknown receiver controller {_show(name)}; allowed: {", ".join(RECEIVERS)}'}
+                "receiver", "{msg}",
+                {"msg": f'unknown receiver controller {_show(name)}; allowed: {", ".join(RECEIVERS)}'}
             )
         return name
 
@@ -1218,7 +1221,8 @@ def read_regular_file(path: Path, max_bytes: int, field: str, what: str, shown: 
     if stat.S_ISDIR(st.st_mode):
         raise ScenarioError(field, f'{what} "{shown}" is a directory; expected a file')
     if not stat.S_ISREG(st.st_mode):
-        raise ScenarioError(field, f'{what} "{shown}" is not a regular file (a FIFO, device or socket); expected a file')
+        raise ScenarioError(field, f'{what} "{shown}" is not a regular file (a FIFO, device or socket); '
+                                   "expected a file")
     if st.st_size > max_bytes or len(data) > max_bytes:
         raise ScenarioError(field, f'{what} "{shown}" is larger than {_mib(max_bytes)}; allowed: at most '
                                    f"{_mib(max_bytes)}")
