@@ -36,6 +36,7 @@ validate: $(STAMP_BUILD)
 bench: $(STAMP_BUILD)
 	$(PY) bench/bench.py
 	$(PY) bench/bench_multipath.py
+	$(PY) bench/ab.py --base 68e71ae
 
 setup: $(STAMP_BUILD)
 

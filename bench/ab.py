@@ -1,0 +1,133 @@
+"""A/B benchmark: the simulator of the working tree against an earlier commit of mpcc,
+in one invocation (`make bench` runs it against 68e71ae, the commit the performance
+targets are stated against).
+
+Both `mpcc-sim` binaries run the same canonical configurations, alternating run by run
+so that load on the machine hits both alike; the medians are compared. Per case it
+prints CPU nanoseconds per delivered packet (user + system time of the whole process
+over `sim.packets`), events per packet, peak memory, and the ratio of the working
+tree's CPU per packet to the base's (below 1: faster). Writes bench/out/ab.json.
+
+    python bench/ab.py [--base COMMIT] [--reps N] [CASE ...]
+
+The base is exported with `git archive` into bench/build/ab-<commit>/ and built there
+once (release profile, its own target folder); later invocations reuse it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import platform
+import statistics
+import subprocess
+import tarfile
+
+from common import BENCH, OUT, ROOT, mpcc_binary, mpcc_config, run_measured
+
+MS = 1_000_000
+S = 1_000_000_000
+
+
+def link(name: str, bps: float, delay_ms: int, packets: int) -> dict:
+    return {"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": delay_ms * MS,
+            "queue": {"kind": "droptail", "packets": packets}}
+
+
+def reno_flows(n: int) -> dict:
+    """n Reno flows of 10 Mbit/s each: one bottleneck of n x 10 Mbit/s, 10 s."""
+    flows = [{"name": f"f{i}", "cc": "reno", "app": {"kind": "bulk"}, "path": [0], "start_ns": (i % 100) * MS}
+             for i in range(n)]
+    bdp_packets = max(100, n * 10_000_000 * 40 // MS // 1000 // 12_000)
+    return {"duration_ns": 10 * S, "seed": 1, "sample_interval_ns": 0,
+            "links": [link("bottleneck", n * 10e6, 20, bdp_packets)], "flows": flows}
+
+
+def lia_two_paths() -> dict:
+    """One two-subflow LIA connection over a 1 Gbit/s and a 2 Mbit/s path, 60 s."""
+    flow = {"name": "mp", "cc": "lia", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}, {"path": [1]}]}
+    return {"duration_ns": 60 * S, "seed": 1, "sample_interval_ns": 0,
+            "links": [link("fast", 1e9, 0, 1000), link("slow", 2e6, 10, 100)], "flows": [flow]}
+
+
+def dumbbell() -> dict:
+    return json.loads(mpcc_config("ns3_dumbbell_newreno_10_100mbps").read_text())
+
+
+CASES = {
+    "dumbbell_10x100mbps": dumbbell,
+    "lia_1g_2m": lia_two_paths,
+    "reno_10": lambda: reno_flows(10),
+    "reno_1000": lambda: reno_flows(1000),
+    "reno_10000": lambda: reno_flows(10_000),
+}
+
+
+def base_binary(commit: str):
+    """mpcc-sim built from `commit` (exported with git archive, built once)."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    home = BENCH / "build" / f"ab-{sha[:12]}"
+    binary = home / "mpcc-sim"
+    if binary.exists():
+        return sha, binary
+    src = home / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "archive", sha], cwd=ROOT, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(src, filter="data")
+    target = home / "target"
+    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "mpcc-sim", "--target-dir", str(target)],
+                   cwd=src, check=True)
+    (target / "release" / "mpcc-sim").rename(binary)
+    return sha, binary
+
+
+def measure(binaries: dict, config_path, reps: int) -> dict:
+    runs = {side: [] for side in binaries}
+    for _ in range(reps):
+        for side, binary in binaries.items():  # alternating: both see the same load
+            out, wall, rss_kib, cpu = run_measured([binary, config_path])
+            sim = json.loads(out)["sim"]
+            runs[side].append({"cpu_s": cpu, "wall_s": wall, "peak_kib": rss_kib,
+                               "packets": sim["packets"], "events": sim["events"]})
+    result = {}
+    for side, rs in runs.items():
+        cpu = statistics.median(r["cpu_s"] for r in rs)
+        packets = rs[0]["packets"]
+        result[side] = {"cpu_s": cpu, "packets": packets, "ns_per_packet": cpu * 1e9 / max(packets, 1),
+                        "events_per_packet": rs[0]["events"] / max(packets, 1),
+                        "peak_mib": statistics.median(r["peak_kib"] for r in rs) / 1024, "runs": rs}
+    result["ratio"] = result["head"]["ns_per_packet"] / result["base"]["ns_per_packet"]
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="*", choices=[*CASES, []], help="cases to run (default: all)")
+    parser.add_argument("--base", default="68e71ae", help="commit to compare against (default: 68e71ae)")
+    parser.add_argument("--reps", type=int, default=5, help="runs of each side per case (default: 5)")
+    args = parser.parse_args()
+    sha, base = base_binary(args.base)
+    binaries = {"base": base, "head": mpcc_binary()}
+    results = {}
+    print(f"A/B: working tree against {args.base} ({sha[:12]}), medians of {args.reps} alternating runs")
+    print(f"{'case':<22}{'base ns/pkt':>12}{'head ns/pkt':>12}{'head/base':>10}{'events/pkt':>12}"
+          f"{'base MiB':>10}{'head MiB':>10}")
+    for name in args.cases or list(CASES):
+        path = OUT / "configs" / f"ab_{name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(CASES[name]()))
+        r = results[name] = measure(binaries, path, args.reps)
+        b, h = r["base"], r["head"]
+        print(f"{name:<22}{b['ns_per_packet']:>12.0f}{h['ns_per_packet']:>12.0f}{r['ratio']:>10.3f}"
+              f"{h['events_per_packet']:>12.2f}{b['peak_mib']:>10.1f}{h['peak_mib']:>10.1f}", flush=True)
+    report = {"base": sha, "reps": args.reps, "machine": platform.platform(), "processor": platform.processor(),
+              "cases": results}
+    (OUT / "ab.json").write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {OUT / 'ab.json'}")
+
+
+if __name__ == "__main__":
+    main()
