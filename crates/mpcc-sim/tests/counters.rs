@@ -116,3 +116,28 @@ fn an_interrupted_run_gives_up_at_the_next_check() {
     assert!(matches!(r, Err(mpcc_sim::RunError::Interrupted)), "{:?}", r.err());
     assert_eq!(asked, 3, "asked every {} events until it said stop", mpcc_sim::sim::CHECK_EVERY);
 }
+
+/// Runs the native binary on `cfg`; returns (exit code, stdout, stderr).
+fn native(cfg: &Value, extra: &[&str]) -> (i32, String, String) {
+    let path = std::env::temp_dir().join(format!("mpcc-native-{}-{}.json", std::process::id(), extra.len()));
+    std::fs::write(&path, cfg.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mpcc-sim")).arg(&path).args(extra).output().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn the_native_binary_refuses_what_would_loop_and_stops_at_its_memory_limit() {
+    // initial_rto_ns = 0 with the default min_rto used to loop for ever.
+    let cfg = scenario(S, 0, link(10e6, 10), reno(json!({"tcp": {"initial_rto_ns": 0}})));
+    let (code, _, err) = native(&cfg, &[]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("mpcc-sim: error: flows.a.tcp.initial_rto_ns: ") && err.lines().count() == 1, "{err}");
+    let cfg = scenario(60 * S, 0, link(100e6, 10), reno(json!({})));
+    let (code, out, err) = native(&cfg, &["--max-memory-bytes", "2000000"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("memory passed the limit"), "{err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    assert!(num(&s, "/sim/duration_s") < 60.0);
+}
