@@ -46,3 +46,19 @@ def test_ctrl_c_stops_the_python_api_within_half_a_second():
         proc.kill()
     assert line[0] == "interrupted", line
     assert float(line[1]) - sent < 0.5, f"KeyboardInterrupt came {float(line[1]) - sent:.3f} s after SIGINT"
+
+
+def test_a_daemon_thread_inside_a_run_does_not_abort_the_interpreter_at_exit():
+    """Only a run in the main thread takes the GIL back to poll for signals; one in a
+    daemon thread still simulating when Python exits must not abort the process."""
+    script = SCRIPT.replace(
+        'print("started", flush=True)',
+        "import threading\n"
+        "threading.Thread(target=lambda: mpcc.run(scenario, max_memory=2**40), daemon=True).start()\n"
+        "time.sleep(1.0)\n"
+        'print("leaving", flush=True)\n'
+        "sys.exit(0)\n",
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "leaving"

@@ -14,18 +14,25 @@ type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
 static ALLOC: mpcc_sim::mem::CountingAlloc = mpcc_sim::mem::CountingAlloc;
 
 /// Runs a canonical JSON configuration (see crates/mpcc-sim/src/config.rs) and
-/// returns `(summary_json, tables)`. The GIL is released while simulating, and
-/// taken back every few milliseconds to let Python handle signals: Ctrl-C raises
-/// KeyboardInterrupt at once. Past `max_memory_bytes` of simulator heap the run
+/// returns `(summary_json, tables)`. The GIL is released while simulating; in the
+/// main thread it is taken back every few milliseconds to let Python handle
+/// signals: Ctrl-C raises KeyboardInterrupt at once. Past `max_memory_bytes` of simulator heap the run
 /// stops early and its summary's `sim.stopped_early` says why.
 /// A rejected configuration raises ValueError with the simulator's one-line message.
 #[pyfunction]
 #[pyo3(signature = (config_json, max_memory_bytes=None))]
 fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> PyResult<(String, Tables)> {
+    // Python runs signal handlers only in its main thread, so only a run there polls
+    // for them; a run in another thread never takes the GIL back (which would abort
+    // the process if the interpreter were shutting down around a daemon thread).
+    let threading = py.import("threading")?;
+    let on_main_thread = threading.call_method0("current_thread")?.is(&threading.call_method0("main_thread")?);
     let mut signal: Option<PyErr> = None;
     let out = py.allow_threads(|| {
         mpcc_sim::run_json_watched(&config_json, max_memory_bytes, || {
-            signal = Python::with_gil(|py| py.check_signals().err());
+            if on_main_thread {
+                signal = Python::with_gil(|py| py.check_signals().err());
+            }
             signal.is_some()
         })
     });
