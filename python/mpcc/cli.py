@@ -120,6 +120,7 @@ def _leave_interrupted():
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mpcc", description="mpcc: a multipath congestion-control lab")
+    parser.add_argument("--version", action=_Version, help="print the version and source commit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("run", help="run a scenario and write results and plots")
@@ -150,6 +151,19 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="memory each run may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.set_defaults(func=cmd_reproduce)
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`: the version and source commit, found only when asked (it may run git)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .version import line
+
+        print(line())
+        parser.exit()
 
 
 def _jobs(text: str) -> int:
@@ -384,7 +398,7 @@ def cmd_reproduce(args) -> int:
         print(f"report: {_shown(outcome.folder / 'index.html')}")
         index.append((paper.name, paper.title, f"claims: {tally}", f"{paper.name}/index.html", ()))
     if args.paper == "all":
-        print(f"index: {_shown(write_index(Path(args.out), index))}")
+        print(f"index: {_shown(write_index(Path(args.out), index, quick=args.quick))}")
     return 0
 
 

@@ -81,7 +81,7 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
         return dumps_toml((scenario._source if scenario is not None else None) or {})
 
     steps = [
-        (SUMMARY, lambda path: path.write_text(dumps_json(result.summary), encoding="utf-8")),
+        (SUMMARY, lambda path: path.write_text(dumps_json(_with_version(result.summary)), encoding="utf-8")),
         (CONFIG, lambda path: path.write_text(dumps_json(result.config), encoding="utf-8")),
         (SCENARIO, lambda path: path.write_text(scenario_text(), encoding="utf-8")),
         (FLOW_SERIES, lambda path: result.flow_series.to_parquet(path, index=False)),
@@ -407,3 +407,11 @@ def _value(v) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def _with_version(summary: dict) -> dict:
+    """The summary as written to summary.json: with the mpcc version and source commit
+    that made it (`mpcc`: {version, commit})."""
+    from . import version
+
+    return {**summary, "mpcc": version.describe()}

@@ -26,6 +26,7 @@ from pathlib import Path
 from .measure import ID_COLUMNS
 from .model import Paper
 from .plan import replications
+from ..version import commit
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[Cla
     _claims_csv(claims, folder / "data" / "claims.csv")
 
     setups = [_setup(paper, exp, quick, folder) for exp in paper.experiments]
-    meta = {"mpcc": __version__, "simulator": version, "mode": "quick" if quick else "full"}
+    meta = {"mpcc": __version__, "commit": commit(), "simulator": version, "mode": "quick" if quick else "full"}
     (folder / "index.html").write_text(_html(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
     (folder / "report.md").write_text(_markdown(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
 
@@ -213,7 +214,7 @@ def _mode_line(meta) -> str:
 
 
 def _versions_line(meta) -> str:
-    return f"mpcc {meta['mpcc']}, simulator {meta['simulator']}."
+    return f"mpcc {meta['mpcc']} (commit {meta['commit']}), simulator {meta['simulator']}."
 
 
 # ---- Markdown ------------------------------------------------------------------------
@@ -255,13 +256,19 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
 INDEX = "index.html"
 
 
-def write_index(out: Path, rows: list[tuple[str, str, str, str, tuple]]) -> Path:
+def write_index(out: Path, rows: list[tuple[str, str, str, str, tuple]], quick: bool = False) -> Path:
     """report/index.html for `mpcc reproduce all`: per paper (name, title, status,
-    link to its report or "", claims planned but not run yet)."""
+    link to its report or "", claims planned but not run yet); says whether the
+    reproductions were quick or full, and which mpcc made them."""
+    from .. import __version__
+
     e = html.escape
+    meta = {"mode": "quick" if quick else "full", "mpcc": __version__, "commit": commit()}
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">',
              f"<title>mpcc reproductions</title><style>{_STYLE}</style></head><body>",
-             "<h1>mpcc reproductions</h1><table><tr><th>paper</th><th>title</th><th>status</th></tr>"]
+             f"<h1>mpcc reproductions ({meta['mode']})</h1>",
+             f"<p>{e(_mode_line(meta))} mpcc {e(meta['mpcc'])} (commit {e(meta['commit'])}).</p>",
+             "<table><tr><th>paper</th><th>title</th><th>status</th></tr>"]
     for name, title, status, link, planned in rows:
         cell = f'<a href="{e(link)}">{e(name)}</a>' if link else e(name)
         listed = "".join(f"<li>{e(c)}</li>" for c in planned)
