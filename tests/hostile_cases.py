@@ -549,9 +549,22 @@ def materialise(case: Case, folder: str) -> list[str]:
     return [arg.replace("{dir}", folder) for arg in case.argv]
 
 
+# A case still running after this long is recorded as hung, and the campaign goes on.
+HANG_SECONDS = 30
+
+
+class Hung(Exception):
+    pass
+
+
+def _hung(signum, frame):
+    raise Hung(f"still running after {HANG_SECONDS} s")
+
+
 def run_case(case: Case, folder: str) -> dict:
     import contextlib
     import io
+    import signal
     import time
     import traceback
 
@@ -561,6 +574,8 @@ def run_case(case: Case, folder: str) -> dict:
     out, err = io.StringIO(), io.StringIO()
     started = time.perf_counter()
     crashed = ""
+    previous = signal.signal(signal.SIGALRM, _hung)
+    signal.alarm(HANG_SECONDS)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(argv)
@@ -568,6 +583,9 @@ def run_case(case: Case, folder: str) -> dict:
         code = e.code
     except BaseException:  # noqa: BLE001 - recorded, the test fails on it
         code, crashed = None, traceback.format_exc()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     return {"id": case.id, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue(), "crashed": crashed,
             "seconds": time.perf_counter() - started}
 

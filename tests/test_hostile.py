@@ -31,12 +31,18 @@ def campaign(tmp_path_factory):
     """Every case's record, by id, from one run of the campaign."""
     root = tmp_path_factory.mktemp("hostile")
     results = root / "results.jsonl"
-    proc = subprocess.run([sys.executable, str(Path(hostile_cases.__file__)), str(root / "cases"), str(results)],
-                          capture_output=True, text=True, timeout=CAMPAIGN_TIMEOUT_S, cwd=root)
+    command = [sys.executable, str(Path(hostile_cases.__file__)), str(root / "cases"), str(results)]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=CAMPAIGN_TIMEOUT_S, cwd=root)
+        stopped = proc.returncode != 0 and proc.stderr[-2000:]
+    except subprocess.TimeoutExpired:
+        stopped = f"still running after {CAMPAIGN_TIMEOUT_S} s"
     records = {}
     if results.exists():
         records = {r["id"]: r for r in map(json.loads, results.read_text().splitlines())}
-    assert proc.returncode == 0, f"the campaign stopped after {len(records)} cases: {proc.stderr[-2000:]}"
+    if stopped:
+        pending = next((c.id for c in CASES if c.id not in records), None)
+        pytest.fail(f"the campaign stopped at case {pending} ({len(records)} done): {stopped}")
     return records
 
 
