@@ -151,3 +151,18 @@ def test_two_reproductions_on_one_cache_and_one_out_compute_each_run_once(baseli
     assert (tmp_path / "report" / "tinypaper" / "index.html").is_file()
     assert not [p.name for p in (tmp_path / "report").iterdir() if p.name != "tinypaper"]
     assert not list((tmp_path / "cache").glob("*/.*.tmp"))
+
+
+def test_a_trace_edited_in_place_changes_the_run_key(tmp_path):
+    """The key covers the content of the files a run reads, not only their paths."""
+    from mpcc.reproduce.cache import input_files, run_key
+
+    trace = tmp_path / "link.trace"
+    trace.write_text("1\n2\n")
+    config = {"links": [{"capacity": {"kind": "trace", "path": str(trace)}}],
+              "flows": [{"path": [0], "app": {"kind": "vbr", "trace": str(tmp_path / "frames.txt")}}]}
+    assert input_files(config) == sorted([str(trace), str(tmp_path / "frames.txt")])
+    before = run_key(config, "v")
+    assert run_key(config, "v") == before
+    trace.write_text("1\n3\n")
+    assert run_key(config, "v") != before

@@ -4,6 +4,7 @@
     mpcc list
     mpcc plot RESULTS_DIR
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
+    mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
 
 Output folders are never overwritten blindly: `run --out DIR` refuses an existing
 DIR unless --force, and even then replaces it only if mpcc wrote every file in it;
@@ -150,6 +151,20 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory each run may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.set_defaults(func=cmd_reproduce)
+
+    p = sub.add_parser("sweep", help="run a scenario over a grid of parameter values and seeds")
+    p.add_argument("scenario", help="scenario TOML file (its [sweep] table, if any, gives params and seeds)")
+    p.add_argument("--param", action="append", default=[], metavar="DOTTED.KEY=v1,v2",
+                   help="a swept parameter and its values, e.g. links.b.rate=5Mbps,10Mbps (repeatable)")
+    p.add_argument("--seeds", type=_jobs, default=None, help="seeds per point (default: the [sweep] table's, or 1)")
+    p.add_argument("--jobs", type=_jobs, default=None, help="parallel runs (default: the number of cores)")
+    p.add_argument("--out", help="results folder (default: results/<scenario name>-sweep)")
+    p.add_argument("--force", action="store_true", help="replace an existing results folder that mpcc wrote")
+    p.add_argument("--cache", default=None, help="run cache folder (default: .cache/reproduce)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on this Dask scheduler, e.g. tcp://scheduler:8786")
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="memory each run may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
+    p.set_defaults(func=cmd_sweep)
     return parser
 
 
@@ -399,6 +414,24 @@ def cmd_reproduce(args) -> int:
         index.append((paper.name, paper.title, f"claims: {tally}", f"{paper.name}/index.html", ()))
     if args.paper == "all":
         print(f"index: {_shown(write_index(Path(args.out), index, quick=args.quick))}")
+    return 0
+
+
+def cmd_sweep(args) -> int:
+    from .reproduce.runner import StoppedEarly
+    from .sweep import load, run_sweep
+
+    sweep = load(args.scenario, args.param, args.seeds)
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-sweep"
+    try:
+        outcome = run_sweep(sweep, out, jobs=args.jobs, cache=args.cache, force=args.force,
+                            max_memory=args.max_memory, dask=args.dask)
+    except StoppedEarly as e:
+        return _fail(str(e), EXIT_INCOMPLETE)
+    points = len(sweep.points())
+    print(f"sweep: {points} points x {len(sweep.seeds)} seeds = {outcome.runs} runs "
+          f"({outcome.cached} from cache, {outcome.computed} computed)")
+    print(f"results: {_shown(out)}/ (runs.csv, summary.csv, links.csv, Parquet twins, plots)")
     return 0
 
 

@@ -42,8 +42,48 @@ def simulator_version() -> str:
 
 
 def run_key(config: dict, version: str) -> str:
-    canonical = json.dumps({"config": config, "simulator": version}, sort_keys=True, separators=(",", ":"))
+    """The cache key of a run: its canonical configuration, the simulator build, and
+    the content of every file the configuration reads (capacity and frame-size
+    traces), so that an edited trace is never served from the cache."""
+    inputs = {path: file_digest(path) for path in input_files(config)}
+    canonical = json.dumps({"config": config, "simulator": version, "inputs": inputs}, sort_keys=True,
+                           separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def input_files(config) -> list[str]:
+    """Paths of the files a canonical configuration reads: the string values of its
+    `path` (a trace capacity) and `trace` (a frame-size list) fields."""
+    found = []
+    if isinstance(config, dict):
+        for k, v in config.items():
+            if k in ("path", "trace") and isinstance(v, str):
+                found.append(v)
+            else:
+                found += input_files(v)
+    elif isinstance(config, list):
+        for v in config:
+            found += input_files(v)
+    return sorted(set(found))
+
+
+def file_digest(path: str) -> str:
+    """SHA-256 of a file's content ("missing" if it cannot be read: the run then
+    fails on its own), remembered per (path, size, modification time)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "missing"
+    return _digest(path, st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=1024)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def checksum(arrays: dict) -> str:
