@@ -349,6 +349,8 @@ def params_cases() -> list[Case]:
         (flow('receiver = "none"\nreceiver_params = { min_on = 1 }'), "flows[0].receiver_params.min_on"),
         (flow("cc_params = { beta = true }"), "flows[0].cc_params.beta"),
         (flow("scheduler_params = [1]"), "flows[0].scheduler_params"),
+        # A rule across parameters: with l = 1 the decrease beta * w must leave a window.
+        (BASE.replace('"reno"', '"binomial"') + "cc_params = { l = 1, beta = 1.0 }\n", "flows[0].cc_params"),
     ]
     return [scenario(f"params-{i:02d}", "parameters", t, f) for i, (t, f) in enumerate(items)]
 
