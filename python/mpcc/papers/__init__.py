@@ -13,10 +13,9 @@ from pathlib import Path
 # Registered papers, in the order `mpcc list` and `mpcc reproduce all` use.
 NAMES = ("tcp", "noda_ito", "mpveno", "mpmtp", "cdd", "park")
 
-# Scenario files of the papers: scenarios/<paper>/ at the top of the repository.
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
-
-MULTIPATH_PENDING = "needs multipath simulation (issue 3): MPTCP connections and schedulers are not simulated yet"
+# Scenario files of the papers, shipped inside the package (python/mpcc/scenarios/,
+# which the repository also shows as scenarios/).
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
 def load(name: str):
