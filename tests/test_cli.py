@@ -168,3 +168,20 @@ def test_unwritable_results_folder_is_one_line(tmp_path):
 def test_python_dash_m_mpcc_is_the_command():
     proc = subprocess.run([sys.executable, "-m", "mpcc", "list"], capture_output=True, text=True)
     assert proc.returncode == 0 and "reno" in proc.stdout
+
+
+def test_a_finished_download_prints_its_completion_time_and_own_throughput(tmp_path, capsys):
+    """A 20 MB download on 10 Mbit/s finishing long before the run's end: its
+    throughput is over its own lifetime (it used to be averaged to the end)."""
+    from mpcc.cli import main
+
+    path = tmp_path / "file.toml"
+    path.write_text('duration = "60s"\nsample_interval = "0s"\n[links.b]\nrate = "10Mbps"\ndelay = "10ms"\n'
+                    '[[flows]]\nname = "dl"\ncc = "cubic"\npath = ["b"]\napp = { kind = "file", size = "20MB" }\n')
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--no-plots"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "file: completed in" in x)
+    fct = float(line.split("completed in ")[1].split(" s")[0])
+    assert 16 < fct < 20 and "20000000 bytes" in line
+    mbps = float(next(x for x in out.splitlines() if "flow dl:" in x).split("throughput ")[1].split(" ")[0])
+    assert 8.5 < mbps <= 10.0, mbps

@@ -283,6 +283,8 @@ def _app_line(flow: dict) -> str:
                 f" ms, p50 {_num(flow.get('page_load_p50_s'), 1e3)} ms, p95 {_num(flow.get('page_load_p95_s'), 1e3)} ms")
     if "on_periods" in flow:
         return f"on-off: {_num(flow['on_periods'], 1, '.0f')} on periods"
+    if flow.get("fct_s") is not None:  # a finished file transfer; its rates cover its own lifetime
+        return f"file: completed in {_num(flow['fct_s'], 1, '.3f')} s, {_num(flow.get('delivered_bytes'), 1, '.0f')} bytes"
     return ""
 
 
