@@ -296,3 +296,16 @@ def test_html_report_opens_in_chromium_without_errors_and_shows_the_figures(tcp_
     log = _screenshot(broken / "index.html", tmp_path / "broken.png")
     assert "broken on purpose" in log  # console errors do reach the log we check
     assert shown > 20 * max(_figure_pixels(tmp_path / "broken.png"), 100), shown
+
+
+def test_the_report_says_when_replications_are_identical():
+    import pandas as pd
+
+    from mpcc.reproduce.report import identical_replications
+
+    rows = [{"experiment": "e", "variant": v, "replication": r, "seed": r + 1, "goodput": g}
+            for v, gs in (("copies", (5.0, 5.0, 5.0)), ("varied", (5.0, 5.1, 4.9))) for r, g in enumerate(gs)]
+    note = identical_replications(pd.DataFrame(rows))
+    assert note.startswith("Replications identical in 1 of 2 variants (copies)")
+    assert identical_replications(pd.DataFrame([r for r in rows if r["variant"] == "varied"])) == ""
+    assert identical_replications(pd.DataFrame([r for r in rows if r["replication"] == 0])) == ""

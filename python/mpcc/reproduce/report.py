@@ -82,7 +82,8 @@ def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[Cla
         datasets.append(name)
     _claims_csv(claims, folder / "data" / "claims.csv")
 
-    setups = [_setup(paper, exp, quick, folder) for exp in paper.experiments]
+    setups = [{**_setup(paper, exp, quick, folder), "identical": identical_replications(data[exp.name])}
+              for exp in paper.experiments]
     meta = {"mpcc": __version__, "commit": commit(), "simulator": version, "mode": "quick" if quick else "full"}
     (folder / "index.html").write_text(_html(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
     (folder / "report.md").write_text(_markdown(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
@@ -91,6 +92,24 @@ def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[Cla
 def variant_params(exp) -> list[str]:
     """The parameter names of an experiment's variants, in order of first use."""
     return list(dict.fromkeys(k for v in exp.variants for k in v.params))
+
+
+def identical_replications(df) -> str:
+    """A warning when some variant's replications measured exactly the same values
+    (its scenario has no random element, so its confidence intervals are zero-width
+    and the replications are copies); "" otherwise or with one replication."""
+    if "replication" not in df or df["replication"].nunique() < 2:
+        return ""
+    ids = set(ID_COLUMNS)
+    metrics = [c for c in df.columns if c not in ids and df[c].dtype.kind in "fiub"]
+    same = [variant for variant, runs in df.groupby("variant", sort=False)
+            if len({tuple(map(tuple, r[metrics].to_numpy().tolist())) for _, r in runs.groupby("replication")}) == 1]
+    if not same:
+        return ""
+    total = df["variant"].nunique()
+    return (f"Replications identical in {len(same)} of {total} variants ({', '.join(map(str, same[:5]))}"
+            f"{', ...' if len(same) > 5 else ''}): their scenario has no random element, so the seeds "
+            "gave copies and the intervals are zero-width.")
 
 
 def _claims_csv(claims: list[ClaimResult], path: Path) -> None:
@@ -186,6 +205,8 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         )
         if s["quick_overrides"]:
             parts.append(f"<p>Quick mode overrides: <code>{e(s['quick_overrides'])}</code></p>")
+        if s["identical"]:
+            parts.append(f"<p><b>{e(s['identical'])}</b></p>")
         parts.append("<table><tr><th>variant</th><th>parameters</th><th>overrides</th></tr>")
         for name, params, overrides in s["variants"]:
             parts.append(f"<tr><td>{e(name)}</td><td>{e(params)}</td><td><code>{e(overrides)}</code></td></tr>")
@@ -240,6 +261,8 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
                   f"Scenario: `{s['scenario']}`. Replications: {s['replications']} ({s['seeds']}).", ""]
         if s["quick_overrides"]:
             lines += [f"Quick mode overrides: `{s['quick_overrides']}`", ""]
+        if s["identical"]:
+            lines += [f"**{s['identical']}**", ""]
         lines += ["| variant | parameters | overrides |", "|---|---|---|"]
         lines += [f"| {_md_cell(n)} | {_md_cell(p)} | `{_md_cell(o)}` |" for n, p, o in s["variants"]]
         lines.append("")
