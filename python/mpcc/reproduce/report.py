@@ -102,8 +102,9 @@ def identical_replications(df) -> str:
         return ""
     ids = set(ID_COLUMNS)
     metrics = [c for c in df.columns if c not in ids and df[c].dtype.kind in "fiub"]
-    same = [variant for variant, runs in df.groupby("variant", sort=False)
-            if len({tuple(map(tuple, r[metrics].to_numpy().tolist())) for _, r in runs.groupby("replication")}) == 1]
+    values = df[metrics].astype(object).where(df[metrics].notna(), None)  # NaN equals NaN here
+    same = [variant for variant, runs in values.groupby(df["variant"], sort=False)
+            if len({tuple(map(tuple, r.to_numpy().tolist())) for _, r in runs.groupby(df["replication"])}) == 1]
     if not same:
         return ""
     total = df["variant"].nunique()
