@@ -36,6 +36,7 @@ class Case:
     field: str  # must appear in the error line
     files: dict = dataclass_field(default_factory=dict)  # name -> str | bytes | ("fifo",) | ("symlink", target) | ...
     argv: tuple = RUN
+    problems: int = 1  # error lines expected: one per problem of the scenario
 
 
 def replace(old: str, new: str) -> str:
@@ -93,8 +94,9 @@ def syntax_cases() -> list[Case]:
         "date-as-key-value": top("1979-05-27 = 1"),
     }
     cases = [scenario(f"syntax-{k}", g, v, "1979-05-27" if k == "date-as-key-value" else f) for k, v in texts.items()]
-    cases += [scenario("syntax-empty-file", g, "", "duration"),
-              scenario("syntax-only-comments", g, "# nothing\n# here\n", "duration"),
+    # Nothing at all: duration, links and flows are each missing, one line each.
+    cases += [Case("syntax-empty-file", g, "duration", {SCENARIO: ""}, problems=3),
+              Case("syntax-only-comments", g, "duration", {SCENARIO: "# nothing\n# here\n"}, problems=3),
               scenario("syntax-date-duration", g, BASE.replace('"2s"', "1979-05-27"), "duration")]
     return cases
 

@@ -185,3 +185,16 @@ def test_a_finished_download_prints_its_completion_time_and_own_throughput(tmp_p
     assert 16 < fct < 20 and "20000000 bytes" in line
     mbps = float(next(x for x in out.splitlines() if "flow dl:" in x).split("throughput ")[1].split(" ")[0])
     assert 8.5 < mbps <= 10.0, mbps
+
+
+def test_a_scenario_with_several_problems_reports_each_on_its_own_line(tmp_path, capsys):
+    from mpcc.cli import main
+
+    path = tmp_path / "bad.toml"
+    path.write_text('duration = "1s"\nsample_interval = "fast"\n[links.b]\nrate = "-5Mbps"\n'
+                    '[[flows]]\nname = "a"\ncc = "reno"\npath = ["b"]\ncount = "2"\n')
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 3 and all(x.startswith("mpcc: error: ") for x in lines), lines
+    for field in ("sample_interval", "links.b.rate", "flows[0].count"):
+        assert sum(field in x for x in lines) == 1, (field, lines)

@@ -54,12 +54,13 @@ def test_the_campaign_covers_every_class_of_the_review():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_one_clear_line_naming_the_field(campaign, case):
+def test_one_clear_line_per_problem_naming_the_field(campaign, case):
     record = campaign[case.id]
     assert not record["crashed"], record["crashed"]
     lines = record["stderr"].splitlines()
     assert record["code"] == 2, record
-    assert len(lines) == 1 and lines[0].startswith("mpcc: error: "), record["stderr"]
+    assert len(lines) == case.problems, record["stderr"]
+    assert all(line.startswith("mpcc: error: ") for line in lines), record["stderr"]
     assert case.field in lines[0], lines[0]
     assert "Traceback" not in record["stderr"] and record["stdout"] == ""
     assert record["seconds"] < SECONDS_PER_CASE, record["seconds"]

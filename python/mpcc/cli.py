@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as e:
         return _fail(str(e))
     except ValueError as e:  # ScenarioError, SimulationError, OutputFolderError
-        return _fail(str(e))
+        return _fail(e)
     except OSError as e:
         return _fail(f"{e.filename or ''}: {e.strerror or e}" if e.filename else str(e))
     except MemoryError:
@@ -86,8 +86,10 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _fail(message: str, code: int = EXIT_USAGE, kind: str = "error") -> int:
-    print(f"mpcc: {kind}: {_line(message)}", file=sys.stderr)
+def _fail(message, code: int = EXIT_USAGE, kind: str = "error") -> int:
+    """One line per problem: a ScenarioError may carry several (`problems`)."""
+    for problem in getattr(message, "problems", None) or [message]:
+        print(f"mpcc: {kind}: {_line(problem)}", file=sys.stderr)
     return code
 
 

@@ -32,12 +32,19 @@ from .kinds import KINDS
 
 
 class ScenarioError(ValueError):
-    """An invalid scenario; `str(err)` is one line: `field: what is wrong and what is allowed`."""
+    """An invalid scenario; `str(err)` is one line: `field: what is wrong and what is allowed`.
 
-    def __init__(self, field: str, message: str):
+    A scenario with several problems found at once keeps all of them in `problems`
+    (one such line each; the CLI prints every one), and `str(err)` is the first,
+    followed by how many more there are."""
+
+    def __init__(self, field: str, message: str, more: tuple[str, ...] = ()):
         self.field = field
         self.message = message
-        super().__init__(f"{field}: {message}" if field else message)
+        first = f"{field}: {message}" if field else message
+        self.problems = [first, *more]
+        extra = f" (and {len(more)} more problem{'s' if len(more) > 1 else ''})" if more else ""
+        super().__init__(first + extra)
 
 
 def _unit(parse):
@@ -1101,8 +1108,13 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
 
 
 def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
-    errors = err.errors(include_url=False)
-    first = errors[0]
+    problems = list(dict.fromkeys(_problem(e, data) for e in err.errors(include_url=False)))
+    (field, message), more = problems[0], problems[1:]
+    return ScenarioError(field, message, tuple(f"{f}: {m}" if f else m for f, m in more))
+
+
+def _problem(first: dict, data) -> tuple[str, str]:
+    """(the user's field, what is wrong and what is allowed) of one pydantic error."""
     field = _field_path(first["loc"], data)
     ctx = first.get("ctx") or {}
     kind = first["type"]
@@ -1123,9 +1135,7 @@ def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
     else:
         msg = first["msg"]
         message = f"got {_show(first.get('input'))}; {msg[:1].lower()}{msg[1:]}"
-    if len(errors) > 1:
-        message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    return ScenarioError(field, message)
+    return field, message
 
 
 def _field_path(loc, data) -> str:
