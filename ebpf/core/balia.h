@@ -57,7 +57,7 @@ MPCC_INLINE void balia_on_ack(struct balia_state *s, struct mpcc_path *paths, in
 			n = mpcc_muldiv(sum, sum, s->w.cwnd);
 			f = mpcc_muldiv(MPCC_ONE + a, 4 * MPCC_ONE + a, 10 * MPCC_ONE);
 		}
-		s->w.cwnd += mpcc_muldiv(mpcc_frac(left, n), f, MPCC_ONE);
+		s->w.cwnd += mpcc_muldiv(left, f, n);
 	}
 	balia_publish(s, &paths[self]);
 }

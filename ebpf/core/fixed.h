@@ -14,7 +14,7 @@ typedef unsigned long long mpcc_u64;
 typedef long long mpcc_s64;
 typedef unsigned int mpcc_u32;
 
-#define MPCC_W_SHIFT 24
+#define MPCC_W_SHIFT 32
 #define MPCC_ONE (1ULL << MPCC_W_SHIFT)
 /* "No threshold yet" (Linux's TCP_INFINITE_SSTHRESH), far above any window. */
 #define MPCC_INF (1ULL << 62)
@@ -27,12 +27,20 @@ typedef unsigned int mpcc_u32;
 #ifndef MPCC_INLINE
 #define MPCC_INLINE static inline __attribute__((always_inline))
 #endif
+/* The arithmetic helpers are separate functions in BPF: the verifier checks a
+ * global function once instead of once per path through every caller, which
+ * keeps the coupled loops far below its instruction budget. */
+#if defined(__bpf__)
+#define MPCC_HELPER __attribute__((noinline))
+#else
+#define MPCC_HELPER static inline
+#endif
 
 MPCC_INLINE mpcc_u64 mpcc_min(mpcc_u64 a, mpcc_u64 b) { return a < b ? a : b; }
 MPCC_INLINE mpcc_u64 mpcc_max(mpcc_u64 a, mpcc_u64 b) { return a > b ? a : b; }
 
 /* Index of the highest set bit plus one (0 for 0), without a loop. */
-MPCC_INLINE unsigned mpcc_bits(mpcc_u64 x)
+MPCC_HELPER unsigned mpcc_bits(mpcc_u64 x)
 {
 	unsigned n = 0;
 	if (x >= 1ULL << 32) { n += 32; x >>= 32; }
@@ -47,7 +55,7 @@ MPCC_INLINE unsigned mpcc_bits(mpcc_u64 x)
 /* a * b / c. When a * b would not fit in 64 bits, the wider factor and c lose
  * the same low bits first (a relative error below 2^-20 for the magnitudes the
  * cores use); a zero divisor gives 0, as BPF division does. */
-MPCC_INLINE mpcc_u64 mpcc_muldiv(mpcc_u64 a, mpcc_u64 b, mpcc_u64 c)
+MPCC_HELPER mpcc_u64 mpcc_muldiv(mpcc_u64 a, mpcc_u64 b, mpcc_u64 c)
 {
 	unsigned over;
 	if (c == 0 || a == 0 || b == 0)
