@@ -204,7 +204,7 @@ void BPF_PROG(mpcc_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		tcp_reno_cong_avoid(sk, ack, acked);
 		return;
 	}
-	sync_from_kernel(tp, &pv->st.w);
+	sync_from_kernel(tp, CORE(_win)(&pv->st));
 	ev.acked = (__u64)acked << MPCC_W_SHIFT;
 	ev.rtt_us = pv->last_rtt_us;
 	pv->last_rtt_us = 0;
@@ -216,7 +216,7 @@ void BPF_PROG(mpcc_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	}
 	ev.may_grow = cwnd_limited(tp);
 	CORE(_on_ack)(&pv->st, c->slots, self, &ev);
-	sync_to_kernel(tp, &pv->st.w);
+	sync_to_kernel(tp, CORE(_win)(&pv->st));
 }
 
 SEC("struct_ops/mpcc_ssthresh")
@@ -231,9 +231,9 @@ __u32 BPF_PROG(mpcc_ssthresh, struct sock *sk)
 	c = coupled(sk, pv, &self);
 	if (!c)
 		return tcp_reno_ssthresh(sk);
-	sync_from_kernel(tp, &pv->st.w);
+	sync_from_kernel(tp, CORE(_win)(&pv->st));
 	CORE(_on_congestion)(&pv->st, c->slots, self, MPCC_LOSS);
-	ss = pv->st.w.ssthresh >> MPCC_W_SHIFT;
+	ss = CORE(_win)(&pv->st)->ssthresh >> MPCC_W_SHIFT;
 	return ss < 2 ? 2 : ss;
 }
 

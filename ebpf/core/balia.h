@@ -16,6 +16,8 @@ MPCC_INLINE void balia_init(struct balia_state *s, mpcc_u64 init_cwnd)
 	mpcc_win_init(&s->w, init_cwnd);
 }
 
+MPCC_INLINE struct mpcc_win *balia_win(struct balia_state *s) { return &s->w; }
+
 MPCC_INLINE void balia_publish(const struct balia_state *s, struct mpcc_path *p)
 {
 	mpcc_publish_win(p, &s->w);

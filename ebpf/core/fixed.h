@@ -218,7 +218,7 @@ MPCC_INLINE mpcc_u64 mpcc_scaled_sum(const struct mpcc_path *paths, mpcc_u32 rtt
 }
 
 /* cwnd / srtt^2 on a common scale, for comparisons only. */
-MPCC_INLINE mpcc_u64 mpcc_w_over_rtt2(mpcc_u64 w, mpcc_u32 srtt)
+MPCC_HELPER mpcc_u64 mpcc_w_over_rtt2(mpcc_u64 w, mpcc_u32 srtt)
 {
 	return mpcc_muldiv(mpcc_muldiv(w, 1ULL << 20, srtt), 1ULL << 20, srtt);
 }

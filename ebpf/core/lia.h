@@ -17,6 +17,8 @@ MPCC_INLINE void lia_init(struct lia_state *s, mpcc_u64 init_cwnd)
 	mpcc_win_init(&s->w, init_cwnd);
 }
 
+MPCC_INLINE struct mpcc_win *lia_win(struct lia_state *s) { return &s->w; }
+
 MPCC_INLINE void lia_publish(const struct lia_state *s, struct mpcc_path *p)
 {
 	mpcc_publish_win(p, &s->w);

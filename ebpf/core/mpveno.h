@@ -24,6 +24,8 @@ MPCC_INLINE void mpveno_init(struct mpveno_state *s, mpcc_u64 init_cwnd)
 	s->pad = 0;
 }
 
+MPCC_INLINE struct mpcc_win *mpveno_win(struct mpveno_state *s) { return &s->o.w; }
+
 MPCC_INLINE void mpveno_publish(const struct mpveno_state *s, struct mpcc_path *p)
 {
 	olia_publish(&s->o, p);

@@ -28,6 +28,8 @@ MPCC_INLINE void noda_init(struct noda_state *s, mpcc_u64 init_cwnd)
 	s->recent = 0;
 }
 
+MPCC_INLINE struct mpcc_win *noda_win(struct noda_state *s) { return &s->w; }
+
 MPCC_INLINE void noda_publish(const struct noda_state *s, struct mpcc_path *p)
 {
 	mpcc_publish_win(p, &s->w);

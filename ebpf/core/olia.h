@@ -26,6 +26,8 @@ MPCC_INLINE mpcc_u64 olia_interloss(const struct olia_state *s)
 	return mpcc_max(s->l1, s->l2);
 }
 
+MPCC_INLINE struct mpcc_win *olia_win(struct olia_state *s) { return &s->w; }
+
 MPCC_INLINE void olia_publish(const struct olia_state *s, struct mpcc_path *p)
 {
 	mpcc_publish_win(p, &s->w);

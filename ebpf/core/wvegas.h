@@ -36,6 +36,8 @@ MPCC_INLINE void wvegas_init(struct wvegas_state *s, mpcc_u64 init_cwnd)
 	s->pad = 0;
 }
 
+MPCC_INLINE struct mpcc_win *wvegas_win(struct wvegas_state *s) { return &s->w; }
+
 MPCC_INLINE void wvegas_publish(const struct wvegas_state *s, struct mpcc_path *p)
 {
 	mpcc_publish_win(p, &s->w);
