@@ -5,6 +5,7 @@
     mpcc plot RESULTS_DIR
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
     mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
+    mpcc kernel list|load NAME|unload NAME|status
 
 Output folders are never overwritten blindly: `run --out DIR` refuses an existing
 DIR unless --force, and even then replaces it only if mpcc wrote every file in it;
@@ -165,6 +166,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory each run may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.set_defaults(func=cmd_sweep)
+
+    from .kernel.cli import add_parser as add_kernel_parser
+
+    add_kernel_parser(sub)
     return parser
 
 

@@ -4,6 +4,7 @@ network namespace (no mpcc imports, so it runs under `ip netns exec`).
     bulk.py server PORT SECONDS         accept MPTCP and TCP; print bytes per peer as JSON
     bulk.py client ADDR PORT SECONDS PROTO CC [SRC]
                                         PROTO mptcp|tcp; send for SECONDS with controller CC
+    bulk.py many ADDR PORT COUNT CC     COUNT short MPTCP connections, 16 kB each
 """
 
 import json
@@ -71,14 +72,32 @@ def client(addr: str, port: int, seconds: float, proto: str, cc: str, src: str |
     print(json.dumps({"local": f"{local[0]}:{local[1]}"}), flush=True)
     end = time.monotonic() + seconds
     sent = 0
+    sock.settimeout(1.0)
     while time.monotonic() < end:
-        sent += sock.send(CHUNK)
+        try:
+            sent += sock.send(CHUNK)
+        except socket.timeout:
+            continue
+        except OSError:
+            break
     sock.close()
     print(json.dumps({"sent": sent}), flush=True)
 
 
+def many(addr: str, port: int, count: int, cc: str) -> None:
+    for _ in range(count):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
+        sock.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cc.encode())
+        sock.connect((addr, port))
+        sock.sendall(CHUNK[:16384])
+        sock.close()
+    print(json.dumps({"connections": count}), flush=True)
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "server":
+    if sys.argv[1] == "many":
+        many(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    elif sys.argv[1] == "server":
         server(int(sys.argv[2]), float(sys.argv[3]))
     else:
         client(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6],

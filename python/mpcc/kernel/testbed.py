@@ -121,6 +121,11 @@ class Testbed:
             cmd.append(src)
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
+    def many(self, count: int, cc: str) -> subprocess.Popen:
+        cmd = ["ip", "netns", "exec", self.ns["cli"], sys.executable, str(BULK), "many", SERVER_ADDR,
+               str(PORT), str(count), cc]
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
     @staticmethod
     def finish(proc: subprocess.Popen, timeout: float = 30.0) -> list[dict]:
         out, err = proc.communicate(timeout=timeout)
