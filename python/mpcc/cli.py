@@ -1,6 +1,6 @@
 """The `mpcc` command.
 
-    mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE]
+    mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE] [--record-cc FILE]
     mpcc list
     mpcc plot RESULTS_DIR
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
@@ -134,6 +134,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory the simulation may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
+    p.add_argument("--record-cc", metavar="FILE", help="record the multipath connection's congestion-control events")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("list", help="list congestion controllers, schedulers, queues, loss models, capacity kinds")
@@ -230,7 +231,8 @@ def cmd_run(args) -> int:
     started = time.monotonic()
     try:
         result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots,
-                                            force=args.force, max_memory=args.max_memory))
+                                            force=args.force, max_memory=args.max_memory,
+                                            record_cc=args.record_cc))
     except output.OutputsIncomplete as e:
         _print_run(args, scenario, e.result, time.monotonic() - started)
         return _fail(f"{e}; the run itself finished", EXIT_INCOMPLETE, "warning")

@@ -83,6 +83,11 @@ class Testbed:
             self.ip(a, "link", "set", da, "up")
             self.ip(b, "link", "set", db, "up")
         self.exec("rtr", "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        # Start with buffers far above the paths' BDP so that neither the MPTCP
+        # connection's send buffer nor its receive window limits it.
+        for k in ("cli", "srv"):
+            self.exec(k, "sysctl", "-qw", "net.ipv4.tcp_wmem=4096 1048576 8388608",
+                      "net.ipv4.tcp_rmem=4096 1048576 8388608")
         # Client: path 1 by default, path 2 for traffic from its second address.
         self.ip("cli", "route", "add", "default", "via", "10.231.1.2", "dev", "c1")
         self.ip("cli", "route", "add", "default", "via", "10.231.2.2", "dev", "c2", "table", "2")
