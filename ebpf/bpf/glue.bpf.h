@@ -27,6 +27,8 @@ char _license[] SEC("license") = "GPL";
 #define CA_OPEN 0
 #define CA_EVENT_LOSS_ID 5  /* CA_EVENT_LOSS */
 #define INFINITE_SSTHRESH 0x7fffffff
+/* Like reno and cubic, selectable by any socket and as a namespace's default. */
+#define CONG_NON_RESTRICTED 0x1
 
 extern void tcp_reno_cong_avoid(struct sock *sk, __u32 ack, __u32 acked) __ksym;
 extern __u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
@@ -304,5 +306,6 @@ void BPF_PROG(mpcc_release, struct sock *sk)
 		.cwnd_event = (void *)mpcc_cwnd_event,           \
 		.pkts_acked = (void *)mpcc_pkts_acked,           \
 		.undo_cwnd = (void *)mpcc_undo_cwnd,             \
+		.flags = CONG_NON_RESTRICTED,                    \
 		.name = cc_name,                                 \
 	}

@@ -10,8 +10,11 @@
 #include "fixed.h"
 
 #define NODA_NO_RTT 0xffffffffU
-/* MeanRTT is kept with 8 fractional bits of a microsecond. */
-#define NODA_MEAN_SHIFT 8
+/* MeanRTT is kept with 38 fractional bits of a microsecond, about the
+ * resolution of a double holding seconds: with a flat RTT the EWMA reaches
+ * RecentRTT (and the rule flips from grow to shrink) after about as many rounds
+ * as the simulator's floating-point EWMA does. */
+#define NODA_MEAN_SHIFT 38
 
 struct noda_state {
 	struct mpcc_win w;
@@ -35,10 +38,18 @@ MPCC_INLINE void noda_publish(const struct noda_state *s, struct mpcc_path *p)
 	mpcc_publish_win(p, &s->w);
 }
 
+/* 0.8 mean + 0.2 recent, written as a step toward recent (4 * mean would overflow). */
 MPCC_INLINE mpcc_u64 noda_smooth(mpcc_u64 mean, mpcc_u32 recent)
 {
-	mpcc_u64 r = (mpcc_u64)recent << NODA_MEAN_SHIFT;
-	return mean ? (4 * mean + r) / 5 : r;
+	mpcc_u64 r = (mpcc_u64)recent << NODA_MEAN_SHIFT, d;
+	if (!mean)
+		return r;
+	if (mean >= r) {
+		d = mean - r;
+		return r + (d / 5) * 4 + (d % 5) * 4 / 5;
+	}
+	d = r - mean;
+	return r - ((d / 5) * 4 + (d % 5) * 4 / 5);
 }
 
 MPCC_INLINE void noda_on_ack(struct noda_state *s, struct mpcc_path *paths, int self, const struct mpcc_ack *ev)

@@ -198,7 +198,7 @@ static void test_noda(void)
 	s.round_min = 30000;
 	ev.round_start = 1;
 	noda_on_ack(&s, p, 0, &ev);
-	near("noda mean", (double)s.mean / (1 << NODA_MEAN_SHIFT), 22000.0, 0.01);
+	near("noda mean", (double)s.mean / (double)(1ULL << NODA_MEAN_SHIFT), 22000.0, 0.01);
 	noda_on_congestion(&s, p, 0, MPCC_LOSS);
 	near("noda loss beta 1/2", seg(s.w.ssthresh), seg(p[0].cwnd), 1e-9);
 }

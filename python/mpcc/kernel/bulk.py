@@ -8,6 +8,7 @@ network namespace (no mpcc imports, so it runs under `ip netns exec`).
 """
 
 import json
+import struct
 import socket
 import sys
 import threading
@@ -16,6 +17,9 @@ import time
 IPPROTO_MPTCP = 262
 TCP_CONGESTION = 13
 CHUNK = b"\0" * 65536
+# Close with a reset: an orphaned socket still sending a full buffer would keep
+# its namespace, and the controller it uses, alive for minutes after the test.
+LINGER_RESET = struct.pack("ii", 1, 0)
 
 
 def server(port: int, seconds: float) -> None:
@@ -41,6 +45,7 @@ def server(port: int, seconds: float) -> None:
                 break
             with lock:
                 counts[key] = counts.get(key, 0) + len(data)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_RESET)
         conn.close()
 
     print("ready", flush=True)
@@ -80,6 +85,7 @@ def client(addr: str, port: int, seconds: float, proto: str, cc: str, src: str |
             continue
         except OSError:
             break
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_RESET)
     sock.close()
     print(json.dumps({"sent": sent}), flush=True)
 
@@ -90,6 +96,7 @@ def many(addr: str, port: int, count: int, cc: str) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cc.encode())
         sock.connect((addr, port))
         sock.sendall(CHUNK[:16384])
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_RESET)
         sock.close()
     print(json.dumps({"connections": count}), flush=True)
 

@@ -99,7 +99,11 @@ def unload(name: str) -> None:
     _require()
     if name not in loaded():
         raise KernelError(f"{name} is not loaded")
-    _run(["bpftool", "struct_ops", "unregister", "name", name], f"unloading {name} failed")
+    try:
+        _run(["bpftool", "struct_ops", "unregister", "name", name], f"unloading {name} failed")
+    except KernelError:
+        if name in loaded():
+            raise
 
 
 def list_programs() -> list[dict]:
@@ -112,7 +116,14 @@ def list_programs() -> list[dict]:
 
 
 def _map_dump(map_name: str) -> list[dict]:
-    out = _run(["bpftool", "-j", "map", "dump", "name", map_name], f"reading map {map_name} failed")
+    """The entries of the newest map called `map_name`: an unloaded controller's
+    maps live on (under the same name) while a socket still uses it, and the
+    loaded one's were created last."""
+    shown = json.loads(_run(["bpftool", "-j", "map", "show"], "listing BPF maps failed") or "[]")
+    ids = [m["id"] for m in shown if m.get("name") == map_name]
+    if not ids:
+        return []
+    out = _run(["bpftool", "-j", "map", "dump", "id", str(max(ids))], f"reading map {map_name} failed")
     data = json.loads(out or "[]")
     return data if isinstance(data, list) else []
 

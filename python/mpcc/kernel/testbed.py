@@ -37,6 +37,8 @@ def _sh(*cmd: str, check: bool = True) -> subprocess.CompletedProcess:
 
 @dataclass
 class Testbed:
+    __test__ = False  # not a pytest test class
+
     shape: str = "disjoint"         # "disjoint" or "shared"
     rate_mbit: float = 10.0
     buffer_bytes: int = 64_000       # tbf queue per shaped link
