@@ -120,6 +120,8 @@ static __always_inline struct mpcc_conn *attach(struct sock *sk, struct mpcc_pri
 			return 0;
 		c->msk = key;
 		c->token = BPF_CORE_READ((struct mptcp_sock *)key, token);
+		/* A slot held in an entry the last sibling deleted is gone: claim anew. */
+		pv->slot = 0;
 	}
 	if (pv->slot)
 		return c;
