@@ -202,7 +202,7 @@ def test_1000_short_connections_leave_the_map_empty(kernel_clean):
 # 60 s): MPTCP / TCP throughput ratios, for docs/kernel.md.
 SHARED_SECONDS = 60
 SHARED_CCS = ["mpcc_lia", "mpcc_olia", "mpcc_balia", "reno"]
-SHARED_REPS = 2  # a single run's ratio varies by about +-0.4 (loss synchronisation)
+SHARED_REPS = 3  # a single run's ratio varies by about +-0.4 (loss synchronisation)
 
 
 def _shared_ratio(i: int, cc: str, out: dict) -> None:
@@ -219,7 +219,7 @@ def _shared_ratio(i: int, cc: str, out: dict) -> None:
 @needs_kernel
 def test_shared_bottleneck_coupled_take_about_one_share(kernel_clean):
     """Two MPTCP subflows and one TCP Reno flow through one 10 Mbit/s tbf link,
-    MPTCP/TCP throughput ratio averaged over two runs. The eight runs go in
+    MPTCP/TCP throughput ratio averaged over three runs. The twelve runs go in
     parallel, each in its own namespaces, to keep the test short."""
     import threading
 
@@ -237,5 +237,6 @@ def test_shared_bottleneck_coupled_take_about_one_share(kernel_clean):
     assert all(len(runs.get(cc, [])) == SHARED_REPS for cc in SHARED_CCS), f"a run failed: {runs}"
     ratios = {cc: sum(v) / len(v) for cc, v in runs.items()}
     coupled = [ratios[c] for c in SHARED_CCS[:-1]]
-    assert all(r < 1.5 for r in coupled), ratios
-    assert ratios["reno"] > 1.4 and ratios["reno"] > max(coupled) + 0.2, ratios
+    # Measured (docs/kernel.md): coupled 0.6-1.1, uncoupled Reno 1.4-2.4.
+    assert all(r < 1.3 for r in coupled), ratios
+    assert ratios["reno"] > 1.3 and ratios["reno"] > max(coupled) + 0.25, ratios
