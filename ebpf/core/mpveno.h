@@ -1,6 +1,6 @@
-/* MPVeno, multipath TCP Veno (T.-A. Le, "Improving the performance of multipath
- * congestion control over wireless networks", ATC 2013; see
- * docs/algorithms/mpveno.md). Subflow r estimates its backlog
+/* MPVeno, multipath TCP Veno (T.-A. Le, "Improving the Performance of Multipath
+ * Congestion Control over Wireless Networks"; TCP Veno: C. P. Fu, S. C. Liew,
+ * IEEE JSAC 2003; see docs/algorithms/mpveno.md). Subflow r estimates its backlog
  * n_r = w_r (1 - base_r / rtt_r) and compares it with max(1, theta_r * beta),
  * theta_r = x_r / sum x. The increase is OLIA's, on every ACK below the threshold
  * and every second ACK at or above it; a loss cuts w/5 below it (random loss)

@@ -1,6 +1,6 @@
-/* Noda & Ito's RTT-fluctuation-suppressing MPTCP congestion control (A. Noda,
- * M. Ito, "MPTCP congestion control that suppresses RTT fluctuation", 2019; see
- * docs/algorithms/noda_ito.md). Per subflow, no coupling term. Per round the
+/* Noda & Ito's RTT-fluctuation-suppressing MPTCP congestion control (K. Noda,
+ * Y. Ito, "Proposal of Novel MPTCP Congestion Control to Suppress QoS
+ * Fluctuation for WebQoE Improvement"; see docs/algorithms/noda_ito.md). Per subflow, no coupling term. Per round the
  * subflow takes RecentRTT (minimum RTT of the last round) and
  * MeanRTT = 0.8 MeanRTT + 0.2 RecentRTT; in congestion avoidance, per acked
  * segment, w += 1/(2w) while RecentRTT - BaseRTT < MeanRTT - BaseRTT, else
