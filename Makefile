@@ -20,8 +20,11 @@ demo: $(STAMP_BUILD)
 	@echo "One run: results/demo/*.png for the plots, results/demo/summary.json for the numbers."
 
 # Both suites run even if the first fails; the target fails if either did.
+# `ebpf deps` installs clang, libbpf-dev and bpftool for the kernel tests when
+# missing and root (tests/test_kernel.py skips, naming what is missing, otherwise).
 test: $(STAMP_BUILD)
 	@status=0; \
+	$(MAKE) -s -C ebpf deps; \
 	cargo test --workspace --no-fail-fast || status=1; \
 	$(PY) -m pytest tests || status=1; \
 	exit $$status

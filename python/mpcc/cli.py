@@ -1,10 +1,11 @@
 """The `mpcc` command.
 
-    mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE]
+    mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE] [--record-cc FILE]
     mpcc list
     mpcc plot RESULTS_DIR
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
     mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
+    mpcc kernel list|load NAME|unload NAME|status
 
 Output folders are never overwritten blindly: `run --out DIR` refuses an existing
 DIR unless --force, and even then replaces it only if mpcc wrote every file in it;
@@ -135,6 +136,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory the simulation may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
+    p.add_argument("--record-cc", metavar="FILE", help="record the multipath connection's congestion-control events")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("list", help="list congestion controllers, schedulers, queues, loss models, capacity kinds")
@@ -167,6 +169,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory each run may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.set_defaults(func=cmd_sweep)
+
+    from .kernel.cli import add_parser as add_kernel_parser
+
+    add_kernel_parser(sub)
     return parser
 
 
@@ -227,7 +233,8 @@ def cmd_run(args) -> int:
     started = time.monotonic()
     try:
         result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots,
-                                            force=args.force, max_memory=args.max_memory))
+                                            force=args.force, max_memory=args.max_memory,
+                                            record_cc=args.record_cc))
     except output.OutputsIncomplete as e:
         _print_run(args, scenario, e.result, time.monotonic() - started)
         return _fail(f"{e}; the run itself finished", EXIT_INCOMPLETE, "warning")

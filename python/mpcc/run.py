@@ -44,7 +44,7 @@ def receivers() -> list[dict]:
 
 
 def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: bool = False,
-        max_memory: int | None = None) -> "Result":
+        max_memory: int | None = None, record_cc=None) -> "Result":
     """Runs `scenario` (a Scenario, a path to a TOML file, TOML text or a dict).
 
     `seed` overrides the scenario's seed. With `out`, writes summary.json, the time
@@ -58,7 +58,9 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
     rejects it, OutputFolderError for an `out` it may not replace (before
     simulating), KeyboardInterrupt at once on Ctrl-C, and OutputsIncomplete (its
     `result` is the run) if some outputs could not be written (out of memory, a
-    failed plot) after saving the others.
+    failed plot) after saving the others. `record_cc` (a path) records the
+    congestion-control events of the first multipath connection there, for the
+    eBPF replay harness (docs/kernel.md).
     """
     from . import _core
     from .scenario import load
@@ -70,6 +72,8 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
         from . import output
 
         output.check_replaceable(out, force)  # before spending the simulation time
+    if record_cc is not None:
+        config["record_cc"] = {"path": str(record_cc)}
     try:
         summary_json, tables = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
     except ValueError as e:

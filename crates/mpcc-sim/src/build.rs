@@ -226,6 +226,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             base: FlowCounters::default(),
         });
     }
+    crate::cc_record::attach(cfg, &mut out)?;
     Ok(out)
 }
 

@@ -20,6 +20,18 @@ pub struct Config {
     pub sample_interval_ns: u64,
     pub links: Vec<LinkConfig>,
     pub flows: Vec<FlowConfig>,
+    /// Record one connection's congestion-control events (see cc_record.rs).
+    #[serde(default)]
+    pub record_cc: Option<RecordCcConfig>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordCcConfig {
+    pub path: String,
+    /// The flow to record (default: the first with more than one subflow).
+    #[serde(default)]
+    pub flow: Option<String>,
 }
 
 fn default_sample() -> u64 {

@@ -1,6 +1,7 @@
 //! The packet-level discrete-event simulator.
 pub mod app;
 pub mod build;
+pub mod cc_record;
 pub mod config;
 pub mod conn;
 pub mod engine;
@@ -94,6 +95,7 @@ pub fn run_watched(
     if let Some(sim::Stop::Interrupted) = stop {
         return Err(RunError::Interrupted);
     }
+    cc_record::finish(sim.flows.iter()).map_err(RunError::Invalid)?;
     let wall = t0.elapsed().as_secs_f64();
     let summary = report::summary(&mut sim, wall);
     let mut tables = BTreeMap::new();

@@ -248,6 +248,9 @@ impl Sim {
             rtt: s.snd.rtt.latest,
         };
         f.cc.on_congestion(sub as usize, &ev);
+        if let Some(r) = &f.subs[sub as usize].snd.rec {
+            r.borrow_mut().congestion(sub as usize, &ev, &f.cc);
+        }
         f.close_subflow(sub as usize);
         f.push(now, &mut self.out);
         self.flush(flow);

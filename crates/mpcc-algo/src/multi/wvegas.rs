@@ -70,8 +70,11 @@ impl WVegas {
         } else if diff < v.alpha {
             v.p.cwnd += 1.0;
         }
+        // RTT samples are whole nanoseconds: a smaller q is rounding noise of the
+        // mean (n equal samples summed and divided need not give the sample
+        // back), and a drain triggered by it would halve the window at random.
         let q = rtt - base;
-        if q > 0.0 {
+        if q > 1e-9 {
             if v.queue_delay == 0.0 || q < v.queue_delay {
                 v.queue_delay = q;
             }

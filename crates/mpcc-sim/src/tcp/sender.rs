@@ -115,6 +115,8 @@ pub struct Sender {
     /// in every data segment so the receiver can measure the RTT.
     ts_recent: Nanos,
     pub stats: SenderStats,
+    /// Congestion-control event recorder (`record_cc`), None when off.
+    pub rec: Option<crate::cc_record::Recorder>,
 }
 
 impl Sender {
@@ -150,6 +152,7 @@ impl Sender {
             usage_end: 0,
             ts_recent: 0,
             stats: SenderStats::default(),
+            rec: None,
         }
     }
 
@@ -258,6 +261,9 @@ impl Sender {
         if self.in_recovery && self.una >= self.recover {
             self.in_recovery = false;
             cc.on_recovery_exit(self.sf, now);
+            if let Some(r) = &self.rec {
+                r.borrow_mut().recovery_exit(self.sf, now, cc);
+            }
         }
         if !self.in_recovery && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
             self.in_recovery = true;
@@ -265,6 +271,9 @@ impl Sender {
             self.stats.recoveries += 1;
             let ev = self.congestion_event(now, CongestionKind::Loss);
             cc.on_congestion(self.sf, &ev);
+            if let Some(r) = &self.rec {
+                r.borrow_mut().congestion(self.sf, &ev, cc);
+            }
             // RFC 6675 step (4.3): the first lost segment goes out at once, whatever pipe is.
             if let Some(seq) = self.next_lost() {
                 self.retransmit(now, seq, out);
@@ -288,6 +297,9 @@ impl Sender {
             app_limited: self.validation && !self.using_window(cc),
         };
         cc.on_ack(self.sf, &ev);
+        if let Some(r) = &self.rec {
+            r.borrow_mut().ack(self.sf, &ev, cc);
+        }
 
         // RFC 6298 5.2/5.3: stop the timer when all is acknowledged, restart it
         // when new data is acknowledged.
@@ -483,6 +495,9 @@ impl Sender {
         self.stats.timeouts += 1;
         let ev = self.congestion_event(now, CongestionKind::Timeout);
         cc.on_congestion(self.sf, &ev);
+            if let Some(r) = &self.rec {
+                r.borrow_mut().congestion(self.sf, &ev, cc);
+            }
         for s in self.board.iter_mut() {
             if s.flags & SACKED == 0 {
                 if s.flags & LOST == 0 {
