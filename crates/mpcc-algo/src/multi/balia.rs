@@ -91,7 +91,8 @@ mod tests {
 
     #[test]
     fn kernel_vectors_precise_form() {
-        // kernel-cc-reference.md 4.5, ideal columns (kernel integers in comments).
+        // Kernel test vectors B1-B3 (an integer model of the out-of-tree Linux MPTCP
+        // mptcp_balia.c), ideal columns (kernel integers in comments).
         let c = balia(&[(10.0, 100.0), (10.0, 100.0)]); // B1
         assert!((ai(&c, 0) - 40.0).abs() < 1e-9);
         let c = balia(&[(20.0, 20.0), (10.0, 80.0)]); // B2

@@ -164,7 +164,8 @@ mod tests {
 
     #[test]
     fn westwood_filter_matches_reference_vectors() {
-        // kernel-cc-reference.md section 8, converted to segments of 1448 B and
+        // Kernel test vectors of Linux's tcp_westwood.c filter (an integer model of
+        // it), converted to segments of 1448 B and
         // seconds: window 1 (100 segs in 60 ms), 2 (120 in 55 ms), 3 (60 in 70 ms).
         let ms = 1_000_000u64;
         let mut e = BwEstimator::default();

@@ -1,5 +1,6 @@
 //! Multipath binomial congestion control, MPSQRT and MPIAD (Le, Hong, Lee, IEICE
-//! Trans. Commun. 2012; as the MPMTP paper restates it, seeds.md section 3).
+//! Trans. Commun. 2012; as the MPMTP paper restates it, Lee & Chung 2017,
+//! docs/references.md).
 //!
 //! Per acked segment `w_r += delta alpha / w_r^k`; on loss `w_r -= beta w_r^l`.
 //! SQRT: k = l = 1/2, alpha = 1, beta = 1/2. IIAD: k = 1, l = 0, alpha = 2, beta = 1.

@@ -1,4 +1,4 @@
-//! CDD-MPTCP, control of the delay difference (Tao & Yan; seeds.md section 4),
+//! CDD-MPTCP, control of the delay difference (Tao & Yan 2017, docs/references.md),
 //! congestion-control half: LIA plus a periodic cut of the slowest subflow.
 //!
 //! Each subflow smooths its forward delay `D_i = (1 - a) D_new + a D_i` (a = 0.75).

@@ -131,7 +131,8 @@ mod tests {
 
     #[test]
     fn kernel_vectors_precise_form() {
-        // kernel-cc-reference.md 2.7, "ideal" column: per-segment 1/N.
+        // Kernel test vectors L1-L4 (an integer model of the out-of-tree Linux MPTCP
+        // mptcp_coupled.c), "ideal" column: per-segment 1/N.
         // srtt_us raw 800000 = 100 ms etc. (raw is 8x microseconds).
         let cases: &[(&[(f64, f64)], f64)] = &[
             (&[(10.0, 100.0), (10.0, 100.0)], 40.0),  // L1 (kernel: +1 per 41 ACKs)

@@ -1,4 +1,5 @@
-//! MPCubic (Le, Hong, Lee 2011; as the MPMTP paper restates it, seeds.md section 3):
+//! MPCubic (Le, Hong, Lee 2011; as the MPMTP paper restates it, Lee & Chung 2017;
+//! docs/references.md):
 //! every subflow follows CUBIC's curve `w_r(t) = delta C (t - K_r)^3 + w_r^max`.
 //!
 //! The fairness factor is derived here (the MPMTP text gives only its role): a
@@ -120,7 +121,8 @@ mod tests {
 
     #[test]
     fn single_subflow_follows_cubic_vectors() {
-        // kernel-cc-reference.md 9.4 C1/C1b/C2/C6 (real-valued; kernel integers noted).
+        // Kernel test vectors C1/C1b/C2/C6 (an integer model of Linux's tcp_cubic.c;
+        // real-valued here; kernel integers noted).
         let mut c = MpCubic::new(10.0, 0.4, 0.3, true);
         c.add_subflow(0);
         c.paths[0].p = path(100.0, 100.0);

@@ -1,5 +1,5 @@
-//! MPMTP, multipath multimedia transport protocol (S. Lee & K. Chung; seeds.md
-//! section 3): concave-convex-linear subflows with a load-balancing factor B_r and a
+//! MPMTP, multipath multimedia transport protocol (Lee & Chung 2017,
+//! docs/references.md): concave-convex-linear subflows with a load-balancing factor B_r and a
 //! CUBIC-fairness factor delta_r.
 //!
 //! Per acked segment in congestion avoidance `w += delta B alpha / w`; on loss

@@ -1,5 +1,5 @@
 //! MPTCPW, coordinated multipath TCP Westwood (Le, Hong, Huh, ICOIN 2012; as
-//! restated in the MPVeno paper, seeds.md section 2).
+//! restated in Le's MPVeno paper, docs/references.md).
 //!
 //! Per acked segment on subflow r: `w_r += min(delta_r, 1) / w_r` with
 //! `delta_r = w_r^gamma * max_s(w_s^(2-gamma) / rtt_s^2) / (sum_i w_i/rtt_i)^2`.

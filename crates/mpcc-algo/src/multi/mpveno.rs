@@ -1,4 +1,4 @@
-//! MPVeno, multipath TCP Veno (T.-A. Le; seeds.md section 2).
+//! MPVeno, multipath TCP Veno (T.-A. Le, docs/references.md).
 //!
 //! Subflow r estimates its backlog `n_r = (w_r/base_r - w_r/rtt_r) * base_r` and
 //! compares it with `max(1, theta_r * beta)`, `theta_r = x_r / sum_i x_i`. The

@@ -1,5 +1,5 @@
-//! Noda & Ito: MPTCP congestion control that suppresses RTT fluctuation (seeds.md
-//! section 1). Per subflow, no coupling term.
+//! Noda & Ito: MPTCP congestion control that suppresses RTT fluctuation (Noda &
+//! Ito, docs/references.md). Per subflow, no coupling term.
 //!
 //! Per round the subflow takes `RecentRTT` (minimum RTT of the last completed
 //! round) and `MeanRTT = 0.8 MeanRTT + 0.2 RecentRTT`; with `BaseRTT` the lifetime

@@ -151,7 +151,8 @@ mod tests {
 
     #[test]
     fn kernel_vectors_precise_form() {
-        // kernel-cc-reference.md 3.7, "ideal x1024" column (kernel integers in
+        // Kernel test vectors O1-O4 (an integer model of the out-of-tree Linux MPTCP
+        // mptcp_olia.c), "ideal x1024" column (kernel integers in
         // comments; the kernel truncates toward 0, e.g. 2.37 -> 2).
         // O1: no losses yet, all tie for best; A has the max window.
         let c = olia(&[(10.0, 100.0, 0.0, 0.0), (5.0, 100.0, 0.0, 0.0)]);

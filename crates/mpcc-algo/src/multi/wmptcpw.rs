@@ -1,5 +1,5 @@
 //! wMPTCPW, weighted multipath TCP Westwood+ (Nuha, Hendrawan, Yulianto, EMS 2010;
-//! as restated in the MPVeno paper, seeds.md section 2).
+//! as restated in Le's MPVeno paper, docs/references.md).
 //!
 //! Per acked segment on subflow r: `w_r += theta / w_r` with
 //! `theta = max_s B_s^2 / (sum_i B_i)^2` (B = Westwood+ bandwidth estimates); on

@@ -167,7 +167,8 @@ mod tests {
     const US: f64 = 1e-6;
 
     /// Subflow 0 in CA with window w, base RTT, prior alpha and queue delay; subflow 1
-    /// with a known rate (kernel vectors W1-W3 of kernel-cc-reference.md 5.5).
+    /// with a known rate (kernel test vectors W1-W3, an integer model of the
+    /// out-of-tree Linux MPTCP mptcp_wvegas.c).
     fn two(w: f64, base_us: f64, alpha: f64, qd_us: f64, other: (f64, f64)) -> WVegas {
         let mut c = WVegas::new(10.0, 10.0, 2.0, 1.0);
         c.add_subflow(0);
