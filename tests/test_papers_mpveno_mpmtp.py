@@ -1,5 +1,5 @@
 """The MPVeno and MPMTP reproductions: their quick experiments load, one replication of
-one variant of each runs and measures sensible values, every claim seeds.md lists has a
+one variant of each runs and measures sensible values, every claim listed from the papers has a
 Claim, and verdicts follow the data (data contradicting a claim gives "not reproduced")."""
 
 from pathlib import Path
@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 from mpcc.papers import load, mpmtp, mpveno
 from mpcc.reproduce.plan import apply_overrides, load_scenario_data, plan
 
-# The claims shared/docs/seeds.md lists (sections 2 and 3), plus each paper's headline.
+# The claims the project listed from the two papers (Le, MPVeno; Lee & Chung, MPMTP;
+# docs/references.md), plus each paper's headline.
 SEEDS_CLAIMS = {
     "mpveno": {"congestion_balance", "fairness", "wireless_olia", "wireless_mptcpw", "beta",
                "friendliness_mptcpw", "friendliness_mpveno", "headline"},

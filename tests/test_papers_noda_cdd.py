@@ -1,6 +1,6 @@
 """The Noda & Ito and CDD-MPTCP reproductions: their quick experiments load, one
 replication of one variant of each runs and measures sensible values, every claim
-seeds.md lists has a Claim, and the verdicts follow the data (data contradicting a
+listed from the papers has a Claim, and the verdicts follow the data (data contradicting a
 claim gives "not reproduced")."""
 
 import math
@@ -12,7 +12,7 @@ import mpcc
 from mpcc.papers import cdd, load, noda_ito
 from mpcc.reproduce.plan import apply_overrides, load_scenario_data, plan
 
-# The claims shared/docs/seeds.md lists for the two papers (sections 1 and 4).
+# The claims the project listed from the two papers (Noda & Ito; Tao & Yan; docs/references.md).
 SEEDS_CLAIMS = {
     "noda_ito": {"lowest_rtt_variance", "lower_throughput_env145", "not_lower_throughput_env236"},
     "cdd": {"cdd_goodput", "mptcp_slow_path", "buffer"},

@@ -1,5 +1,5 @@
 """The thesis reproduction (`mpcc reproduce park`): the quick plan loads, a run of one
-variant measures, every seeds.md section-5 claim is covered, and verdicts follow the
+variant measures, every claim listed from the thesis is covered, and verdicts follow the
 data. Also the scenario schema's receiver-controller fields it needs."""
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def test_unknown_receiver_and_bad_params_are_scenario_errors():
 
 # ---- the reproduction -----------------------------------------------------------------------
 
-# Every claim of shared/docs/seeds.md section 5 and the Claim (or the planned, not-run claim)
-# that checks it.
+# Every claim the project listed from the thesis (docs/references.md#park-thesis) and the Claim
+# (or the planned, not-run claim) that checks it.
 SEEDS_CLAIMS = {
     "Conventional MPTCP: only 24 % / 18 % meet the delay requirement, p95 about 2 s, WiFi peaks 1.39 / 1.56":
         "conventional_delay",

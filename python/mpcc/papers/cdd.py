@@ -1,5 +1,5 @@
 """Tao & Yan: CDD-MPTCP, goodput improvement by controlling the delay difference
-between subflows (seeds/003; shared/docs/seeds.md section 4).
+between subflows (Tao & Yan 2017, docs/references.md#tao-yan).
 
 Two paths of 4 and 2 Mbit/s, a 100-MSS receive buffer, a long bulk ("FTP") transfer.
 CDD-MPTCP (cc = "cdd": LIA plus the periodic cut of the slowest subflow; scheduler =
@@ -302,8 +302,8 @@ def draw_subflow_series(data):
 PAPER = Paper(
     name="cdd",
     title="Tao & Yan: CDD-MPTCP, controlling the delay difference",
-    reference="Tao, Yan: Goodput improvement for MPTCP based on controlling the difference of delay "
-    "(seeds/003; summary in shared/docs/seeds.md, section 4).",
+    reference="Y. Tao, Z. Yan: Goodput Improvement for MPTCP Based on Controlling the Difference of Delay, "
+    "International Journal of Hybrid Information Technology 10(4), 2017, DOI 10.14257/IJHIT.2017.10.4.01.",
     summary="Two paths of 4 and 2 Mbit/s, a 100-MSS receive buffer, a long transfer: goodput per 100 in-order "
     "packets and the receive-buffer storage they need, CDD-MPTCP against standard MPTCP (LIA, minRTT), and "
     "each half of CDD-MPTCP alone.",

@@ -1,7 +1,7 @@
 """S. Lee & K. Chung: MPMTP, multipath congestion control for high-quality streaming
-(seeds/002; seeds.md section 3). Congested link, bandwidth increase, load balancing,
-comparison with MPCubic, uncoupled, COUPLED and LIA, fairness with CUBIC, and the
-binomial schemes' loss counts (Table 1). Scenarios: scenarios/mpmtp/."""
+(Lee & Chung 2017, docs/references.md#lee-chung). Congested link, bandwidth increase,
+load balancing, comparison with MPCubic, uncoupled, COUPLED and LIA, fairness with CUBIC,
+and the binomial schemes' loss counts (Table 1). Scenarios: scenarios/mpmtp/."""
 
 from __future__ import annotations
 
@@ -438,7 +438,8 @@ def draw_subflows(data):
 PAPER = Paper(
     name="mpmtp",
     title="Lee & Chung: MPMTP, multipath congestion control for streaming",
-    reference="S. Lee, K. Chung: MPMTP (seeds/002; summary in shared/docs/seeds.md, section 3).",
+    reference="S. Lee, K. Chung: A Multipath Congestion Control Scheme for High-Quality Multimedia Streaming "
+    "(MPMTP), journal article published January 31, 2017 (journal not stated in the copy worked from).",
     summary="Congested link, bandwidth increase, load balancing, comparison with MPCubic, uncoupled, COUPLED and "
     "LIA, fairness with one CUBIC flow, and the binomial schemes' loss counts (ns-2 setup: SACK, 1500-byte "
     "packets).",

@@ -1,7 +1,6 @@
-"""T.-A. Le: MPVeno, multipath TCP Veno for wireless losses (seeds/001; seeds.md
-section 2). Congestion balance of MPTCPW against wMPTCPW, fairness of MPVeno with
-TCP Veno, goodput against random loss, friendliness to OLIA. Scenarios:
-scenarios/mpveno/."""
+"""T.-A. Le: MPVeno, multipath TCP Veno for wireless losses (docs/references.md#le-mpveno).
+Congestion balance of MPTCPW against wMPTCPW, fairness of MPVeno with TCP Veno,
+goodput against random loss, friendliness to OLIA. Scenarios: scenarios/mpveno/."""
 
 from __future__ import annotations
 
@@ -536,7 +535,8 @@ def draw_subflows(data):
 PAPER = Paper(
     name="mpveno",
     title="Le: MPVeno, multipath TCP Veno for wireless losses",
-    reference="T.-A. Le: MPVeno (seeds/001; summary in shared/docs/seeds.md, section 2).",
+    reference="T.-A. Le (Thudaumot University): Improving the Performance of Multipath Congestion Control over "
+    "Wireless Networks (MPVeno; venue and year not stated in the copy worked from).",
     summary="Congestion balance of MPTCPW against wMPTCPW, fairness of MPVeno with TCP Veno on one bottleneck, "
     "goodput against random loss of MPVeno (beta 3 and 6), OLIA, MPTCPW and LIA, and friendliness of MPTCPW "
     "and MPVeno to OLIA on wired paths (ns-2 setup: SACK, RED, buffer = BDP, 1000-byte packets).",

@@ -1,5 +1,5 @@
 """Noda & Ito: MPTCP congestion control that suppresses QoS (RTT) fluctuation
-(seeds/000; shared/docs/seeds.md section 1).
+(Noda & Ito, docs/references.md#noda-ito).
 
 Six environments (Table I and II of the paper), each a scenario in
 scenarios/noda_ito/envN.toml: two 10 Mbit/s paths with random loss, loaded by
@@ -249,8 +249,8 @@ def draw_subflow_series(data):
 PAPER = Paper(
     name="noda_ito",
     title="Noda & Ito: MPTCP congestion control suppressing RTT fluctuation",
-    reference="Noda, Ito: Proposal of novel MPTCP congestion control to suppress QoS fluctuation for WebQoE "
-    "improvement (seeds/000; summary in shared/docs/seeds.md, section 1).",
+    reference="K. Noda, Y. Ito (Nagoya Institute of Technology): Proposal of Novel MPTCP Congestion Control to "
+    "Suppress QoS Fluctuation for WebQoE Improvement (venue and year not stated in the copy worked from).",
     summary="Two paths with random loss, background TCP load, Env1-6 (Tables I and II); RTT variance and mean "
     "throughput of the server's MPTCP connection running the proposal, LIA, OLIA or wVegas, with 95 % "
     "confidence intervals over replications.",

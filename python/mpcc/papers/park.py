@@ -1,5 +1,5 @@
-"""Se-Yong Park (PhD thesis): application-level delay of MPTCP (seeds/004; seeds.md
-section 5). The thesis's analytical model against the simulator (Eq. 3.9, Fig. 3.4;
+"""Se-Yong Park (PhD thesis): application-level delay of MPTCP (docs/references.md#park-thesis).
+The thesis's analytical model against the simulator (Eq. 3.9, Fig. 3.4;
 the LIA rate analysis, Fig. 3.7), conventional MPTCP carrying a VBR video over WiFi
 and LTE (section 2.5), R-TSC against a conventional receiver (section 3.6.3) and
 subflow population control with receiver-side CoDel (chapter 4), and the TSC
@@ -1087,7 +1087,8 @@ def draw_throughput_delay(data):
 PAPER = Paper(
     name="park",
     title="Park (thesis): application-level delay of MPTCP",
-    reference="S.-Y. Park, PhD thesis (seeds/004; summary in shared/docs/seeds.md, section 5).",
+    reference="S.-Y. Park: Multi-path TCP extension for multimedia QoS in wireless networks, Ph.D. dissertation, "
+    "Seoul National University, February 2016.",
     summary="The thesis's model against the simulator (Eq. 3.9 for one Reno flow, the LIA rate analysis), "
     "conventional MPTCP carrying a VBR video over WiFi and LTE, R-TSC against a conventional receiver with "
     "round-robin and minRTT scheduling, and receiver-side CoDel population control of CUBIC subflows on one path "
