@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _describe() -> str:
+    from mpcc.version import commit
+
+    commit.cache_clear()  # other work may have committed since the first call of this session
     return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True,
                           check=True).stdout.strip()
 
