@@ -5,16 +5,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import mpcc
 from mpcc.reproduce.report import write_index
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _describe() -> str:
+@pytest.fixture(autouse=True)
+def _fresh_commit():
+    """Other work may have committed since this session first asked for the commit."""
     from mpcc.version import commit
 
-    commit.cache_clear()  # other work may have committed since the first call of this session
+    commit.cache_clear()
+
+
+def _describe() -> str:
     return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True,
                           check=True).stdout.strip()
 
