@@ -1,7 +1,8 @@
 """Side-by-side benchmark of mpcc and ns-3 (`make bench`).
 
 Runs both simulators on each benchmark scenario of scenarios/validation/ (the dumbbell
-of ../shared/docs/peers/README.md), a few times each, alternating, and prints the
+of issue 2: N bulk flows through one 10 or 100 Mbit/s bottleneck, base RTT 100 ms,
+as docs/validation.md and bench/ns3/dumbbell.cc describe it), a few times each, alternating, and prints the
 medians: wall time of the whole process, delivered packets, delivered packets per wall
 second, peak memory, and the mpcc / ns-3 ratio of packets per wall second (target:
 at least 50); also the same ratio computed from CPU time (user + system), which other
