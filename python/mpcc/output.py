@@ -285,11 +285,12 @@ def _remove_dead_temporaries(parent: Path, name: str) -> None:
     for prefix in (f".{name}.mpcc-tmp-", f".{name}.mpcc-old-"):
         for path in parent.glob(prefix + "*"):
             pid = path.name[len(prefix):].split("-")[0]
-            if pid.isdigit() and not _alive(int(pid)):
+            if pid.isdigit() and not alive(int(pid)):
                 shutil.rmtree(path, ignore_errors=True)
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process `pid` still runs (its temporary files are then not stale)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

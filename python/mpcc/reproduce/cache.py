@@ -24,6 +24,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from ..output import alive
+
 SUFFIX = ".npz"
 LOCK_SUFFIX = ".lock"
 
@@ -214,7 +216,7 @@ class RunCache:
                 pid = int(tmp.name.rsplit(".", 2)[-2])
             except ValueError:
                 continue
-            if not _alive(pid):
+            if not alive(pid):
                 tmp.unlink(missing_ok=True)
 
 
@@ -224,12 +226,3 @@ def _read_npz(path: Path) -> dict:
     with np.load(path, allow_pickle=False) as npz:
         return {name: npz[name] for name in npz.files}
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
