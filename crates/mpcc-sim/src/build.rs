@@ -159,7 +159,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 rcv,
                 fwd,
                 rev,
-                ack_pipe: std::collections::VecDeque::with_capacity(64),
+                ack_pipe: std::collections::VecDeque::with_capacity(8),
                 start,
                 stop,
                 active: false,

@@ -131,7 +131,7 @@ impl Sender {
             nxt: 0,
             app_limit: 0,
             last_seg_bytes: tcp.mss,
-            board: VecDeque::with_capacity(256),
+            board: VecDeque::with_capacity(16),
             pipe: 0,
             top_sacked: [0; MAX_DUPTHRESH],
             n_top: 0,
