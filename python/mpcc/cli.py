@@ -137,6 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory the simulation may use, e.g. 16GB (default: mpcc.limits.DEFAULT_MAX_MEMORY_BYTES)")
     p.add_argument("--record-cc", metavar="FILE", help="record the multipath connection's congestion-control events")
+    p.add_argument("--event-log", action="store_true", help="also write the per-event log (events.parquet)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("list", help="list congestion controllers, schedulers, queues, loss models, capacity kinds")
@@ -234,12 +235,14 @@ def cmd_run(args) -> int:
     try:
         result = _in_background(lambda: run(scenario, out=out, seed=args.seed, plots=not args.no_plots,
                                             force=args.force, max_memory=args.max_memory,
-                                            record_cc=args.record_cc))
+                                            record_cc=args.record_cc, event_log=args.event_log))
     except output.OutputsIncomplete as e:
         _print_run(args, scenario, e.result, time.monotonic() - started)
         return _fail(f"{e}; the run itself finished", EXIT_INCOMPLETE, "warning")
     _print_run(args, scenario, result, time.monotonic() - started)
-    print(f"results: {_shown(out)}/ (summary.json, flow_series.parquet, link_series.parquet)")
+    files = "summary.json, flow_series.parquet, link_series.parquet"
+    files += ", events.parquet" if result.tables.get("event_log") is not None else ""
+    print(f"results: {_shown(out)}/ ({files})")
     if result.plots:  # only the plots this run wrote
         print("plots:   " + ", ".join(_shown(p) for p in sorted(result.plots)))
     if result.stopped_early:

@@ -44,7 +44,7 @@ def receivers() -> list[dict]:
 
 
 def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: bool = False,
-        max_memory: int | None = None, record_cc=None) -> "Result":
+        max_memory: int | None = None, record_cc=None, event_log: bool = False) -> "Result":
     """Runs `scenario` (a Scenario, a path to a TOML file, TOML text or a dict).
 
     `seed` overrides the scenario's seed. With `out`, writes summary.json, the time
@@ -60,7 +60,8 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
     `result` is the run) if some outputs could not be written (out of memory, a
     failed plot) after saving the others. `record_cc` (a path) records the
     congestion-control events of the first multipath connection there, for the
-    eBPF replay harness (docs/kernel.md).
+    eBPF replay harness (docs/kernel.md). `event_log` keeps the per-event log
+    (`Result.events`, events.parquet), as the scenario's `event_log = true` does.
     """
     from . import _core
     from .scenario import load
@@ -74,6 +75,8 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
         output.check_replaceable(out, force)  # before spending the simulation time
     if record_cc is not None:
         config["record_cc"] = {"path": str(record_cc)}
+    if event_log:
+        config["event_log"] = True
     try:
         summary_json, tables = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
     except ValueError as e:
@@ -167,6 +170,29 @@ class Result:
         return df
 
     @cached_property
+    def events(self):
+        """The per-event log (None unless the run kept it): one row per event with
+        `t_s`, `kind` (send, receive, drop, loss, rto, recovery_enter, recovery_exit,
+        subflow_on, subflow_off), `flow` (name), `subflow`, `seq` and `dsn` (in
+        segments), `link` (name of a drop's link, else ""), `ack` (a dropped ACK) and
+        `count` (send: 1 for data never sent before; loss: segments marked lost)."""
+        import pandas as pd
+
+        table = self.tables.get("event_log")
+        if table is None:
+            return None
+        df = pd.DataFrame({col: values for col, values in table.items()})
+        if df.empty:
+            return pd.DataFrame(columns=EVENT_COLUMNS)
+        names = {"flow": self.flow_names, "link": self.link_names, "kind": EVENT_KINDS}
+        for col, labels in names.items():
+            df[col] = [labels[int(i)] if 0 <= i < len(labels) else "" for i in df[col]]
+        for col in ("subflow", "seq", "dsn", "count"):
+            df[col] = df[col].astype("int64")
+        df["ack"] = df["ack"].astype(bool)
+        return df[EVENT_COLUMNS]
+
+    @cached_property
     def link_series(self):
         return _series(self.tables.get("link_series", {}), "link", self.link_names)
 
@@ -180,6 +206,12 @@ class Result:
             self.out = e.folder
             raise
         return self.out
+
+
+# The per-event log's kinds, in the simulator's order (crates/mpcc-sim/src/event_log.rs).
+EVENT_KINDS = ["send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on",
+               "subflow_off"]
+EVENT_COLUMNS = ["t_s", "kind", "flow", "subflow", "seq", "dsn", "link", "ack", "count"]
 
 
 def _entities(by_name: dict, order: list[str], label: str):

@@ -720,6 +720,7 @@ class Scenario(Strict):
     seed: int = Field(default=1, ge=0, lt=2**64)
     warmup: Duration = 0
     sample_interval: Duration = 100_000_000
+    event_log: bool = False  # the per-event log (events.parquet), docs/metrics.md
     tcp: Tcp = Tcp()
     links: dict[str, Link] = Field(min_length=1)
     flows: list[Flow] = Field(min_length=1)
@@ -842,6 +843,7 @@ class Scenario(Strict):
             "sample_interval_ns": self.sample_interval,
             "links": links,
             "flows": flows,
+            **({"event_log": True} if self.event_log else {}),  # absent when off: configs stay as before
         }
 
     def _route_config(self, flow: Flow, index: dict[str, int], where: str) -> dict:

@@ -23,6 +23,9 @@ pub struct Config {
     /// Record one connection's congestion-control events (see cc_record.rs).
     #[serde(default)]
     pub record_cc: Option<RecordCcConfig>,
+    /// Keep the per-event log (event_log.rs): an `event_log` result table.
+    #[serde(default)]
+    pub event_log: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]

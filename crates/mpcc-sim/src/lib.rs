@@ -5,6 +5,7 @@ pub mod cc_record;
 pub mod config;
 pub mod conn;
 pub mod engine;
+pub mod event_log;
 pub mod flow;
 pub mod ids;
 pub mod limits;
@@ -102,6 +103,9 @@ pub fn run_watched(
     for (name, cols) in [("flow_series", &sim.flow_series), ("link_series", &sim.link_series)] {
         let t: Table = cols.names.iter().map(|n| n.to_string()).zip(cols.data.iter().cloned()).collect();
         tables.insert(name.to_string(), t);
+    }
+    if let Some(log) = &sim.log {
+        tables.insert("event_log".to_string(), log.table());
     }
     Ok(RunOutput { summary_json: serde_json::to_string(&summary).expect("summary serialises"), tables })
 }

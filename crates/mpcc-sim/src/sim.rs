@@ -4,6 +4,7 @@
 use crate::config::{AppConfig, Config};
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
+use crate::event_log::{Event as Logged, EventLog, SenderMark};
 use crate::flow::{Flow, ReverseRoute};
 use crate::link::Link;
 use crate::metrics::Columns;
@@ -35,6 +36,8 @@ pub struct Sim {
     link_last: Vec<(u64, u128)>,
     /// Why the run ended before its configured duration, if it did.
     pub stopped_early: Option<String>,
+    /// The per-event log, when the configuration asks for it.
+    pub log: Option<EventLog>,
 }
 
 /// Events between two checks of a run's interruption and memory (a few milliseconds).
@@ -91,7 +94,11 @@ impl Sim {
             link_base: vec![LinkBase::default(); n_links],
             link_last: vec![(0, 0); n_links],
             stopped_early: None,
+            log: None,
         };
+        if cfg.event_log {
+            sim.log = Some(EventLog::new(sim.flows.len()));
+        }
         for (flow, f) in sim.flows.entries() {
             sim.events.schedule(f.start, Event::FlowStart { flow });
             if let Some(stop) = f.stop {
@@ -192,6 +199,11 @@ impl Sim {
     fn start_flow(&mut self, flow: FlowId) {
         let f = &mut self.flows[flow];
         f.start_app();
+        if let Some(log) = &mut self.log {
+            for (j, s) in f.subs.iter().enumerate().filter(|(_, s)| s.active) {
+                log.subflow(self.now, s.snd.flow, j as u16, true);
+            }
+        }
         f.push(self.now, &mut self.out);
         self.flush(flow);
         self.app_wake(flow);
@@ -222,6 +234,9 @@ impl Sim {
             return; // joins when the flow starts
         }
         f.subs[sub as usize].active = true;
+        if let Some(log) = &mut self.log {
+            log.subflow(now, flow.0, sub, true);
+        }
         f.push(now, &mut self.out);
         self.flush(flow);
     }
@@ -239,6 +254,9 @@ impl Sim {
         }
         s.active = false;
         s.snd.rto_deadline = None;
+        if let Some(log) = &mut self.log {
+            log.subflow(now, flow.0, sub, false);
+        }
         let ev = CongestionEvent {
             now,
             kind: CongestionKind::Timeout,
@@ -262,6 +280,9 @@ impl Sim {
     fn flush(&mut self, flow: FlowId) {
         let mut out = std::mem::take(&mut self.out);
         for p in out.drain(..) {
+            if let Some(log) = &mut self.log {
+                log.packet(self.now, Logged::Send, &p, None);
+            }
             let first = self.flows[flow].subs[p.sub as usize].fwd[0];
             self.arrive(first, p);
         }
@@ -297,7 +318,13 @@ impl Sim {
         match s.rto_deadline {
             None => return,
             Some(d) if d > now => {}
-            Some(_) => f.on_timeout(now, sub as usize, &mut self.out),
+            Some(_) => {
+                let mark = SenderMark::of(&f.subs[sub as usize].snd);
+                f.on_timeout(now, sub as usize, &mut self.out);
+                if let Some(log) = &mut self.log {
+                    log.sender(now, flow.0, sub, mark, &f.subs[sub as usize].snd);
+                }
+            }
         }
         self.flush(flow);
     }
@@ -308,6 +335,9 @@ impl Sim {
         let l = &mut self.links[link];
         if !l.queue.enqueue(pkt, pkt.bytes, self.now) {
             self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
+            if let Some(log) = &mut self.log {
+                log.packet(self.now, Logged::Drop, &pkt, Some(link));
+            }
             return;
         }
         if l.in_tx.is_none() {
@@ -319,8 +349,13 @@ impl Sim {
     fn start_tx(&mut self, link: LinkId) {
         let now = self.now;
         let l = &mut self.links[link];
-        let flows = &mut self.flows;
-        let next = l.queue.dequeue(now, &mut |p: Packet| flows[p.flow_id()].subs[p.sub as usize].drops += 1);
+        let (flows, log) = (&mut self.flows, &mut self.log);
+        let next = l.queue.dequeue(now, &mut |p: Packet| {
+            flows[p.flow_id()].subs[p.sub as usize].drops += 1;
+            if let Some(log) = log.as_mut() {
+                log.packet(now, Logged::Drop, &p, Some(link));
+            }
+        });
         if let Some((pkt, bytes)) = next {
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
@@ -339,6 +374,9 @@ impl Sim {
         if l.loss.lose() {
             l.stats.loss_drops += 1;
             self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
+            if let Some(log) = &mut self.log {
+                log.packet(now, Logged::Drop, &pkt, Some(link));
+            }
         } else {
             let arrival = now + l.delay;
             if l.pipe.is_empty() {
@@ -375,6 +413,9 @@ impl Sim {
     fn data_at_receiver(&mut self, pkt: Packet) {
         let now = self.now;
         self.delivered_packets += 1;
+        if let Some(log) = &mut self.log {
+            log.packet(now, Logged::Receive, &pkt, None);
+        }
         let f = &mut self.flows[pkt.flow_id()];
         let action = f.on_data(now, &pkt);
         if let Some(t) = f.app.take_wake() {
@@ -422,7 +463,22 @@ impl Sim {
 
     fn ack_at_sender(&mut self, ack: Packet) {
         let now = self.now;
+        if self.log.is_some() {
+            return self.ack_at_sender_logged(ack);
+        }
         self.flows[ack.flow_id()].on_ack(now, &ack, &mut self.out);
+        self.flush(ack.flow_id());
+    }
+
+    /// `ack_at_sender` with the sender's changes written to the event log.
+    #[cold]
+    fn ack_at_sender_logged(&mut self, ack: Packet) {
+        let (now, f) = (self.now, &mut self.flows[ack.flow_id()]);
+        let mark = SenderMark::of(&f.subs[ack.sub as usize].snd);
+        f.on_ack(now, &ack, &mut self.out);
+        if let Some(log) = &mut self.log {
+            log.sender(now, ack.flow, ack.sub, mark, &f.subs[ack.sub as usize].snd);
+        }
         self.flush(ack.flow_id());
     }
 

@@ -1,0 +1,69 @@
+"""The per-event log: opt-in, consistent with the summary's counters, and without
+effect on the results."""
+
+import pandas as pd
+
+import mpcc
+from mpcc.cli import main
+
+MULTIPATH = """
+duration = "20s"
+sample_interval = "0s"
+[links.a]
+rate = "5Mbps"
+delay = "10ms"
+queue = { kind = "droptail", packets = 20 }
+loss = { kind = "bernoulli", p = 0.01 }
+[links.b]
+rate = "2Mbps"
+delay = "40ms"
+queue = { kind = "droptail", packets = 10 }
+[[flows]]
+name = "mp"
+cc = "lia"
+subflows = [{ path = ["a"] }, { path = ["b"], start = "2s", stop = "12s" }]
+[[flows]]
+name = "tcp"
+cc = "reno"
+path = ["a"]
+"""
+
+
+def _without_wall(summary):
+    return {**summary, "sim": {k: v for k, v in summary["sim"].items() if k != "wall_s"}}
+
+
+def test_the_log_agrees_with_the_summary_and_changes_nothing():
+    plain = mpcc.run(MULTIPATH, plots=False)
+    logged = mpcc.run(MULTIPATH, plots=False, event_log=True)
+    assert plain.events is None
+    assert _without_wall(plain.summary) == _without_wall(logged.summary)
+    e, flows = logged.events, logged.summary["flows"]
+    count = lambda kind, flow: int(e[(e.kind == kind) & (e.flow == flow)]["count"].sum())  # noqa: E731
+    for name, f in flows.items():
+        assert count("drop", name) == f["drops"] > 0
+        assert count("loss", name) == f["losses"]
+        assert count("rto", name) == f["timeouts"]
+        assert (e[(e.kind == "send") & (e.flow == name)].shape[0]) == f["sent_packets"]
+    assert (e.kind == "receive").sum() == logged.summary["sim"]["packets"]
+    on_off = e[e.kind.isin(["subflow_on", "subflow_off"]) & (e.flow == "mp")]
+    assert list(zip(on_off.kind, on_off.subflow, on_off.t_s)) == [
+        ("subflow_on", 0, 0.0), ("subflow_on", 1, 2.0), ("subflow_off", 1, 12.0)]
+    # Sends of data never sent before are the scheduler's choices: each DSN once.
+    first = e[(e.kind == "send") & (e["count"] == 1) & (e.flow == "mp")]
+    assert first["dsn"].is_unique and first["dsn"].max() + 1 == len(first)
+    drops = e[e.kind == "drop"]
+    assert set(drops["link"]) <= {"a", "b"} and (drops["t_s"].diff().dropna() >= 0).all()
+
+
+def test_mpcc_run_event_log_writes_events_parquet(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(MULTIPATH.replace('duration = "20s"', 'duration = "13s"'))
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--no-plots", "--event-log"]) == 0
+    events = pd.read_parquet(tmp_path / "out" / "events.parquet")
+    assert {"send", "receive", "subflow_on"} <= set(events["kind"])
+    assert main(["run", str(path), "--out", str(tmp_path / "plain"), "--no-plots"]) == 0
+    assert not (tmp_path / "plain" / "events.parquet").exists()
+    # The scenario field does the same.
+    path.write_text("event_log = true\n" + path.read_text())
+    assert mpcc.run(path, plots=False).events is not None
