@@ -198,3 +198,22 @@ def test_a_scenario_with_several_problems_reports_each_on_its_own_line(tmp_path,
     assert len(lines) == 3 and all(x.startswith("mpcc: error: ") for x in lines), lines
     for field in ("sample_interval", "links.b.rate", "flows[0].count"):
         assert sum(field in x for x in lines) == 1, (field, lines)
+
+
+def test_plot_selects_flows_metrics_and_formats(tmp_path, capsys):
+    from mpcc.cli import main
+
+    out = tmp_path / "r"
+    assert main(["run", str(ROOT / "scenarios" / "demo.toml"), "--out", str(out), "--no-plots"]) == 0
+    capsys.readouterr()
+    args = ["plot", str(out), "--flows", "cubic", "--metrics", "rtt,throughput_delay", "--format", "svg,pdf"]
+    assert main(args) == 0
+    drawn = sorted(p.name for p in out.iterdir() if p.suffix in (".png", ".svg", ".pdf"))
+    assert drawn == ["rtt.pdf", "rtt.svg", "throughput_delay.pdf", "throughput_delay.svg"]
+    first = (out / "throughput_delay.pdf").read_bytes()
+    assert main(args) == 0 and (out / "throughput_delay.pdf").read_bytes() == first  # no date stamps
+    for bad, flag in ((["--metrics", "jitter"], "--metrics"), (["--format", "gif"], "--format"),
+                      (["--flows", "nope"], "--flows")):
+        assert main(["plot", str(out), *bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"mpcc: error: {flag}: "), err

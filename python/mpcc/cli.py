@@ -2,7 +2,7 @@
 
     mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE] [--record-cc FILE]
     mpcc list
-    mpcc plot RESULTS_DIR
+    mpcc plot RESULTS_DIR [--flows A,B] [--metrics throughput,cwnd,rtt,queue,throughput_delay] [--format png,svg,pdf]
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
     mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
     mpcc kernel list|load NAME|unload NAME|status
@@ -145,6 +145,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("plot", help="redraw the plots of a results folder")
     p.add_argument("results", help="results folder written by `mpcc run`")
+    p.add_argument("--flows", type=_names, default=None, metavar="NAME,...", help="only these flows (default: all)")
+    p.add_argument("--metrics", type=_names, default=None, metavar="NAME,...",
+                   help="plots to draw: throughput, cwnd, rtt, queue, throughput_delay "
+                        "(default: the four time series)")
+    p.add_argument("--format", type=_names, default=["png"], metavar="FMT,...", help="png, svg and/or pdf (default png)")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("reproduce", help="reproduce a paper's evaluation and write its report")
@@ -188,6 +193,13 @@ class _Version(argparse.Action):
 
         print(line())
         parser.exit()
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f'"{text}" names nothing; allowed: a comma-separated list')
+    return names
 
 
 def _jobs(text: str) -> int:
@@ -465,7 +477,7 @@ def _check_report_folders(out: Path, papers, with_index: bool) -> None:
 
 def cmd_plot(args) -> int:
     from . import output
-    from .plots import plot_results
+    from .plots import FORMATS, METRICS, plot_results
 
     out = Path(args.results)
     if not out.is_dir():
@@ -473,12 +485,21 @@ def cmd_plot(args) -> int:
     for name in (output.SUMMARY, output.FLOW_SERIES, output.LINK_SERIES):
         if not (out / name).is_file():
             raise UserError(f'"{out}" has no {name}; expected a folder written by `mpcc run`')
+    for flag, given, allowed in (("--metrics", args.metrics, METRICS), ("--format", args.format, FORMATS)):
+        unknown = [n for n in given or () if n not in allowed]
+        if unknown:
+            raise UserError(f'{flag}: "{unknown[0]}" is not one of {", ".join(allowed)}')
+    if args.flows:
+        summary, _, _ = output.read(out)
+        unknown = [n for n in args.flows if n not in summary.get("flows", {})]
+        if unknown:
+            raise UserError(f'--flows: no flow "{unknown[0]}" in "{out}"; its flows: {", ".join(summary["flows"])}')
     try:
-        written = plot_results(out)
+        written = plot_results(out, flows=args.flows, metrics=args.metrics, formats=args.format)
     except Exception as e:  # a damaged Parquet or JSON file
         raise UserError(f'cannot read results in "{out}": {e}') from None
     if not written:
-        raise UserError(f'"{out}" has no time series to plot (was sample_interval 0?)')
+        raise UserError(f'"{out}" has nothing to plot for these options (was sample_interval 0?)')
     output.record_written(out, [p.name for p in written])
     print("plots: " + ", ".join(_shown(p) for p in written))
     return 0

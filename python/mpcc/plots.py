@@ -1,4 +1,5 @@
-"""PNG plots of a results folder: throughput, cwnd, RTT and queue length over time.
+"""Plots of a results folder: throughput, cwnd, RTT and queue length over time, and
+each flow's goodput against its delay (PNG, SVG or PDF).
 
 Flows draw one line each, labelled by name; a multipath flow (more than one
 subflow) draws one line per subflow, labelled "NAME/ID", and on the throughput plot
@@ -11,40 +12,97 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# (file, column, y label, scale, skip zeros): one line per flow or subflow.
+# (name, column, y label, scale, skip zeros): one line per flow or subflow.
 # An srtt of 0 means "no sample yet" (e.g. before a flow starts) and is not drawn.
 FLOW_PLOTS = [
-    ("cwnd.png", "cwnd", "cwnd (segments)", 1.0, False),
-    ("rtt.png", "srtt_s", "smoothed RTT (ms)", 1e3, True),
+    ("cwnd", "cwnd", "cwnd (segments)", 1.0, False),
+    ("rtt", "srtt_s", "smoothed RTT (ms)", 1e3, True),
 ]
-THROUGHPUT = "throughput.png"
-QUEUE = ("queue.png", "queue_packets", "queue length (packets)", 1.0)
+THROUGHPUT = "throughput"
+QUEUE = ("queue", "queue_packets", "queue length (packets)", 1.0)
+THROUGHPUT_DELAY = "throughput_delay"
+# Every plot `mpcc plot --metrics` can name, and the image formats it can write.
+METRICS = (THROUGHPUT, "cwnd", "rtt", "queue", THROUGHPUT_DELAY)
+DEFAULT_METRICS = METRICS[:4]  # the time series, as `mpcc run` draws them
+FORMATS = ("png", "svg", "pdf")
 
 
-def plot_results(out) -> list[Path]:
-    """Draws every plot whose data the results folder has; returns the files written."""
+def plot_results(out, flows=None, metrics=None, formats=("png",)) -> list[Path]:
+    """Draws the time-series plots whose data the results folder has (or `metrics`,
+    any of METRICS, for only `flows`), in each of `formats`; returns the files written."""
     from . import output
 
     out = Path(out)
-    _, flow_series, link_series = output.read(out)
+    summary, flow_series, link_series = output.read(out)
+    wanted = set(DEFAULT_METRICS if metrics is None else metrics)
+    if flows is not None and "flow" in flow_series:
+        flow_series = flow_series[flow_series["flow"].isin(flows)]
     written = []
+
+    def draw(name, lines, ylabel, title):
+        for fmt in formats:
+            path = out / f"{name}.{fmt}"
+            _line_plot(lines, ylabel, title, path)
+            written.append(path)
+
     if "flow" in flow_series and len(flow_series):
         fs = flow_series if "subflow" in flow_series else flow_series.assign(subflow=0)
         title = "flow/subflow" if _multipath(fs) else "flow"
         lines = _throughput_lines(fs)
-        if lines:
-            _line_plot(lines, "throughput (Mbit/s)", title, out / THROUGHPUT)
-            written.append(out / THROUGHPUT)
-        for filename, column, ylabel, scale, skip_zeros in FLOW_PLOTS:
-            if column in fs:
-                _line_plot(_subflow_lines(fs, column, scale, skip_zeros), ylabel, title, out / filename)
-                written.append(out / filename)
-    filename, column, ylabel, scale = QUEUE
-    if column in link_series and "link" in link_series and len(link_series):
-        lines = [(name, rows["t_s"], rows[column] * scale, "-") for name, rows in _groups(link_series, "link")]
-        _line_plot(lines, ylabel, "link", out / filename)
-        written.append(out / filename)
+        if lines and THROUGHPUT in wanted:
+            draw(THROUGHPUT, lines, "throughput (Mbit/s)", title)
+        for name, column, ylabel, scale, skip_zeros in FLOW_PLOTS:
+            if column in fs and name in wanted:
+                draw(name, _subflow_lines(fs, column, scale, skip_zeros), ylabel, title)
+    name, column, ylabel, scale = QUEUE
+    if column in link_series and "link" in link_series and len(link_series) and name in wanted:
+        lines = [(link, rows["t_s"], rows[column] * scale, "-") for link, rows in _groups(link_series, "link")]
+        draw(name, lines, ylabel, "link")
+    if THROUGHPUT_DELAY in wanted:
+        points = _throughput_delay_points(summary, flows)
+        for fmt in formats if points else ():
+            path = out / f"{THROUGHPUT_DELAY}.{fmt}"
+            _throughput_delay_plot(points, path)
+            written.append(path)
     return written
+
+
+def _throughput_delay_points(summary: dict, flows) -> list:
+    """(flow, goodput in Mbit/s, 95th-percentile RTT in ms) of every flow with both."""
+    points = []
+    for name, f in summary.get("flows", {}).items():
+        if flows is not None and name not in flows:
+            continue
+        rate, delay = f.get("goodput_bps"), f.get("rtt_p95_s")
+        if isinstance(rate, (int, float)) and isinstance(delay, (int, float)):
+            points.append((name, rate * 1e-6, delay * 1e3))
+    return points
+
+
+def _throughput_delay_plot(points, path: Path) -> None:
+    """Each flow's goodput against its 95th-percentile RTT, the delay axis reversed
+    (better is up and to the right), as Pantheon draws its summaries."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(5.5, 4), dpi=100, layout="constrained")
+    ax = fig.subplots()
+    for name, rate, delay in points:
+        ax.plot([delay], [rate], "o")
+        ax.annotate(_literal(name), (delay, rate), textcoords="offset points", xytext=(4, 4), fontsize="small")
+    ax.set_xlabel("95th-percentile RTT (ms)")
+    ax.set_ylabel("goodput (Mbit/s)")
+    ax.invert_xaxis()
+    ax.grid(True, alpha=0.3)
+    fig.savefig(path, metadata=_metadata(path))
+
+
+def _metadata(path: Path) -> dict:
+    """No software or date stamp, so the same data gives the same bytes."""
+    return {"png": {"Software": None}, "svg": {"Date": None, "Creator": None},
+            "pdf": {"CreationDate": None, "Producer": None, "Creator": None}}[path.suffix[1:]]
 
 
 def _groups(df, key):
@@ -108,7 +166,7 @@ def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
         ax.legend(title=title, loc="best", fontsize="small")
     elif len(lines) == 1:
         ax.set_title(f"{title} {_literal(lines[0][0])}", fontsize="medium")
-    fig.savefig(path, metadata={"Software": None})
+    fig.savefig(path, metadata=_metadata(path))
 
 
 def _literal(name, limit: int = 60) -> str:
