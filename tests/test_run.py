@@ -185,3 +185,15 @@ def test_cwnd_validation_reaches_the_simulator_and_names_a_bad_value():
     with pytest.raises(mpcc.ScenarioError) as e:
         mpcc.load_scenario(_one_flow('tcp = { cwnd_validation = "sometimes" }').replace("{cc}", "reno"))
     assert e.value.field == "tcp.cwnd_validation"
+
+
+def test_delay_cdf_is_drawn_from_every_sample_and_matches_the_percentiles():
+    r = mpcc.run(ROOT / "scenarios" / "streaming_demo.toml", plots=False)
+    cdf = r.delay_cdf
+    for flow, f in r.summary["flows"].items():
+        for metric in ("rtt", "app_delay"):
+            rows = cdf[(cdf.flow == flow) & (cdf.metric == metric)]
+            assert len(rows) == 201 and rows["q"].is_monotonic_increasing and rows["delay_s"].is_monotonic_increasing
+            at = dict(zip(rows["q"].round(3), rows["delay_s"]))
+            assert abs(at[0.5] - f[f"{metric}_p50_s"]) < 1e-9 and abs(at[0.95] - f[f"{metric}_p95_s"]) < 1e-9
+            assert abs(at[0.0] - f[f"{metric}_min_s"]) < 1e-6  # the CDF has microsecond resolution

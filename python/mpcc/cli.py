@@ -2,7 +2,7 @@
 
     mpcc run SCENARIO [--out DIR] [--force] [--seed N] [--no-plots] [--max-memory SIZE] [--record-cc FILE]
     mpcc list
-    mpcc plot RESULTS_DIR [--flows A,B] [--metrics throughput,cwnd,rtt,queue,throughput_delay] [--format png,svg,pdf]
+    mpcc plot RESULTS_DIR [--flows A,B] [--metrics throughput,...,rtt_cdf,app_delay_cdf] [--format png,svg,pdf]
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
     mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
     mpcc kernel list|load NAME|unload NAME|status
@@ -147,8 +147,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", help="results folder written by `mpcc run`")
     p.add_argument("--flows", type=_names, default=None, metavar="NAME,...", help="only these flows (default: all)")
     p.add_argument("--metrics", type=_names, default=None, metavar="NAME,...",
-                   help="plots to draw: throughput, cwnd, rtt, queue, throughput_delay "
-                        "(default: the four time series)")
+                   help="plots to draw: throughput, cwnd, rtt, queue, throughput_delay, rtt_cdf, "
+                        "app_delay_cdf (default: the four time series)")
     p.add_argument("--format", type=_names, default=["png"], metavar="FMT,...", help="png, svg and/or pdf (default png)")
     p.set_defaults(func=cmd_plot)
 
@@ -252,7 +252,7 @@ def cmd_run(args) -> int:
         _print_run(args, scenario, e.result, time.monotonic() - started)
         return _fail(f"{e}; the run itself finished", EXIT_INCOMPLETE, "warning")
     _print_run(args, scenario, result, time.monotonic() - started)
-    files = "summary.json, flow_series.parquet, link_series.parquet"
+    files = "summary.json, flow_series.parquet, link_series.parquet, delay_cdf.parquet"
     files += ", events.parquet" if result.tables.get("event_log") is not None else ""
     print(f"results: {_shown(out)}/ ({files})")
     if result.plots:  # only the plots this run wrote

@@ -5,6 +5,7 @@
     flow_series.parquet   per-subflow time series (flow names, subflow ids, derived
                           throughput_bps per subflow and goodput_bps per flow)
     link_series.parquet   per-link time series
+    delay_cdf.parquet     each flow's RTT and application-delay CDF, from every sample
     events.parquet        the per-event log, when asked for (`event_log`)
     scenario.toml         the scenario as given
     config.json           the canonical configuration the simulator ran
@@ -35,6 +36,7 @@ SUMMARY = "summary.json"
 FLOW_SERIES = "flow_series.parquet"
 LINK_SERIES = "link_series.parquet"
 EVENTS = "events.parquet"
+DELAY_CDF = "delay_cdf.parquet"
 SCENARIO = "scenario.toml"
 CONFIG = "config.json"
 MANIFEST = ".mpcc-manifest.json"
@@ -89,6 +91,8 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
         (FLOW_SERIES, lambda path: result.flow_series.to_parquet(path, index=False)),
         (LINK_SERIES, lambda path: result.link_series.to_parquet(path, index=False)),
     ]
+    if result.tables.get("delay_cdf") is not None:
+        steps.append((DELAY_CDF, lambda path: result.delay_cdf.to_parquet(path, index=False)))
     if result.tables.get("event_log") is not None:
         steps.append((EVENTS, lambda path: result.events.to_parquet(path, index=False)))
     written, missing = [], []

@@ -22,7 +22,9 @@ THROUGHPUT = "throughput"
 QUEUE = ("queue", "queue_packets", "queue length (packets)", 1.0)
 THROUGHPUT_DELAY = "throughput_delay"
 # Every plot `mpcc plot --metrics` can name, and the image formats it can write.
-METRICS = (THROUGHPUT, "cwnd", "rtt", "queue", THROUGHPUT_DELAY)
+# Delay CDFs drawn from delay_cdf.parquet (every sample), one line per flow.
+CDFS = {"rtt_cdf": ("rtt", "RTT (ms)"), "app_delay_cdf": ("app_delay", "application delay (ms)")}
+METRICS = (THROUGHPUT, "cwnd", "rtt", "queue", THROUGHPUT_DELAY, *CDFS)
 DEFAULT_METRICS = METRICS[:4]  # the time series, as `mpcc run` draws them
 FORMATS = ("png", "svg", "pdf")
 
@@ -58,6 +60,21 @@ def plot_results(out, flows=None, metrics=None, formats=("png",)) -> list[Path]:
     if column in link_series and "link" in link_series and len(link_series) and name in wanted:
         lines = [(link, rows["t_s"], rows[column] * scale, "-") for link, rows in _groups(link_series, "link")]
         draw(name, lines, ylabel, "link")
+    cdf_path = out / output.DELAY_CDF
+    if wanted & set(CDFS) and cdf_path.is_file():
+        import pandas as pd
+
+        cdf = pd.read_parquet(cdf_path)
+        if flows is not None:
+            cdf = cdf[cdf["flow"].isin(flows)]
+        for name, (metric, xlabel) in CDFS.items():
+            rows = cdf[cdf["metric"] == metric]
+            if name in wanted and len(rows):
+                lines = [(flow, g["delay_s"] * 1e3, g["q"], "-") for flow, g in rows.groupby("flow", sort=False)]
+                for fmt in formats:
+                    path = out / f"{name}.{fmt}"
+                    _line_plot(lines, "fraction of samples", "flow", path, xlabel=xlabel, ylim=(0, 1))
+                    written.append(path)
     if THROUGHPUT_DELAY in wanted:
         points = _throughput_delay_points(summary, flows)
         for fmt in formats if points else ():
@@ -146,7 +163,7 @@ def _throughput_lines(fs):
     return lines
 
 
-def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
+def _line_plot(lines, ylabel: str, title: str, path: Path, xlabel: str = "time (s)", ylim=None) -> None:
     """`lines`: (label, x, y, linestyle)."""
     import matplotlib
 
@@ -157,11 +174,11 @@ def _line_plot(lines, ylabel: str, title: str, path: Path) -> None:
     ax = fig.subplots()
     for label, x, y, style in lines:
         ax.plot(x, y, style, label=_literal(label), linewidth=1.2)
-    ax.set_xlabel("time (s)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
     ax.set_xlim(left=0)
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(*(ylim or (0, None)))
     if 1 < len(lines) <= 12:
         ax.legend(title=title, loc="best", fontsize="small")
     elif len(lines) == 1:

@@ -170,6 +170,19 @@ class Result:
         return df
 
     @cached_property
+    def delay_cdf(self):
+        """Each flow's delay distributions over the measurement window, drawn from
+        every sample: `flow` (name), `metric` ("rtt" or "app_delay"), `q` (0 to 1, 201
+        points from the minimum to the maximum) and `delay_s` (nearest rank)."""
+        import pandas as pd
+
+        table = self.tables.get("delay_cdf") or {"flow": [], "metric": [], "q": [], "delay_s": []}
+        df = pd.DataFrame({col: values for col, values in table.items()})
+        df["flow"] = [self.flow_names[int(i)] for i in df["flow"]]
+        df["metric"] = [("rtt", "app_delay")[int(m)] for m in df["metric"]]
+        return df[["flow", "metric", "q", "delay_s"]]
+
+    @cached_property
     def events(self):
         """The per-event log (None unless the run kept it): one row per event with
         `t_s`, `kind` (send, receive, drop, loss, rto, recovery_enter, recovery_exit,

@@ -104,6 +104,7 @@ pub fn run_watched(
         let t: Table = cols.names.iter().map(|n| n.to_string()).zip(cols.data.iter().cloned()).collect();
         tables.insert(name.to_string(), t);
     }
+    tables.insert("delay_cdf".to_string(), report::delay_cdf(&sim));
     if let Some(log) = &sim.log {
         tables.insert("event_log".to_string(), log.table());
     }

@@ -56,6 +56,25 @@ impl RttStats {
             .collect()
     }
 
+    /// The distribution of the samples as `points` (>= 2) quantiles from the minimum
+    /// (q = 0) to the maximum (q = 1), nearest rank, seconds: a CDF drawn from every
+    /// sample rather than through a few percentiles. Empty without samples.
+    pub fn cdf(&self, points: usize) -> Vec<(f64, f64)> {
+        if self.samples.is_empty() || points < 2 {
+            return Vec::new();
+        }
+        let mut v = self.samples.clone();
+        v.sort_unstable();
+        let n = v.len();
+        (0..points)
+            .map(|i| {
+                let q = i as f64 / (points - 1) as f64;
+                let rank = (q * n as f64).ceil().max(1.0) as usize;
+                (q, v[rank.min(n) - 1] as f64 * 1e-6)
+            })
+            .collect()
+    }
+
     /// Fraction of the samples at most `s` seconds (microsecond resolution; NaN without samples).
     pub fn fraction_at_most(&self, s: f64) -> f64 {
         if self.samples.is_empty() {
@@ -136,6 +155,10 @@ mod tests {
         a.merge(&b);
         assert!((a.mean_s() - s.mean_s()).abs() < 1e-15 && (a.var_s2() - s.var_s2()).abs() < 1e-15);
         assert_eq!((a.count(), a.percentiles(&[50.0]), a.min_s()), (4, vec![0.02], 0.01));
+        // The CDF's ends are the minimum and the maximum; its middle the median.
+        let cdf = a.cdf(3);
+        assert_eq!(cdf, vec![(0.0, 0.01), (0.5, 0.02), (1.0, a.percentiles(&[100.0])[0])]);
+        assert!(RttStats::default().cdf(101).is_empty());
     }
 
     #[test]

@@ -178,3 +178,26 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
     }
     json!({ "flows": flows, "links": links, "sim": run })
 }
+
+/// Quantiles per delay distribution in the `delay_cdf` table.
+pub const CDF_POINTS: usize = 201;
+
+/// Every flow's RTT and application-delay distributions over the measurement window
+/// as CDF points (`flow`, `metric`: 0 RTT, 1 application delay; `q`, `delay_s`).
+pub fn delay_cdf(sim: &Sim) -> crate::Table {
+    let mut t = crate::Table::new();
+    for col in ["flow", "metric", "q", "delay_s"] {
+        t.insert(col.into(), Vec::new());
+    }
+    for (i, f) in sim.flows.iter().enumerate() {
+        for (metric, stats) in [(0.0, f.rtt()), (1.0, f.app_delay.clone())] {
+            for (q, d) in stats.cdf(CDF_POINTS) {
+                for (col, x) in [("flow", i as f64), ("metric", metric), ("q", q), ("delay_s", d)] {
+                    t.get_mut(col).expect("column").push(x);
+                }
+            }
+        }
+    }
+    t
+}
+
