@@ -8,6 +8,7 @@ creates namespaces cleans up in a fixture, also after a failure.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -57,9 +58,21 @@ def no_leftovers(timeout: float = 10.0) -> list[str]:
     return sorted(leftovers() - BEFORE)
 
 
+# Kernel tests load and unload the same controllers machine-wide, so two test
+# runs (two checkouts, or CI beside a developer) take turns on this lock.
+LOCK = Path("/run/lock" if Path("/run/lock").is_dir() else "/tmp") / "mpcc-kernel-tests.lock"
+
+
 @pytest.fixture
 def kernel_clean():
-    """Builds the objects, and unloads every mpcc controller afterwards."""
+    """One test at a time on this machine; builds the objects, and unloads every
+    mpcc controller afterwards."""
+    with open(LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield from _kernel_clean()
+
+
+def _kernel_clean():
     proc = subprocess.run(["make", "-s", "-C", str(EBPF), "bpf"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     default_cc = DEFAULT_CC.read_text()
