@@ -181,13 +181,20 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
 
 /// Quantiles per delay distribution in the `delay_cdf` table.
 pub const CDF_POINTS: usize = 201;
+/// Runs with more flows keep no `delay_cdf` table (it would outgrow the summary:
+/// 1000 flows give 400 000 rows).
+pub const CDF_MAX_FLOWS: usize = 1000;
 
 /// Every flow's RTT and application-delay distributions over the measurement window
-/// as CDF points (`flow`, `metric`: 0 RTT, 1 application delay; `q`, `delay_s`).
+/// as CDF points (`flow`, `metric`: 0 RTT, 1 application delay; `q`, `delay_s`);
+/// empty for runs of more than CDF_MAX_FLOWS flows.
 pub fn delay_cdf(sim: &Sim) -> crate::Table {
     let mut t = crate::Table::new();
     for col in ["flow", "metric", "q", "delay_s"] {
         t.insert(col.into(), Vec::new());
+    }
+    if sim.flows.len() > CDF_MAX_FLOWS {
+        return t;
     }
     for (i, f) in sim.flows.iter().enumerate() {
         for (metric, stats) in [(0.0, f.rtt()), (1.0, f.app_delay.clone())] {
