@@ -25,7 +25,8 @@ pub mod uncoupled;
 
 pub use event::{AckEvent, CongestionEvent, CongestionKind};
 pub use params::Params;
-pub use registry::{build, registry, AlgoInfo, ParamInfo};
+pub use params::{AlgoInfo, ParamInfo};
+pub use registry::{build, registry};
 pub use uncoupled::Uncoupled;
 
 /// A per-subflow congestion rule with no coupling (Reno, CUBIC, Vegas, ...).

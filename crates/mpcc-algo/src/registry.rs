@@ -1,46 +1,8 @@
 //! The one registry of controller names, read by the simulator, the CLI
 //! (`mpcc list`), the Python API and the docs.
 
+use crate::params::AlgoInfo;
 use crate::{multi, single, Controller, Params};
-
-/// A tunable parameter: name, default, allowed closed range, meaning.
-#[derive(Clone, Copy, Debug)]
-pub struct ParamInfo {
-    pub name: &'static str,
-    pub default: f64,
-    pub min: f64,
-    pub max: f64,
-    pub help: &'static str,
-}
-
-/// A `ParamInfo` in one line, for the registry tables.
-pub const fn param(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> ParamInfo {
-    ParamInfo { name, default, min, max, help }
-}
-
-/// One registered controller.
-#[derive(Clone, Copy, Debug)]
-pub struct AlgoInfo {
-    pub name: &'static str,
-    /// "single" (per-subflow rule, usable uncoupled) or "multi" (coupled).
-    pub kind: &'static str,
-    pub summary: &'static str,
-    /// The doc page under docs/algorithms/.
-    pub doc: &'static str,
-    pub params: &'static [ParamInfo],
-    /// A rule across parameters that their ranges cannot state (given each
-    /// parameter's value or default); None for most controllers.
-    pub rule: Option<fn(&dyn Fn(&str) -> f64) -> Result<(), String>>,
-}
-
-/// Initial window, a parameter of every controller.
-pub const INIT_CWND: ParamInfo = ParamInfo {
-    name: "init_cwnd",
-    default: 10.0,
-    min: 1.0,
-    max: 1000.0,
-    help: "initial congestion window in segments (RFC 6928)",
-};
 
 /// Every registered controller, single-path first.
 pub fn registry() -> impl Iterator<Item = &'static AlgoInfo> {

@@ -8,7 +8,6 @@ use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
 use crate::metrics::RttStats;
 use crate::scheduler::{self, Scheduler};
-use crate::sim::app_bytes;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
 use mpcc_core::{Nanos, Rng};
@@ -123,7 +122,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         }
         let params = Params(fc.cc_params.clone());
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
-        let app_bytes = app_bytes(&fc.app);
+        let app_bytes = fc.app.bytes();
         if app_bytes == 0 {
             return Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes")));
         }

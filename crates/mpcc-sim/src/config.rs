@@ -212,6 +212,17 @@ pub enum AppConfig {
     Onoff(crate::app::OnOffConfig),
 }
 
+impl AppConfig {
+    /// Bytes the application offers in all: a file's size; u64::MAX for bulk and
+    /// for applications that write at their own times (`app.rs`), which have no end.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            AppConfig::File { bytes } => *bytes,
+            _ => u64::MAX,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {

@@ -1,7 +1,7 @@
 //! The simulator: builds the world from a [`Config`], runs the event loop, and
 //! reports.
 
-use crate::config::{AppConfig, Config};
+use crate::config::Config;
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
 use crate::event_log::{Event as Logged, EventLog, SenderMark};
@@ -564,15 +564,5 @@ impl Sim {
         if next <= self.end {
             self.events.schedule(next, Event::Sample);
         }
-    }
-}
-
-/// Whether the app of a flow config is finite.
-pub fn app_bytes(app: &AppConfig) -> u64 {
-    match app {
-        AppConfig::Bulk => u64::MAX,
-        AppConfig::File { bytes } => *bytes,
-        // Applications that write at their own times (`app.rs`) have no end.
-        _ => u64::MAX,
     }
 }

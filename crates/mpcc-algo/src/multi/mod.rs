@@ -35,7 +35,7 @@ pub mod olia;
 pub mod wmptcpw;
 pub mod wvegas;
 
-use crate::registry::{param, AlgoInfo, ParamInfo, INIT_CWND};
+use crate::params::{param, AlgoInfo, ParamInfo, INIT_CWND};
 use crate::Controller;
 
 const fn multi(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {

@@ -22,7 +22,7 @@ pub mod vegas;
 pub mod veno;
 pub mod westwood;
 
-use crate::registry::{param, AlgoInfo, ParamInfo, INIT_CWND};
+use crate::params::{param, AlgoInfo, ParamInfo, INIT_CWND};
 use crate::{Controller, Uncoupled};
 
 const fn single(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {

@@ -4,7 +4,8 @@
 
 use super::REGISTRY;
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
-use crate::registry::{build, AlgoInfo};
+use crate::params::AlgoInfo;
+use crate::registry::build;
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller, Params};
 use mpcc_core::{Nanos, Rng, NS_PER_MS, NS_PER_SEC};
 
