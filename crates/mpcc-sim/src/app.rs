@@ -8,27 +8,14 @@
 //! itself; every application gets a timer (`Event::App`), DATA_ACK progress and
 //! in-order delivery. Bulk and file applications take none of these paths.
 
-use crate::conn::{AppTiming, DataSender};
+use crate::config::{CbrConfig, Dist, Fetch, OnOffConfig, VbrConfig, WebConfig};
+use crate::conn::{AppTiming, DataSender, SegSizes};
 use crate::metrics::RttStats;
 use mpcc_core::{Nanos, Rng};
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
 
-// ---------------------------------------------------------------- configuration
-
-/// A distribution of a positive quantity, in the unit of the field it sets.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Dist {
-    Fixed { value: f64 },
-    Uniform { min: f64, max: f64 },
-    Exponential { mean: f64 },
-    /// Log-normal with this mean and coefficient of variation (std / mean).
-    Lognormal { mean: f64, cv: f64 },
-    /// Pareto with this mean and tail index `shape` (> 1, so the mean exists).
-    Pareto { mean: f64, shape: f64 },
-}
+// ---------------------------------------------------------------- distributions
 
 impl Dist {
     fn check(&self, field: &str) -> Result<(), String> {
@@ -81,172 +68,7 @@ fn lognormal(rng: &mut Rng, mean: f64, cv: f64) -> f64 {
     (mean.ln() - 0.5 * s2 + s2.sqrt() * rng.normal()).exp()
 }
 
-fn default_startup() -> u64 {
-    1_000_000_000
-}
-fn default_cv() -> f64 {
-    0.5
-}
-fn yes() -> bool {
-    true
-}
-fn default_think() -> Dist {
-    Dist::Fixed { value: 1e9 }
-}
-
-/// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
-/// `chunk_bytes * 8 / rate_bps` seconds.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CbrConfig {
-    pub rate_bps: f64,
-    /// Bytes per write (None: one MSS).
-    #[serde(default)]
-    pub chunk_bytes: Option<u32>,
-    /// Play-back starts this long after the stream starts.
-    #[serde(default = "default_startup")]
-    pub startup_ns: u64,
-    /// After a stall, play-back resumes once this much media is buffered (None: `startup_ns`).
-    #[serde(default)]
-    pub rebuffer_ns: Option<u64>,
-}
-
-/// `kind = "vbr"`: one frame per `1 / fps` seconds, sizes from `trace` (one size in
-/// bytes per line) or log-normal around `rate_bps / 8 / fps` with `cv`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VbrConfig {
-    pub fps: f64,
-    #[serde(default)]
-    pub rate_bps: Option<f64>,
-    #[serde(default = "default_cv")]
-    pub cv: f64,
-    #[serde(default)]
-    pub trace: Option<String>,
-    /// Replay the trace from the start when it ends (false: the stream ends).
-    #[serde(default = "yes")]
-    pub loop_trace: bool,
-    #[serde(default = "default_startup")]
-    pub startup_ns: u64,
-    #[serde(default)]
-    pub rebuffer_ns: Option<u64>,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Fetch {
-    /// All objects of a page requested at once (HTTP/2 on one connection).
-    #[default]
-    Parallel,
-    /// One object after another, each requested when the previous one has arrived
-    /// (HTTP/1.1 on one persistent connection without pipelining).
-    Sequential,
-}
-
-/// `kind = "web"`: pages one after another with a think time between them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebConfig {
-    /// Object sizes of every page, bytes (or `object_count` and `object_bytes`).
-    #[serde(default)]
-    pub objects: Option<Vec<u64>>,
-    #[serde(default)]
-    pub object_count: Option<Dist>,
-    #[serde(default)]
-    pub object_bytes: Option<Dist>,
-    /// From a page's completion to the next request, ns.
-    #[serde(default = "default_think")]
-    pub think_ns: Dist,
-    /// Pages to load (None: until the flow stops or the run ends).
-    #[serde(default)]
-    pub pages: Option<u64>,
-    #[serde(default)]
-    pub fetch: Fetch,
-}
-
-/// `kind = "onoff"`: bulk while on, silent while off.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OnOffConfig {
-    pub on_ns: Dist,
-    pub off_ns: Dist,
-    #[serde(default = "yes")]
-    pub start_on: bool,
-}
-
-// ---------------------------------------------------------------- segment sizes
-
-/// Payload of each DSN from the oldest not DATA_ACKed on, for applications that
-/// write at their own times. A write first tops up the last DSN if it is not yet
-/// sent, then opens new DSNs of at most one MSS: segments go out as soon as the
-/// window allows, with what has been written (no Nagle, as streaming and Web
-/// servers set TCP_NODELAY).
-#[derive(Clone, Debug)]
-pub struct SegSizes {
-    mss: u32,
-    /// Payloads of DSNs `base..base + sizes.len()`.
-    sizes: VecDeque<u32>,
-    base: u64,
-    /// Bytes written so far.
-    pub written: u64,
-    /// Bytes of the DSNs below `base` (DATA_ACKed).
-    pub acked: u64,
-}
-
-impl SegSizes {
-    pub fn new(mss: u32) -> SegSizes {
-        SegSizes { mss, sizes: VecDeque::with_capacity(256), base: 0, written: 0, acked: 0 }
-    }
-
-    #[inline]
-    pub fn seg_bytes(&self, dsn: u64) -> u32 {
-        self.sizes[(dsn - self.base) as usize]
-    }
-
-    #[inline]
-    pub fn range_bytes(&self, lo: u64, hi: u64) -> u64 {
-        self.sizes.range((lo - self.base) as usize..(hi - self.base) as usize).map(|&b| b as u64).sum()
-    }
-
-    /// DSNs below `una` are acknowledged: their bytes leave the send buffer.
-    #[inline]
-    pub fn ack_to(&mut self, una: u64) {
-        while self.base < una {
-            let Some(b) = self.sizes.pop_front() else { break };
-            self.acked += b as u64;
-            self.base += 1;
-        }
-    }
-
-    /// One past the last DSN written.
-    pub fn end(&self) -> u64 {
-        self.base + self.sizes.len() as u64
-    }
-
-    /// Bytes in the send buffer: written and not yet DATA_ACKed.
-    pub fn in_buffer(&self) -> u64 {
-        self.written - self.acked
-    }
-
-    /// Appends `bytes` (`nxt`: the next DSN to send); `new_dsn` gets each DSN opened.
-    fn append(&mut self, mut bytes: u64, nxt: u64, mut new_dsn: impl FnMut(u64)) {
-        self.written += bytes;
-        let unsent = self.end() > nxt;
-        if let Some(last) = self.sizes.back_mut() {
-            if unsent && *last < self.mss {
-                let add = bytes.min((self.mss - *last) as u64);
-                *last += add as u32;
-                bytes -= add;
-            }
-        }
-        while bytes > 0 {
-            let b = bytes.min(self.mss as u64);
-            new_dsn(self.end());
-            self.sizes.push_back(b as u32);
-            bytes -= b;
-        }
-    }
-}
+// ---------------------------------------------------------------- writing
 
 /// Writes up to `bytes` into the connection's send buffer at `now` (bounded by
 /// `cap`); returns the bytes written. New DSNs are handed over at `now`.

@@ -27,7 +27,7 @@ pub struct DataSender {
     pub reinject: VecDeque<(u64, u16)>,
     /// Per-DSN payloads of an application that writes at its own times
     /// (streams, Web; `app.rs`); None for bulk and file.
-    pub sizes: Option<crate::app::SegSizes>,
+    pub sizes: Option<SegSizes>,
 }
 
 impl DataSender {
@@ -287,6 +287,78 @@ impl AppTiming {
             let t = self.times.pop_front().expect("a delivered DSN was handed over");
             self.base += 1;
             f(t);
+        }
+    }
+}
+
+/// Payload of each DSN from the oldest not DATA_ACKed on, for applications that
+/// write at their own times. A write first tops up the last DSN if it is not yet
+/// sent, then opens new DSNs of at most one MSS: segments go out as soon as the
+/// window allows, with what has been written (no Nagle, as streaming and Web
+/// servers set TCP_NODELAY).
+#[derive(Clone, Debug)]
+pub struct SegSizes {
+    mss: u32,
+    /// Payloads of DSNs `base..base + sizes.len()`.
+    sizes: VecDeque<u32>,
+    base: u64,
+    /// Bytes written so far.
+    pub written: u64,
+    /// Bytes of the DSNs below `base` (DATA_ACKed).
+    pub acked: u64,
+}
+
+impl SegSizes {
+    pub fn new(mss: u32) -> SegSizes {
+        SegSizes { mss, sizes: VecDeque::with_capacity(256), base: 0, written: 0, acked: 0 }
+    }
+
+    #[inline]
+    pub fn seg_bytes(&self, dsn: u64) -> u32 {
+        self.sizes[(dsn - self.base) as usize]
+    }
+
+    #[inline]
+    pub fn range_bytes(&self, lo: u64, hi: u64) -> u64 {
+        self.sizes.range((lo - self.base) as usize..(hi - self.base) as usize).map(|&b| b as u64).sum()
+    }
+
+    /// DSNs below `una` are acknowledged: their bytes leave the send buffer.
+    #[inline]
+    pub fn ack_to(&mut self, una: u64) {
+        while self.base < una {
+            let Some(b) = self.sizes.pop_front() else { break };
+            self.acked += b as u64;
+            self.base += 1;
+        }
+    }
+
+    /// One past the last DSN written.
+    pub fn end(&self) -> u64 {
+        self.base + self.sizes.len() as u64
+    }
+
+    /// Bytes in the send buffer: written and not yet DATA_ACKed.
+    pub fn in_buffer(&self) -> u64 {
+        self.written - self.acked
+    }
+
+    /// Appends `bytes` (`nxt`: the next DSN to send); `new_dsn` gets each DSN opened.
+    pub(crate) fn append(&mut self, mut bytes: u64, nxt: u64, mut new_dsn: impl FnMut(u64)) {
+        self.written += bytes;
+        let unsent = self.end() > nxt;
+        if let Some(last) = self.sizes.back_mut() {
+            if unsent && *last < self.mss {
+                let add = bytes.min((self.mss - *last) as u64);
+                *last += add as u32;
+                bytes -= add;
+            }
+        }
+        while bytes > 0 {
+            let b = bytes.min(self.mss as u64);
+            new_dsn(self.end());
+            self.sizes.push_back(b as u32);
+            bytes -= b;
         }
     }
 }
