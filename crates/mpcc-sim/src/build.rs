@@ -225,8 +225,32 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             base: FlowCounters::default(),
         });
     }
-    crate::cc_record::attach(cfg, &mut out)?;
+    attach_cc_recorder(cfg, &mut out)?;
     Ok(out)
+}
+
+/// Attaches a recorder (cc_record.rs) to the connection `cfg.record_cc` names (by
+/// default the first flow with more than one subflow, else the first flow).
+fn attach_cc_recorder(cfg: &Config, flows: &mut [Flow]) -> Result<(), String> {
+    let Some(rc) = &cfg.record_cc else {
+        return Ok(());
+    };
+    let idx = match &rc.flow {
+        Some(name) => flows
+            .iter()
+            .position(|f| &f.name == name)
+            .ok_or_else(|| format!("record_cc.flow: no flow named \"{name}\""))?,
+        None => flows.iter().position(|f| f.subs.len() > 1).unwrap_or(0),
+    };
+    let Some(f) = flows.get_mut(idx) else {
+        return Ok(());
+    };
+    let windows: Vec<(f64, f64)> = (0..f.subs.len()).map(|sf| (f.cc.cwnd(sf), f.cc.ssthresh(sf))).collect();
+    let rec = crate::cc_record::open(&rc.path, &f.cc_name, &f.name, &windows)?;
+    for s in f.subs.iter_mut() {
+        s.snd.rec = Some(rec.clone());
+    }
+    Ok(())
 }
 
 /// A subflow as the configuration gives it, times resolved.

@@ -23,8 +23,6 @@ use std::rc::Rc;
 
 use mpcc_algo::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 
-use crate::config::Config;
-use crate::flow::Flow;
 
 /// Shared by the senders of the recorded connection (the simulator is single-threaded).
 pub type Recorder = Rc<RefCell<CcRecorder>>;
@@ -93,57 +91,17 @@ impl CcRecorder {
     }
 }
 
-/// Attaches a recorder to the connection `cfg.record_cc` names (by default the
-/// first flow with more than one subflow, else the first flow).
-pub fn attach(cfg: &Config, flows: &mut [Flow]) -> Result<Option<Recorder>, String> {
-    let Some(rc) = &cfg.record_cc else {
-        return Ok(None);
-    };
-    let idx = match &rc.flow {
-        Some(name) => flows
-            .iter()
-            .position(|f| &f.name == name)
-            .ok_or_else(|| format!("record_cc.flow: no flow named \"{name}\""))?,
-        None => flows.iter().position(|f| f.subs.len() > 1).unwrap_or(0),
-    };
-    let Some(f) = flows.get_mut(idx) else {
-        return Ok(None);
-    };
-    let file = File::create(&rc.path).map_err(|e| format!("record_cc.path: {}: {e}", rc.path))?;
-    let rec = Rc::new(RefCell::new(CcRecorder {
-        out: BufWriter::new(file),
-        error: None,
-    }));
+/// Opens the record file `path` and writes its header: the connection's controller
+/// and name, and each subflow's initial (cwnd, ssthresh).
+pub fn open(path: &str, cc: &str, flow: &str, windows: &[(f64, f64)]) -> Result<Recorder, String> {
+    let file = File::create(path).map_err(|e| format!("record_cc.path: {path}: {e}"))?;
+    let rec = Rc::new(RefCell::new(CcRecorder { out: BufWriter::new(file), error: None }));
     {
         let mut r = rec.borrow_mut();
-        r.line(format_args!(
-            "# mpcc-cc-record 1 cc={} flow={} subflows={}\n",
-            f.cc_name,
-            f.name,
-            f.subs.len()
-        ));
-        for sf in 0..f.subs.len() {
-            r.line(format_args!(
-                "N {sf} {} {}\n",
-                f.cc.cwnd(sf),
-                f.cc.ssthresh(sf)
-            ));
+        r.line(format_args!("# mpcc-cc-record 1 cc={cc} flow={flow} subflows={}\n", windows.len()));
+        for (sf, (cwnd, ssthresh)) in windows.iter().enumerate() {
+            r.line(format_args!("N {sf} {cwnd} {ssthresh}\n"));
         }
     }
-    for s in f.subs.iter_mut() {
-        s.snd.rec = Some(rec.clone());
-    }
-    Ok(Some(rec))
-}
-
-/// Flushes the recorder of the run, if any; its first error.
-pub fn finish<'a>(flows: impl IntoIterator<Item = &'a Flow>) -> Result<(), String> {
-    match flows
-        .into_iter()
-        .flat_map(|f| f.subs.iter())
-        .find_map(|s| s.snd.rec.clone())
-    {
-        Some(rec) => rec.borrow_mut().finish(),
-        None => Ok(()),
-    }
+    Ok(rec)
 }

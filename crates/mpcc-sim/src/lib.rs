@@ -14,6 +14,7 @@ pub mod mem;
 pub mod metrics;
 pub mod packet;
 pub mod report;
+pub mod sched_state;
 pub mod scheduler;
 pub mod sim;
 pub mod tcp;
@@ -96,7 +97,10 @@ pub fn run_watched(
     if let Some(sim::Stop::Interrupted) = stop {
         return Err(RunError::Interrupted);
     }
-    cc_record::finish(sim.flows.iter()).map_err(RunError::Invalid)?;
+    // The congestion-control record, if one was kept: flushed, its first error reported.
+    if let Some(rec) = sim.flows.iter().flat_map(|f| f.subs.iter()).find_map(|s| s.snd.rec.clone()) {
+        rec.borrow_mut().finish().map_err(RunError::Invalid)?;
+    }
     let wall = t0.elapsed().as_secs_f64();
     let summary = report::summary(&mut sim, wall);
     let mut tables = BTreeMap::new();

@@ -16,7 +16,7 @@
 use mpcc_algo::ParamInfo;
 use mpcc_core::Nanos;
 
-use crate::scheduler::SubflowState;
+use crate::sched_state::SubflowState;
 
 pub const D_SEND: ParamInfo = ParamInfo {
     name: "d_send",
