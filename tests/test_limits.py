@@ -7,19 +7,9 @@ import time
 import pytest
 
 from conftest import ROOT
+from hostile_cases import BASE  # the one small valid scenario both files build on
 from mpcc import limits
 from mpcc.scenario import Scenario, ScenarioError
-
-BASE = """
-duration = "2s"
-[links.b]
-rate = "10Mbps"
-delay = "10ms"
-[[flows]]
-name = "a"
-cc = "reno"
-path = ["b"]
-"""
 
 
 def config(text: str, base_dir=".") -> dict:
