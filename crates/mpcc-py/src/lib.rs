@@ -118,6 +118,26 @@ fn receivers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
+/// Every TCP profile as a dict {name, description, mechanisms: {switch: value}}
+/// (JSON text for the values); the first is the default.
+#[pyfunction]
+fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    mpcc_sim::profile::Profile::ALL
+        .iter()
+        .map(|p| {
+            let d = PyDict::new(py);
+            d.set_item("name", p.name())?;
+            d.set_item("description", p.description())?;
+            let m = PyDict::new(py);
+            for (k, v) in p.mechanisms().entries() {
+                m.set_item(k, v.to_string())?;
+            }
+            d.set_item("mechanisms", m)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
@@ -125,6 +145,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_algorithm, m)?)?;
     m.add_function(wrap_pyfunction!(schedulers, m)?)?;
     m.add_function(wrap_pyfunction!(receivers, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_profiles, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("MPCC_COMMIT"))?;
     Ok(())

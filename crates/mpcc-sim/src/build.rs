@@ -221,7 +221,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             held_area: 0,
             held_at: 0,
             header: tcp.header_bytes,
-            delack_timeout: tcp.delack_timeout_ns,
+            delack_timeout: tcp.mechanisms().delack_timeout_ns,
             base: FlowCounters::default(),
         });
     }

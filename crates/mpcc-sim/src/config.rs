@@ -4,6 +4,7 @@
 //! fields are rejected. The user-facing TOML shape is documented in
 //! docs/scenarios.md; this is the internal contract.
 
+use crate::profile::{Mechanisms, Profile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -335,16 +336,20 @@ impl AppConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
+    /// Which stack to behave like: the default of every mechanism switch below
+    /// that is left unset (None). See `profile.rs`.
+    pub profile: Profile,
     /// Payload bytes per segment.
     pub mss: u32,
     /// Header bytes added on the wire (52 = IPv4 + TCP with timestamps).
     pub header_bytes: u32,
-    pub min_rto_ns: u64,
+    /// None: the profile's (200 ms Linux, 1 s ns-3).
+    pub min_rto_ns: Option<u64>,
     pub initial_rto_ns: u64,
     pub max_rto_ns: u64,
-    pub delayed_ack: bool,
-    /// Delayed-ACK timeout.
-    pub delack_timeout_ns: u64,
+    pub delayed_ack: Option<bool>,
+    /// Delayed-ACK timeout (None: the profile's).
+    pub delack_timeout_ns: Option<u64>,
     /// Receive buffer in bytes (bounds the advertised window and the reordering
     /// buffer); None = unlimited.
     pub rcv_buf_bytes: Option<u64>,
@@ -359,23 +364,87 @@ pub struct TcpConfig {
     /// Congestion-window validation as Linux does it (tcp_is_cwnd_limited): the
     /// window grows only while the sender uses it. Off by default, as in ns-3.
     pub cwnd_validation: bool,
+    /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
+    pub sack_blocks: Option<u8>,
+    pub dsack: Option<bool>,
+    pub rack: Option<bool>,
+    pub tlp: Option<bool>,
+    pub frto: Option<bool>,
+    pub undo: Option<bool>,
+    pub prr: Option<bool>,
+    pub limited_transmit: Option<bool>,
+    pub rescue_retransmission: Option<bool>,
+    pub quickack: Option<bool>,
+    pub pacing: Option<bool>,
+    /// Pacing rate as a percentage of cwnd x MSS / srtt while cwnd < ssthresh / 2
+    /// (Linux's tcp_pacing_ss_ratio) and after (tcp_pacing_ca_ratio).
+    pub pacing_ss_ratio: u32,
+    pub pacing_ca_ratio: u32,
+    /// The sending host's NIC line rate in bit/s (None: the rate of the first
+    /// link of the flow's path).
+    pub nic_rate_bps: Option<u64>,
+    pub nic_backpressure: Option<bool>,
+    pub mptcp_stale_reinjection: Option<bool>,
 }
 
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
+            profile: Profile::default(),
             mss: 1448,
             header_bytes: 52,
-            min_rto_ns: 200_000_000,
+            min_rto_ns: None,
             initial_rto_ns: 1_000_000_000,
             max_rto_ns: 60_000_000_000,
-            delayed_ack: false,
-            delack_timeout_ns: 40_000_000,
+            delayed_ack: None,
+            delack_timeout_ns: None,
             rcv_buf_bytes: None,
             send_buf_bytes: None,
             dupthresh: 3,
             init_ssthresh_bytes: None,
             cwnd_validation: false,
+            sack_blocks: None,
+            dsack: None,
+            rack: None,
+            tlp: None,
+            frto: None,
+            undo: None,
+            prr: None,
+            limited_transmit: None,
+            rescue_retransmission: None,
+            quickack: None,
+            pacing: None,
+            pacing_ss_ratio: 200,
+            pacing_ca_ratio: 120,
+            nic_rate_bps: None,
+            nic_backpressure: None,
+            mptcp_stale_reinjection: None,
         }
+    }
+}
+
+impl TcpConfig {
+    /// The profile's switches with this configuration's overrides applied.
+    pub fn mechanisms(&self) -> Mechanisms {
+        let mut m = self.profile.mechanisms();
+        macro_rules! over {
+            ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
+        }
+        over!(sack_blocks, dsack, rack, tlp, frto, undo, prr, limited_transmit, rescue_retransmission, quickack, pacing, nic_backpressure, mptcp_stale_reinjection);
+        if let Some(v) = self.delayed_ack {
+            m.delayed_ack = v;
+        }
+        if let Some(v) = self.delack_timeout_ns {
+            m.delack_timeout_ns = v;
+        }
+        if let Some(v) = self.min_rto_ns {
+            m.min_rto_ns = v;
+        }
+        m
+    }
+
+    /// The minimum RTO in force (the profile's unless set).
+    pub fn min_rto(&self) -> u64 {
+        self.min_rto_ns.unwrap_or(self.profile.mechanisms().min_rto_ns)
     }
 }

@@ -13,6 +13,7 @@ pub mod link;
 pub mod mem;
 pub mod metrics;
 pub mod packet;
+pub mod profile;
 pub mod report;
 pub mod sched_state;
 pub mod scheduler;

@@ -104,18 +104,30 @@ fn tcp(field: &dyn Fn(&str) -> String, t: &TcpConfig) -> Result<(), String> {
     if t.header_bytes > MAX_HEADER_BYTES {
         return Err(format!("{}: {}; allowed: 0 to {MAX_HEADER_BYTES} bytes", field("tcp.header_bytes"), t.header_bytes));
     }
-    time(&field("tcp.min_rto_ns"), t.min_rto_ns, 1)?;
+    let m = t.mechanisms();
+    time(&field("tcp.min_rto_ns"), m.min_rto_ns, 1)?;
     time(&field("tcp.max_rto_ns"), t.max_rto_ns, 1)?;
-    time(&field("tcp.delack_timeout_ns"), t.delack_timeout_ns, 0)?;
-    if t.min_rto_ns > t.max_rto_ns {
-        return Err(format!("{}: {}; allowed: at most max_rto_ns ({})", field("tcp.min_rto_ns"), t.min_rto_ns, t.max_rto_ns));
+    time(&field("tcp.delack_timeout_ns"), m.delack_timeout_ns, 0)?;
+    if m.min_rto_ns > t.max_rto_ns {
+        return Err(format!("{}: {}; allowed: at most max_rto_ns ({})", field("tcp.min_rto_ns"), m.min_rto_ns, t.max_rto_ns));
     }
-    if !(t.min_rto_ns..=t.max_rto_ns).contains(&t.initial_rto_ns) {
+    if let Some(n) = t.nic_rate_bps {
+        rate(&field("tcp.nic_rate_bps"), n as f64, false)?;
+    }
+    if !(1..=4).contains(&m.sack_blocks) {
+        return Err(format!("{}: {}; allowed: 1 to 4", field("tcp.sack_blocks"), m.sack_blocks));
+    }
+    for (name, r) in [("tcp.pacing_ss_ratio", t.pacing_ss_ratio), ("tcp.pacing_ca_ratio", t.pacing_ca_ratio)] {
+        if !(1..=10_000).contains(&r) {
+            return Err(format!("{}: {r}; allowed: 1 to 10000 (percent)", field(name)));
+        }
+    }
+    if !(m.min_rto_ns..=t.max_rto_ns).contains(&t.initial_rto_ns) {
         return Err(format!(
             "{}: {}; allowed: from min_rto_ns ({}) to max_rto_ns ({})",
             field("tcp.initial_rto_ns"),
             t.initial_rto_ns,
-            t.min_rto_ns,
+            m.min_rto_ns,
             t.max_rto_ns
         ));
     }

@@ -89,7 +89,7 @@ impl Receiver {
             ooo: Vec::with_capacity(16),
             ooo_segs: 0,
             buf_segs,
-            delayed_ack: tcp.delayed_ack,
+            delayed_ack: tcp.mechanisms().delayed_ack,
             pending: 0,
             pending_ts: 0,
             pending_owd: 0,
@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn delayed_acks_every_second_segment() {
-        let tcp = TcpConfig { delayed_ack: true, ..Default::default() };
+        let tcp = TcpConfig { delayed_ack: Some(true), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         assert!(matches!(r.on_data(1, &data(0), 1448).0, AckAction::Delay));
         let a = acked(r.on_data(2, &data(1), 1448).0);

@@ -140,7 +140,7 @@ impl Sender {
             in_recovery: false,
             recover: 0,
             rto_recover: 0,
-            rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto_ns, tcp.max_rto_ns),
+            rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns),
             backoff: 0,
             rto_deadline: None,
             rto_event_at: None,
