@@ -59,6 +59,18 @@ pub trait CongestionControl {
     /// Sets subflow `sf`'s slow-start threshold in segments (the transport's
     /// initial ssthresh, applied right after `add_subflow`).
     fn set_ssthresh(&mut self, sf: usize, v: f64);
+    /// The last `on_congestion` of subflow `sf` was spurious (F-RTO, timestamps
+    /// or DSACK showed nothing was lost; Linux's tcp_try_undo_*): restore the
+    /// state saved at that reduction.
+    fn undo(&mut self, _sf: usize, _now: mpcc_core::Nanos) {}
+    /// Subflow `sf` left the connection: it no longer counts in any coupling.
+    /// Its id is not reused.
+    fn remove_subflow(&mut self, _sf: usize, _now: mpcc_core::Nanos) {}
+    /// The pacing rate this controller asks for on subflow `sf`, in segments per
+    /// second (None: the transport's own rule, if pacing is on).
+    fn pacing_rate(&self, _sf: usize) -> Option<f64> {
+        None
+    }
 }
 
 macro_rules! define_controllers {
@@ -137,5 +149,15 @@ impl CongestionControl for Controller {
     }
     fn set_ssthresh(&mut self, sf: usize, v: f64) {
         dispatch!(self, c => c.set_ssthresh(sf, v))
+    }
+    fn undo(&mut self, sf: usize, now: mpcc_core::Nanos) {
+        dispatch!(self, c => c.undo(sf, now))
+    }
+    fn remove_subflow(&mut self, sf: usize, now: mpcc_core::Nanos) {
+        dispatch!(self, c => c.remove_subflow(sf, now))
+    }
+    #[inline]
+    fn pacing_rate(&self, sf: usize) -> Option<f64> {
+        dispatch!(self, c => c.pacing_rate(sf))
     }
 }
