@@ -358,7 +358,7 @@ def _in_background(work):
 
 
 def cmd_list(args) -> int:
-    from ._core import algorithms, receivers, schedulers
+    from ._core import algorithms, receivers, schedulers, tcp_profiles
     from .kinds import KINDS
 
     def params(entry, indent):
@@ -378,6 +378,13 @@ def cmd_list(args) -> int:
         for e in entries:
             print(f"  {e['name']:<{w}}  {e['summary']}")
             params(e, " " * (w + 6))
+    profiles = tcp_profiles()
+    print(f'\nTCP profiles (tcp.profile = "NAME"; default {profiles[0]["name"]}; every switch can be set in tcp.*):')
+    w = max(len(p["name"]) for p in profiles)
+    for p in profiles:
+        print(f"  {p['name']:<{w}}  {p['description']}")
+        switches = ", ".join(f"{k} = {v}" for k, v in p["mechanisms"].items())
+        print(f"  {'':<{w}}  {switches}")
     titles = {
         "queue": 'queues (queue = { kind = "NAME", ... })',
         "loss": 'loss models (loss = { kind = "NAME", ... })',

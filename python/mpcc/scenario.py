@@ -14,6 +14,7 @@ reject with its own, internal wording.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -500,20 +501,43 @@ WRITING_APPS = ("cbr", "vbr", "web")
 
 
 class Tcp(Strict):
+    # Which stack the sender behaves like: the default of every switch left unset
+    # below (None). The simulator owns the table (`mpcc list`, docs/tcp.md).
+    profile: Literal["rfc", "linux", "ns3"] = "rfc"
     mss: Size = 1448
     header_bytes: Annotated[Size, _bounded_size(0, MAX_WIRE_FIELD_BYTES, "")] = 52
-    min_rto: Duration = 200_000_000
+    min_rto: Optional[Duration] = None  # the profile's: 200 ms (rfc, linux), 1 s (ns3)
     initial_rto: Duration = 1_000_000_000
     max_rto: Duration = 60_000_000_000
-    delayed_ack: bool = False
-    delack_timeout: Duration = 40_000_000
+    delayed_ack: Optional[bool] = None
+    delack_timeout: Optional[Duration] = None
     rcv_buf: Optional[Size] = None
     send_buf: Optional[Size] = None  # cbr, vbr and web only
     dupthresh: int = Field(default=3, ge=1, le=16)
     init_ssthresh: Optional[Size] = None  # unlimited, as Linux; ns-3 before 3.26: 65535 bytes
     cwnd_validation: bool = False  # Linux's tcp_is_cwnd_limited; off as in ns-3
+    # Mechanism switches (docs/tcp.md); None: the profile's.
+    sack_blocks: Optional[int] = Field(default=None, ge=1, le=4)
+    dsack: Optional[bool] = None
+    rack: Optional[bool] = None
+    tlp: Optional[bool] = None
+    frto: Optional[bool] = None
+    undo: Optional[bool] = None
+    prr: Optional[bool] = None
+    limited_transmit: Optional[bool] = None
+    rescue_retransmission: Optional[bool] = None
+    quickack: Optional[bool] = None
+    pacing: Optional[bool] = None
+    pacing_ss_ratio: int = Field(default=200, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ss_ratio
+    pacing_ca_ratio: int = Field(default=120, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ca_ratio
+    nic_rate: Optional[Rate] = None  # the host's line rate; None: the first link's rate
+    nic_backpressure: Optional[bool] = None
+    mptcp_stale_reinjection: Optional[bool] = None
 
-    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "rcv_buf", "send_buf")
+    def resolved_min_rto(self) -> int:
+        return self.min_rto if self.min_rto is not None else tcp_profile(self.profile)["min_rto_ns"]
+
+    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "delack_timeout", "rcv_buf", "send_buf")
     @classmethod
     def _positive(cls, v):
         if v is not None and v <= 0:
@@ -537,7 +561,7 @@ class Tcp(Strict):
 
     @model_validator(mode="after")
     def _rto_order(self):
-        if not self.min_rto <= self.initial_rto <= self.max_rto:
+        if not self.resolved_min_rto() <= self.initial_rto <= self.max_rto:
             raise PydanticCustomError(
                 "range", "{msg}", {"msg": "expected min_rto <= initial_rto <= max_rto", "field": "min_rto"}
             )
@@ -551,6 +575,14 @@ def _registry(kind: str) -> tuple[dict, ...]:
     from . import _core
 
     return tuple(getattr(_core, kind)())
+
+
+def tcp_profile(name: str) -> dict:
+    """The mechanism switches of TCP profile `name`, resolved by the simulator."""
+    for p in _registry("tcp_profiles"):
+        if p["name"] == name:
+            return {k: json.loads(v) for k, v in p["mechanisms"].items()}
+    raise KeyError(name)
 
 
 def _algorithm_names() -> list[str]:
@@ -1081,14 +1113,26 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     tcp = {
         "mss": merged.mss,
         "header_bytes": merged.header_bytes,
-        "min_rto_ns": merged.min_rto,
+        "min_rto_ns": merged.resolved_min_rto(),
         "initial_rto_ns": merged.initial_rto,
         "max_rto_ns": merged.max_rto,
-        "delayed_ack": merged.delayed_ack,
-        "delack_timeout_ns": merged.delack_timeout,
         "rcv_buf_bytes": merged.rcv_buf,
         "dupthresh": merged.dupthresh,
     }
+    if merged.profile != "rfc":
+        tcp["profile"] = merged.profile
+    # Switches left unset take the profile's value in the simulator.
+    for name in ("delayed_ack", "sack_blocks", "dsack", "rack", "tlp", "frto", "undo", "prr", "limited_transmit",
+                 "rescue_retransmission", "quickack", "pacing", "nic_backpressure", "mptcp_stale_reinjection"):
+        if getattr(merged, name) is not None:
+            tcp[name] = getattr(merged, name)
+    if merged.delack_timeout is not None:
+        tcp["delack_timeout_ns"] = merged.delack_timeout
+    if merged.nic_rate is not None:
+        tcp["nic_rate_bps"] = int(merged.nic_rate)
+    for name in ("pacing_ss_ratio", "pacing_ca_ratio"):
+        if getattr(merged, name) != Tcp.model_fields[name].default:
+            tcp[name] = getattr(merged, name)
     if merged.init_ssthresh is not None:
         tcp["init_ssthresh_bytes"] = merged.init_ssthresh
     if merged.cwnd_validation:
