@@ -67,6 +67,19 @@ def ns3_args(name: str, ns3_defaults: bool = False) -> list[str]:
     layout of bench/make_scenarios.py: bottleneck, access_i, flows f0..fN-1)."""
     s = tomllib.loads((SCENARIOS / f"{name}.toml").read_text())
     bottleneck, access = s["links"]["bottleneck"], s["links"]["access_0"]
+    # A scenario in mpcc's ns3 profile is compared with ns-3's own defaults.
+    ns3_defaults = ns3_defaults or s["tcp"].get("profile") == "ns3"
+    delayed_ack = s["tcp"].get("delayed_ack", s["tcp"].get("profile") == "ns3")
+    extra = []
+    if "loss" in bottleneck:
+        assert bottleneck["loss"]["kind"] == "bernoulli", f"{name}: only bernoulli loss has an ns-3 twin here"
+        extra.append(f"--lossRate={bottleneck['loss']['p']}")
+    rate = bottleneck.get("rate")
+    if "capacity" in bottleneck:
+        steps = bottleneck["capacity"]["steps"]
+        assert len(steps) == 2 and _seconds(steps[0]["at"]) == 0, f"{name}: one step expected"
+        rate = steps[0]["rate"]
+        extra += [f"--stepAt={_seconds(steps[1]['at'])}", f"--stepRate={steps[1]['rate']}"]
     flows = s["flows"]
     ccs = {f["cc"] for f in flows}
     assert len(ccs) == 1, f"{name}: one congestion controller for all flows expected"
@@ -77,17 +90,17 @@ def ns3_args(name: str, ns3_defaults: bool = False) -> list[str]:
     return NS3_CC[cc] + ([] if ns3_defaults else NS3_ALIGN[cc]) + [
         f"--flows={len(flows)}",
         f"--duration={_seconds(s['duration'])}",
-        f"--bottleneckRate={bottleneck['rate']}",
+        f"--bottleneckRate={rate}",
         f"--bottleneckDelay={bottleneck['delay']}",
         f"--queue={bottleneck['queue']['packets']}",
         f"--accessRate={access['rate']}",
         f"--accessDelay={access['delay']}",
         f"--accessQueue={access['queue']['packets']}",
         f"--segmentSize={s['tcp']['mss']}",
-        f"--delAckCount={2 if s['tcp']['delayed_ack'] else 1}",
+        f"--delAckCount={2 if delayed_ack else 1}",
         f"--start={starts[0]}",
         f"--gap={gap}",
-    ]
+    ] + extra
 
 
 def _seconds(text: str) -> float:
@@ -150,6 +163,7 @@ def ns3_result(out: dict) -> dict:
     )
     result["bottleneck_drops"] = out["bottleneck_drops"]
     result["retransmissions"] = sum(f["retransmissions"] for f in out["per_flow"])
+    result["timeouts"] = sum(f["timeouts"] for f in out["per_flow"])
     return result
 
 

@@ -48,6 +48,7 @@ struct FlowProbe
     uint64_t rttSamples = 0;
     uint64_t segmentsSent = 0;
     uint64_t retransmissions = 0;
+    uint64_t timeouts = 0; // entries into CA_LOSS (ns-3 enters it only on an RTO)
 };
 
 std::vector<FlowProbe> g_probes;
@@ -112,12 +113,28 @@ OnRx(uint32_t flow, Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSoc
 }
 
 void
+OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (now == TcpSocketState::CA_LOSS)
+    {
+        g_probes[flow].timeouts++;
+    }
+}
+
+void
 AttachProbe(uint32_t flow, Ptr<Application> app)
 {
     Ptr<Socket> socket = DynamicCast<BulkSendApplication>(app)->GetSocket();
     bool tx = socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, flow));
     bool rx = socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, flow));
-    NS_ABORT_MSG_UNLESS(tx && rx, "cannot trace the sender socket");
+    bool state = socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, flow));
+    NS_ABORT_MSG_UNLESS(tx && rx && state, "cannot trace the sender socket");
+}
+
+void
+SetRate(Ptr<NetDevice> device, std::string rate)
+{
+    device->SetAttribute("DataRate", StringValue(rate));
 }
 
 } // namespace
@@ -144,6 +161,10 @@ main(int argc, char* argv[])
     double start = 0.1;
     double gap = 0.05;
     uint32_t bufferBytes = 16 << 20;
+    double lossRate = 0.0;
+    double stepAt = -1.0;
+    std::string stepRate = "";
+    uint32_t seed = 1;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "congestion control: NewReno or Cubic", cc);
@@ -165,7 +186,13 @@ main(int argc, char* argv[])
     cmd.AddValue("start", "start time of flow 0 in seconds", start);
     cmd.AddValue("gap", "start time spacing between flows in seconds", gap);
     cmd.AddValue("buffer", "socket send and receive buffers in bytes", bufferBytes);
+    cmd.AddValue("lossRate", "random loss probability of each data packet on the bottleneck", lossRate);
+    cmd.AddValue("stepAt", "time in seconds at which the bottleneck rate changes (negative: never)", stepAt);
+    cmd.AddValue("stepRate", "the bottleneck rate from stepAt on", stepRate);
+    cmd.AddValue("seed", "run number of ns-3's random streams (the loss model)", seed);
     cmd.Parse(argc, argv);
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
 
     if (cc != "NewReno" && cc != "Cubic")
     {
@@ -229,6 +256,19 @@ main(int argc, char* argv[])
         receiverAddress.push_back(addresses.Assign(right).GetAddress(1));
     }
     TrafficControlHelper().Uninstall(allDevices);
+    if (lossRate > 0.0)
+    {
+        // Packets are lost as they arrive at the right router: the data direction only.
+        Ptr<RateErrorModel> loss = CreateObject<RateErrorModel>();
+        loss->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+        loss->SetAttribute("ErrorRate", DoubleValue(lossRate));
+        loss->AssignStreams(0);
+        core.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+    }
+    if (stepAt >= 0.0)
+    {
+        Simulator::Schedule(Seconds(stepAt), &SetRate, core.Get(0), stepRate);
+    }
     bool connected = routers.Get(0)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
         "TcDrop",
         MakeCallback(&OnBottleneckDrop));
@@ -278,14 +318,16 @@ main(int argc, char* argv[])
         std::snprintf(buf,
                       sizeof buf,
                       "%s{\"goodput_bytes\": %llu, \"goodput_bps\": %.1f, \"rtt_mean_s\": %.9f, "
-                      "\"rtt_samples\": %llu, \"segments_sent\": %llu, \"retransmissions\": %llu}",
+                      "\"rtt_samples\": %llu, \"segments_sent\": %llu, \"retransmissions\": %llu, "
+                      "\"timeouts\": %llu}",
                       i ? ", " : "",
                       (unsigned long long)bytes,
                       bytes * 8.0 / duration,
                       p.rttSamples ? p.rttSum / p.rttSamples : 0.0,
                       (unsigned long long)p.rttSamples,
                       (unsigned long long)p.segmentsSent,
-                      (unsigned long long)p.retransmissions);
+                      (unsigned long long)p.retransmissions,
+                      (unsigned long long)p.timeouts);
         perFlow += buf;
     }
     uint64_t events = Simulator::GetEventCount();

@@ -13,7 +13,7 @@
 //!   and quick ACKs.
 //! - `ns3`: ns-3 3.44's TcpSocketBase defaults: classic three-duplicate-ACK loss
 //!   detection, PRR, limited transmit, delayed ACKs every second segment with a
-//!   200 ms timer, a 1 s minimum RTO.
+//!   200 ms timer, a 1 s minimum RTO, and no backpressure from a full local queue.
 //!
 //! docs/tcp.md has the table: mechanism | Linux | ns-3 | mpcc linux | mpcc ns3.
 
@@ -102,7 +102,7 @@ impl Profile {
                 delack_timeout_ns: 200 * ms,
                 min_rto_ns: 1000 * ms,
                 pacing: false,
-                nic_backpressure: true,
+                nic_backpressure: false, // ns-3 sockets see no qdisc backpressure: a full device queue drops
                 mptcp_stale_reinjection: false,
             },
         }
