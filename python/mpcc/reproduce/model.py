@@ -104,6 +104,13 @@ class Paper:
     notes: tuple[str, ...] = ()
     pending: str | None = None
     planned_claims: tuple[str, ...] = ()
+    # The TCP profile (`tcp.profile`, docs/tcp.md) every run uses unless its scenario
+    # names one, and why: ns-2/ns-3 papers `ns3`, testbed papers `linux`.
+    tcp_profile: str = "rfc"
+    tcp_profile_reason: str = ""
+
+    def tcp_line(self) -> str:
+        return f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")
 
     def check(self) -> None:
         """Raises ValueError if names clash or a claim refers to an unknown figure."""

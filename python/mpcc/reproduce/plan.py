@@ -60,6 +60,7 @@ def plan(paper: Paper, quick: bool, version: str) -> list[RunSpec]:
     specs = []
     for exp in paper.experiments:
         base, base_dir = load_scenario_data(exp.scenario)
+        base.setdefault("tcp", {}).setdefault("profile", paper.tcp_profile)
         for variant in exp.variants:
             data = apply_overrides(base, variant.overrides)
             if quick:

@@ -177,7 +177,7 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         '<link rel="icon" href="data:,">',
         f"<title>mpcc reproduction: {e(paper.title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{e(paper.title)}</h1>",
-        f"<p>{e(paper.reference)}</p><p>{e(paper.summary)}</p>",
+        f"<p>{e(paper.reference)}</p><p>{e(paper.summary)}</p><p>{e(paper.tcp_line())}</p>",
         f'<p class="note">{e(_mode_line(meta))}</p>',
         f"<h2>Claims</h2><p>{counts['reproduced']} reproduced, {counts['partly']} partly, "
         f"{counts['not reproduced']} not reproduced.</p>",
@@ -247,7 +247,8 @@ def _md_cell(text: str) -> str:
 
 
 def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
-    lines = [f"# {paper.title}", "", paper.reference, "", paper.summary, "", f"_{_mode_line(meta)}_", "",
+    lines = [f"# {paper.title}", "", paper.reference, "", paper.summary, "", paper.tcp_line(), "",
+             f"_{_mode_line(meta)}_", "",
              "## Claims", "", "| id | claim | figure | verdict | measured |", "|---|---|---|---|---|"]
     for c in claims:
         lines.append(f"| {_md_cell(c.id)} | {_md_cell(c.text)} | {_md_cell(c.figure)} | **{c.verdict}** | "
