@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import re
 import stat
 import tomllib
@@ -753,6 +754,9 @@ class Scenario(Strict):
     warmup: Duration = 0
     sample_interval: Duration = 100_000_000
     event_log: bool = False  # the per-event log (events.parquet), docs/metrics.md
+    # Each flow starts up to this much later than its `start`, drawn from the seed, so
+    # that replications of a scenario with no other random element differ.
+    start_jitter: Duration = 0
     tcp: Tcp = Tcp()
     links: dict[str, Link] = Field(min_length=1)
     flows: list[Flow] = Field(min_length=1)
@@ -839,9 +843,16 @@ class Scenario(Strict):
                 }
             )
 
+        run_seed = self.seed if seed is None else seed
+        # A generator of its own, seeded by the run's seed: the same scenario and seed
+        # always give the same offsets (Python's Mersenne Twister is stable across versions).
+        jitter = random.Random(run_seed) if self.start_jitter else None
         flows, seen = [], {}
         for i, flow in enumerate(self.flows):
             where = f"flows[{i}]"
+            if jitter and flow.start + self.start_jitter >= self.duration:
+                raise ScenarioError("start_jitter", f"flows[{i}] could start after the end of the run; allowed: "
+                                                    f"less than duration - start ({self.duration - flow.start} ns)")
             sim_names = _simulated_names(flow)
             for sim_name in sim_names:
                 if sim_name in seen:
@@ -855,14 +866,15 @@ class Scenario(Strict):
             tcp = _tcp(self.tcp, flow, where)
             app = _app(flow.app, tcp["mss"], self._base_dir, f"{where}.app")
             for sim_name in sim_names:
+                offset = jitter.randrange(self.start_jitter) if jitter else 0
                 flows.append(
                     {
                         "name": sim_name,
                         "cc": flow.cc,
                         "cc_params": dict(flow.cc_params),
                         **route,
-                        "start_ns": flow.start,
-                        "stop_ns": flow.stop,
+                        "start_ns": flow.start + offset,
+                        "stop_ns": None if flow.stop is None else flow.stop + offset,
                         "app": app,
                         "tcp": tcp,
                         **_receiver(flow),
@@ -870,7 +882,7 @@ class Scenario(Strict):
                 )
         return {
             "duration_ns": self.duration,
-            "seed": self.seed if seed is None else seed,
+            "seed": run_seed,
             "warmup_ns": self.warmup,
             "sample_interval_ns": self.sample_interval,
             "links": links,
