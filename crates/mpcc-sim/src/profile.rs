@@ -172,3 +172,35 @@ pub struct Mechanisms {
     /// stale-subflow handling) instead of waiting for its timeout.
     pub mptcp_stale_reinjection: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::TcpConfig;
+
+    #[test]
+    fn a_switch_set_in_tcp_overrides_the_profile() {
+        let tcp = TcpConfig { profile: Profile::Linux, rack: Some(false), min_rto_ns: Some(300_000_000), ..Default::default() };
+        let m = tcp.mechanisms();
+        assert!(!m.rack);
+        assert_eq!(m.min_rto_ns, 300_000_000);
+        assert_eq!(Mechanisms { rack: true, min_rto_ns: 200_000_000, ..m }, Profile::Linux.mechanisms());
+    }
+
+    #[test]
+    fn the_default_profile_is_the_textbook_sender() {
+        let m = TcpConfig::default().mechanisms();
+        assert_eq!(m, Profile::Rfc.mechanisms());
+        assert_eq!((m.sack_blocks, m.rack, m.delayed_ack, m.min_rto_ns), (1, false, false, 200_000_000));
+    }
+
+    #[test]
+    fn every_switch_is_listed_once() {
+        let names: Vec<_> = Profile::Linux.mechanisms().entries().into_iter().map(|(k, _)| k).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        assert_eq!(names.len(), 16, "a new Mechanisms field must be listed in entries()");
+    }
+}
