@@ -11,7 +11,7 @@ STAMP_BUILD := $(VENV)/.mpcc-build
 
 RUST_SOURCES := Cargo.toml Cargo.lock $(shell find crates -name '*.rs' -o -name Cargo.toml 2>/dev/null)
 
-.PHONY: demo test validate bench setup clean
+.PHONY: demo test validate bench setup clean tshark
 
 demo: $(STAMP_BUILD)
 	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo --force
@@ -25,6 +25,7 @@ demo: $(STAMP_BUILD)
 test: $(STAMP_BUILD)
 	@status=0; \
 	$(MAKE) -s -C ebpf deps; \
+	$(MAKE) -s tshark; \
 	cargo test --workspace --no-fail-fast || status=1; \
 	$(PY) -m pytest tests || status=1; \
 	exit $$status
@@ -42,6 +43,15 @@ bench: $(STAMP_BUILD)
 	$(PY) bench/ab.py --base 68e71ae
 
 setup: $(STAMP_BUILD)
+
+# tshark reads the simulator's packet captures in tests/test_pcap.py: installed when
+# missing and root (the test skips, naming what is missing, otherwise).
+tshark:
+	@command -v tshark >/dev/null 2>&1 && exit 0; \
+	if [ "$$(id -u)" -ne 0 ]; then echo "tshark: not root, not installing (tests/test_pcap.py will skip)"; exit 0; fi; \
+	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections 2>/dev/null; \
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; } \
+	  || echo "tshark: could not install (tests/test_pcap.py will skip)"
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \

@@ -265,11 +265,11 @@ def test_early_stop_saves_the_results_warns_and_exits_3(tmp_path, capsys, monkey
     real = _core.run
 
     def stopped(config_json, **kwargs):
-        summary, tables = real(config_json)
+        summary, tables, pcaps = real(config_json)
         data = json.loads(summary)
         data["sim"]["stopped_early"] = "stopped at 1.250 s of 2.000 s: the simulator's memory passed the limit"
         data["sim"]["duration_s"] = 1.25
-        return json.dumps(data), tables
+        return json.dumps(data), tables, pcaps
 
     monkeypatch.setattr(_core, "run", stopped)
     scenario = tmp_path / "s.toml"
@@ -288,10 +288,10 @@ def test_the_api_warns_of_an_early_stop(monkeypatch):
     real = _core.run
 
     def stopped(config_json, **kwargs):
-        summary, tables = real(config_json)
+        summary, tables, pcaps = real(config_json)
         data = json.loads(summary)
         data["sim"]["stopped_early"] = "stopped at 1.250 s of 2.000 s: the simulator's memory passed the limit"
-        return json.dumps(data), tables
+        return json.dumps(data), tables, pcaps
 
     monkeypatch.setattr(_core, "run", stopped)
     with pytest.warns(StoppedEarlyWarning, match="stopped at 1.250 s"):
@@ -335,10 +335,10 @@ def test_a_subflow_without_rtt_samples_shows_n_a(tmp_path, capsys, monkeypatch):
     real = _core.run
 
     def no_samples(config_json, **kwargs):
-        summary, tables = real(config_json)
+        summary, tables, pcaps = real(config_json)
         data = json.loads(summary)
         data["flows"]["m"]["subflows"][1]["rtt_mean_s"] = float("nan")
-        return json.dumps(data), tables
+        return json.dumps(data), tables, pcaps
 
     monkeypatch.setattr(_core, "run", no_samples)
     scenario = tmp_path / "s.toml"
@@ -457,10 +457,10 @@ def test_reproduce_with_a_run_stopped_early_writes_no_report_and_exits_3(tmp_pat
     real = _core.run
 
     def stopped(config_json, **kwargs):
-        summary, tables = real(config_json)
+        summary, tables, pcaps = real(config_json)
         data = json.loads(summary)
         data["sim"]["stopped_early"] = "stopped at 1.000 s of 2.000 s: the simulator's memory passed the limit"
-        return json.dumps(data), tables
+        return json.dumps(data), tables, pcaps
 
     monkeypatch.setattr(_core, "run", stopped)
     write_tiny_paper(tmp_path)

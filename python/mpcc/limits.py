@@ -146,7 +146,25 @@ def estimate_memory(config: dict) -> list[Cost]:
     costs = [_packets(duration_s, links, rates, flows), _series(config, duration_s, links, flows), _flows(flows)]
     costs += _queues(duration_s, links, rates, flows)
     costs += [c for f in flows if (c := _backlog(f)) is not None]
+    if config.get("pcap"):
+        costs.append(_pcap(config, duration_s, rates, flows))
     return costs
+
+
+# A captured packet: its record header and synthesised IPv4 + TCP headers (pcap.rs).
+PCAP_PACKET_BYTES = 16 + 76
+
+
+def _pcap(config, duration_s, rates, flows) -> Cost:
+    """Every packet a captured link can carry, and every data segment and ACK of a
+    captured flow."""
+    wire = min((f.wire for f in flows), default=1500)
+    packets = sum(rates[i] * duration_s / 8 / wire for i in config["pcap"].get("links", []))
+    by_index = [f for f in flows for _ in range(f.copies)]
+    packets += sum(2 * f.path_bps * duration_s / 8 / f.wire for i in config["pcap"].get("flows", [])
+                   if i < len(by_index) for f in [by_index[i]])
+    return Cost("pcap", packets * PCAP_PACKET_BYTES, f"{packets:.1e} captured packets",
+                "fewer captured links or flows, or a shorter duration")
 
 
 def _delivered_packets(duration_s, links, rates, flows) -> tuple[float, int]:

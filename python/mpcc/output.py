@@ -7,6 +7,8 @@
     link_series.parquet   per-link time series
     delay_cdf.parquet     each flow's RTT and application-delay CDF, from every sample
     events.parquet        the per-event log, when asked for (`event_log`)
+    link-NAME.pcap,       packet captures of a link or a flow's sender, when asked
+    flow-NAME.pcap        for (`pcap`)
     scenario.toml         the scenario as given
     config.json           the canonical configuration the simulator ran
     *.png                 the plots (mpcc.plots), unless turned off
@@ -95,6 +97,8 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
         steps.append((DELAY_CDF, lambda path: result.delay_cdf.to_parquet(path, index=False)))
     if result.tables.get("event_log") is not None:
         steps.append((EVENTS, lambda path: result.events.to_parquet(path, index=False)))
+    for name, data in getattr(result, "pcaps", {}).items():
+        steps.append((f"{name}.pcap", lambda path, data=data: path.write_bytes(data)))
     written, missing = [], []
     for name, save in steps:
         try:

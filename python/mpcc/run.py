@@ -78,10 +78,10 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
     if event_log:
         config["event_log"] = True
     try:
-        summary_json, tables = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
+        summary_json, tables, pcaps = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
     except ValueError as e:
         raise SimulationError(str(e)) from None
-    result = Result(scenario, config, json.loads(summary_json), tables)
+    result = Result(scenario, config, json.loads(summary_json), tables, pcaps)
     if result.stopped_early:  # never hand back partial results without a word
         warnings.warn(f"{result.stopped_early}; the results cover only the simulated time", StoppedEarlyWarning,
                       stacklevel=2)
@@ -114,13 +114,16 @@ class Result:
     - `out`: the results folder, once saved; `plots`: the PNG files saved with it
     - `stopped_early`: why the simulation stopped before the scenario's end (it
       reached its memory limit), or None
+    - `pcaps`: the packet captures the scenario asked for (`pcap`), as
+      {"link-NAME" or "flow-NAME": pcap file bytes}; saved as NAME.pcap
     """
 
-    def __init__(self, scenario: Scenario, config: dict, summary: dict, tables: dict):
+    def __init__(self, scenario: Scenario, config: dict, summary: dict, tables: dict, pcaps: dict | None = None):
         self.scenario = scenario
         self.config = config
         self.summary = summary
         self.tables = tables
+        self.pcaps = dict(pcaps or {})
         self.out: Path | None = None
         self.plots: list[Path] = []
         self.flow_names = [f["name"] for f in config["flows"]]

@@ -747,6 +747,11 @@ class Flow(Strict):
         return [(f"paths[{j}]", f"paths[{j}]", Subflow(path=p)) for j, p in enumerate(self.paths or [])]
 
 
+class Pcap(Strict):
+    links: list[str] = []  # link names: every packet that starts crossing the link
+    flows: list[str] = []  # flow names: what the flow's sender sends and receives
+
+
 class Scenario(Strict):
     description: str = ""
     duration: Duration
@@ -757,6 +762,7 @@ class Scenario(Strict):
     # Each flow starts up to this much later than its `start`, drawn from the seed, so
     # that replications of a scenario with no other random element differ.
     start_jitter: Duration = 0
+    pcap: Optional[Pcap] = None  # packet captures, written as link-NAME.pcap / flow-NAME.pcap
     tcp: Tcp = Tcp()
     links: dict[str, Link] = Field(min_length=1)
     flows: list[Flow] = Field(min_length=1)
@@ -888,7 +894,25 @@ class Scenario(Strict):
             "links": links,
             "flows": flows,
             **({"event_log": True} if self.event_log else {}),  # absent when off: configs stay as before
+            **({"pcap": self._pcap_config(index, flows)} if self.pcap and (self.pcap.links or self.pcap.flows) else {}),
         }
+
+    def _pcap_config(self, index: dict[str, int], flows: list[dict]) -> dict:
+        """Link and simulated-flow indices of the captures (a flow with `count` has every copy captured)."""
+        links = []
+        for j, name in enumerate(self.pcap.links):
+            if name not in index:
+                raise ScenarioError(f"pcap.links[{j}]", f'unknown link "{name}"; allowed: {", ".join(index)}')
+            links.append(index[name])
+        wanted = []
+        for j, name in enumerate(self.pcap.flows):
+            matching = [i for i, f in enumerate(self.flows) if f.name == name]
+            if not matching:
+                raise ScenarioError(f"pcap.flows[{j}]", f'unknown flow "{name}"; allowed: '
+                                                        f'{", ".join(f.name for f in self.flows)}')
+            names = set(_simulated_names(self.flows[matching[0]]))
+            wanted += [i for i, f in enumerate(flows) if f["name"] in names]
+        return {"links": sorted(set(links)), "flows": sorted(set(wanted))}
 
     def _route_config(self, flow: Flow, index: dict[str, int], where: str) -> dict:
         """`path` and `reverse_path` of a single-path flow, or `subflows` and `scheduler`.

@@ -14,14 +14,14 @@ type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
 static ALLOC: mpcc_sim::mem::CountingAlloc = mpcc_sim::mem::CountingAlloc;
 
 /// Runs a canonical JSON configuration (see crates/mpcc-sim/src/config.rs) and
-/// returns `(summary_json, tables)`. The GIL is released while simulating; in the
+/// returns `(summary_json, tables, pcaps)` (pcaps: capture name -> pcap bytes). The GIL is released while simulating; in the
 /// main thread it is taken back every few milliseconds to let Python handle
 /// signals: Ctrl-C raises KeyboardInterrupt at once. Past `max_memory_bytes` of simulator heap the run
 /// stops early and its summary's `sim.stopped_early` says why.
 /// A rejected configuration raises ValueError with the simulator's one-line message.
 #[pyfunction]
 #[pyo3(signature = (config_json, max_memory_bytes=None))]
-fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> PyResult<(String, Tables)> {
+fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> PyResult<(String, Tables, Bound<'_, PyDict>)> {
     // Python runs signal handlers only in its main thread, so only a run there polls
     // for them; a run in another thread never takes the GIL back (which would abort
     // the process if the interpreter were shutting down around a daemon thread).
@@ -37,7 +37,13 @@ fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> Py
         })
     });
     match out {
-        Ok(out) => Ok((out.summary_json, out.tables)),
+        Ok(out) => {
+            let pcaps = PyDict::new(py);
+            for (name, bytes) in out.pcaps {
+                pcaps.set_item(name, pyo3::types::PyBytes::new(py, &bytes))?;
+            }
+            Ok((out.summary_json, out.tables, pcaps))
+        }
         Err(mpcc_sim::RunError::Interrupted) => Err(signal.expect("interrupted by a signal")),
         Err(e) => Err(PyValueError::new_err(e.to_string())),
     }

@@ -27,6 +27,17 @@ pub struct Config {
     /// Keep the per-event log (event_log.rs): an `event_log` result table.
     #[serde(default)]
     pub event_log: bool,
+    /// Packet captures (pcap.rs).
+    #[serde(default)]
+    pub pcap: Option<PcapConfig>,
+}
+
+/// What to capture: links and flows by index.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PcapConfig {
+    pub links: Vec<usize>,
+    pub flows: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

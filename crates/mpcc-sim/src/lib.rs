@@ -13,6 +13,7 @@ pub mod link;
 pub mod mem;
 pub mod metrics;
 pub mod packet;
+pub mod pcap;
 pub mod profile;
 pub mod report;
 pub mod sched_state;
@@ -33,6 +34,8 @@ pub struct RunOutput {
     pub summary_json: String,
     /// Time series tables: "flow_series", "link_series".
     pub tables: BTreeMap<String, Table>,
+    /// Packet captures: (name, pcap file content).
+    pub pcaps: Vec<(String, Vec<u8>)>,
 }
 
 /// Runs a canonical configuration given as JSON (see `config.rs`). Errors are one
@@ -113,5 +116,6 @@ pub fn run_watched(
     if let Some(log) = &sim.log {
         tables.insert("event_log".to_string(), log.table());
     }
-    Ok(RunOutput { summary_json: serde_json::to_string(&summary).expect("summary serialises"), tables })
+    let pcaps = sim.pcap.take().map(|p| p.captures.into_iter().map(|c| (c.name, c.bytes)).collect()).unwrap_or_default();
+    Ok(RunOutput { summary_json: serde_json::to_string(&summary).expect("summary serialises"), tables, pcaps })
 }

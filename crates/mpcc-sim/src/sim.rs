@@ -5,6 +5,7 @@ use crate::config::Config;
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
 use crate::event_log::{Event as Logged, EventLog, SenderMark};
+use crate::pcap::Pcap;
 use crate::flow::{Flow, ReverseRoute};
 use crate::link::Link;
 use crate::metrics::Columns;
@@ -38,6 +39,8 @@ pub struct Sim {
     pub stopped_early: Option<String>,
     /// The per-event log, when the configuration asks for it.
     pub log: Option<EventLog>,
+    /// Packet captures, when the configuration asks for them.
+    pub pcap: Option<Pcap>,
 }
 
 /// Events between two checks of a run's interruption and memory (a few milliseconds).
@@ -95,9 +98,13 @@ impl Sim {
             link_last: vec![(0, 0); n_links],
             stopped_early: None,
             log: None,
+            pcap: None,
         };
         if cfg.event_log {
             sim.log = Some(EventLog::new(sim.flows.len()));
+        }
+        if let Some(p) = &cfg.pcap {
+            sim.pcap = Some(Pcap::configure(cfg, p, |i| sim.flows[crate::ids::FlowId(i as u32)].subs.len() > 1)?);
         }
         for (flow, f) in sim.flows.entries() {
             sim.events.schedule(f.start, Event::FlowStart { flow });
@@ -283,6 +290,9 @@ impl Sim {
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Send, &p, None);
             }
+            if let Some(pc) = &mut self.pcap {
+                pc.at_sender(self.now, flow, &p);
+            }
             let first = self.flows[flow].subs[p.sub as usize].fwd[0];
             self.arrive(first, p);
         }
@@ -357,6 +367,9 @@ impl Sim {
             }
         });
         if let Some((pkt, bytes)) = next {
+            if let Some(p) = &mut self.pcap {
+                p.on_link(now, link, &pkt);
+            }
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
             (l.tx_from, l.tx_until) = (now, done);
@@ -463,6 +476,9 @@ impl Sim {
 
     fn ack_at_sender(&mut self, ack: Packet) {
         let now = self.now;
+        if let Some(pc) = &mut self.pcap {
+            pc.at_sender(now, ack.flow_id(), &ack);
+        }
         if self.log.is_some() {
             return self.ack_at_sender_logged(ack);
         }
