@@ -35,7 +35,8 @@ needs_tshark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installe
 
 
 def fields(path, *names, where=""):
-    cmd = [TSHARK, "-r", str(path), "-T", "fields", *[a for n in names for a in ("-e", n)]]
+    cmd = [TSHARK, "-r", str(path), "-o", "mptcp.analyze_mptcp:TRUE", "-o", "mptcp.relative_sequence_numbers:TRUE",
+           "-T", "fields", *[a for n in names for a in ("-e", n)]]
     if where:
         cmd += ["-Y", where]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -69,25 +70,37 @@ def test_a_flow_capture_holds_every_segment_and_retransmission(result):
 
 
 @needs_tshark
-def test_multipath_segments_carry_their_data_sequence_numbers(result):
-    rows = fields(result.out / "flow-m.pcap", "ip.src", "tcp.options.mptcp.rawdataseqno", "tcp.len", where="tcp.len > 0")
-    assert {src for src, _, _ in rows} == {"10.0.0.1", "10.0.0.2"}, "one client address per subflow"
-    dsns = {int(dsn) for _, dsn, _ in rows}
+def test_tshark_decodes_the_mptcp_connection_and_its_subflows(result):
+    path = result.out / "flow-m.pcap"
+    # Handshakes: MP_CAPABLE on the first subflow, MP_JOIN naming its token on the second.
+    syns = fields(path, "ip.src", "tcp.options.mptcp.subtype", where="tcp.flags.syn == 1 && tcp.flags.ack == 0")
+    assert syns == [["10.0.0.1", "0"], ["10.0.0.2", "1"]]
+    rows = fields(path, "tcp.stream", "mptcp.stream", "mptcp.dss.dsn", where="tcp.len > 0")
+    assert {(t, m) for t, m, _ in rows} == {("0", "0"), ("1", "0")}, "two subflows of one MPTCP connection"
+    # Relative data sequence numbers (tshark derives the IDSN from the key): every byte
+    # delivered in order was mapped by some segment, at 1, 1 + mss, 1 + 2 mss, ...
+    dsns = {int(d) for _, _, d in rows}
     delivered = result.summary["flows"]["m"]["delivered_bytes"]
-    # Every byte delivered in order was mapped by some segment: DSNs 1, 1 + mss, ... cover it.
     assert set(range(1, delivered + 1, 1448)) <= dsns
-    acked = fields(result.out / "flow-m.pcap", "tcp.options.mptcp.rawdataack", where="tcp.len == 0")
+    acked = max(int(a) for (a,) in fields(path, "mptcp.ack", where="tcp.len == 0 && mptcp.ack"))
     # The last DATA_ACKs are still on their way back when the run ends.
-    assert 0.95 * delivered <= max(int(a) for (a,) in acked) - 1 <= delivered
-    single = fields(result.out / "flow-r.pcap", "tcp.options.mptcp.rawdataseqno", where="tcp.len > 0")
+    assert 0.95 * delivered <= acked - 1 <= delivered
+    single = fields(result.out / "flow-r.pcap", "tcp.options.mptcp.subtype")
     assert all(v == [""] for v in single), "a single-path flow has no MPTCP options"
+
+
+@needs_tshark
+@pytest.mark.parametrize("name", ["flow-m", "flow-r", "link-bottleneck"])
+def test_no_malformed_packet_or_error(result, name):
+    assert fields(result.out / f"{name}.pcap", "frame.number", where="_ws.malformed || _ws.expert.severity >= error") == []
 
 
 @needs_tshark
 def test_a_link_capture_sees_what_the_link_carried(result):
     link = result.summary["links"]["bottleneck"]
-    frames = fields(result.out / "link-bottleneck.pcap", "frame.time_epoch", "ip.src")
-    # The capture counts a packet when it starts crossing; tx_bytes when it has crossed.
+    # Only data crosses it (the ACKs return over a delay): the synthesised handshakes aside,
+    # the capture counts a packet when it starts crossing, tx_bytes when it has crossed.
+    frames = fields(result.out / "link-bottleneck.pcap", "frame.time_epoch", "ip.src", where="tcp.len > 0")
     assert len(frames) - link["tx_bytes"] / 1500 in (0, 1)
     times = [float(t) for t, _ in frames]
     assert times == sorted(times) and times[-1] < 3.0
