@@ -10,6 +10,7 @@ use crate::metrics::RttStats;
 use crate::packet::Packet;
 use crate::scheduler::{ConnState, Scheduler, SubflowState};
 use crate::tcp::receiver::AckAction;
+use crate::tcp::sender::Timer;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::receiver::{AppView, Arrival, RxAction, RxController};
 use mpcc_algo::Controller;
@@ -175,7 +176,7 @@ impl Flow {
         }
         let Flow { cc, subs, sched, data, timing, .. } = self;
         for s in subs.iter_mut().filter(|s| s.active) {
-            s.cwnd = s.snd.cwnd_segs(cc);
+            s.cwnd = s.snd.send_window(cc);
             s.snd.send_lost(now, s.cwnd, out);
         }
         let n = subs.len();
@@ -271,10 +272,25 @@ impl Flow {
     /// The retransmission timer of subflow `sub` expired. With other subflows to
     /// carry it, the data stuck on it is queued for reinjection.
     pub fn on_timeout(&mut self, now: Nanos, sub: usize, out: &mut Vec<Packet>) {
+        let multipath = self.subs.len() > 1;
         let s = &mut self.subs[sub];
-        s.snd.process_timeout(now, &mut self.cc);
-        if self.subs.len() > 1 {
-            self.queue_reinjection(sub, false);
+        match s.snd.on_timer(now, &mut self.cc, out) {
+            Timer::Rto if multipath => self.queue_reinjection(sub, false),
+            Timer::Probe => {
+                // The tail loss probe: new data if the connection has some for this
+                // subflow, else the subflow's last segment again (RFC 8985 7.3).
+                let data = &mut self.data;
+                if data.has_new() {
+                    let dsn = data.nxt;
+                    data.nxt += 1;
+                    self.timing.handed(dsn, now);
+                    s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                } else {
+                    s.snd.retransmit_tail(now, out);
+                }
+                s.snd.probe_sent(now);
+            }
+            _ => {}
         }
         self.push(now, out);
     }

@@ -260,7 +260,7 @@ impl Sim {
             return;
         }
         s.active = false;
-        s.snd.rto_deadline = None;
+        s.snd.stop_timers();
         if let Some(log) = &mut self.log {
             log.subflow(now, flow.0, sub, false);
         }

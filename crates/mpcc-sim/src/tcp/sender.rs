@@ -13,9 +13,19 @@
 //! once `dupthresh` segments above it are SACKed. The `dupthresh` highest SACKed
 //! segments are kept in a tiny sorted array, so marking losses never rescans the
 //! window.
+//!
+//! The `linux` and `ns3` profiles switch on more of what real stacks do
+//! (`profile.rs`, docs/tcp-recovery.md): RACK's time-based loss detection, which
+//! also finds lost retransmissions (RFC 8985 section 6), the tail loss probe
+//! (section 7), F-RTO (RFC 5682) and the undo of a spurious timeout or fast
+//! retransmit by timestamps (RFC 3522, Linux's tcp_try_undo_loss and
+//! tcp_try_undo_recovery), and Proportional Rate Reduction (RFC 6937). RTO, RACK's
+//! reordering timer and the probe timer share one timer, as in Linux: `rto_deadline`
+//! is whichever is due first and `timer` says which.
 
 use super::rtt::RttEstimator;
 use crate::config::TcpConfig;
+use crate::profile::Mechanisms;
 use crate::packet::{Kind, Packet};
 use mpcc_algo::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use mpcc_core::Nanos;
@@ -28,11 +38,15 @@ const RETX: u8 = 4;
 const REINJ: u8 = 8;
 /// Largest supported DupThresh.
 pub const MAX_DUPTHRESH: usize = 16;
+/// RFC 8985's WCDelAckT: what a probe allows for a delayed ACK of a lone segment.
+const WORST_CASE_DELACK: Nanos = 200_000_000;
 
 #[derive(Clone, Copy, Debug)]
 struct Seg {
     /// Data sequence number carried (retransmissions carry the same one).
     dsn: u64,
+    /// When it was last (re)transmitted (RACK's xmit_ts).
+    sent: Nanos,
     /// Payload bytes.
     payload: u32,
     flags: u8,
@@ -63,6 +77,33 @@ pub struct SenderStats {
     /// New segments of this subflow that carried data first sent on another
     /// subflow (reinjections).
     pub reinjections: u64,
+    /// Segments RACK marked lost, and among them retransmissions found lost.
+    pub rack_losses: u64,
+    pub lost_retransmissions: u64,
+    /// Tail loss probes sent.
+    pub tlp_probes: u64,
+    /// Timeouts and fast recoveries found spurious and undone.
+    pub spurious_timeouts: u64,
+    pub undone_recoveries: u64,
+}
+
+/// Which deadline the sender's one timer holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The retransmission timeout (RFC 6298).
+    Rto,
+    /// RACK's reordering timer: a segment becomes lost when it expires (RFC 8985 6.3).
+    Reorder,
+    /// The tail loss probe's timer (RFC 8985 7.2).
+    Probe,
+}
+
+/// The loss episode an undo would revert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Episode {
+    None,
+    Recovery,
+    Timeout,
 }
 
 pub struct Sender {
@@ -86,8 +127,11 @@ pub struct Sender {
     /// The highest SACKed segments, descending (at most `dupthresh`).
     top_sacked: [u64; MAX_DUPTHRESH],
     n_top: usize,
-    /// Every unSACKed segment below this has been marked lost.
+    /// Every unSACKed segment below this has been marked lost (DupThresh rule).
     lost_hi: u64,
+    /// One above the highest segment marked lost by any rule (RACK may mark
+    /// segments above `lost_hi`): where the search for retransmissions stops.
+    lost_max: u64,
     /// Scan position for the next lost segment to retransmit.
     retx_next: u64,
     pub in_recovery: bool,
@@ -114,6 +158,44 @@ pub struct Sender {
     /// The receiver's timestamp of the latest ACK (RFC 7323 TS.Recent), echoed
     /// in every data segment so the receiver can measure the RTT.
     ts_recent: Nanos,
+    /// The mechanism switches (`profile.rs`).
+    mech: Mechanisms,
+    /// Which deadline `rto_deadline` holds, and the three deadlines it is the
+    /// earliest of.
+    pub timer: Timer,
+    rto_at: Option<Nanos>,
+    reo_at: Option<Nanos>,
+    tlp_at: Option<Nanos>,
+    /// RACK (RFC 8985 6.1): send time and sequence number of the most recently
+    /// sent segment known delivered, its RTT, and whether reordering was seen.
+    rack_xmit: Nanos,
+    rack_seq: u64,
+    rack_rtt: Nanos,
+    rack_valid: bool,
+    reordering_seen: bool,
+    /// Outstanding segments SACKed.
+    sacked_out: u64,
+    /// TLP (RFC 8985 7): the probe in flight ends at this segment (None: none).
+    tlp_high: Option<u64>,
+    /// Undo: the current loss episode, when its first retransmission left
+    /// (Linux's retrans_stamp), and where it began.
+    episode: Episode,
+    retrans_stamp: Nanos,
+    undo_una: u64,
+    /// F-RTO (RFC 5682 section 2): 1 after the timeout's retransmission, 2 after
+    /// the first ACK advanced the window (new data may go), 0 otherwise.
+    frto: u8,
+    /// New segments F-RTO's step 2b may still send.
+    frto_budget: u64,
+    /// The outstanding probe was a retransmission.
+    tlp_retx: bool,
+    /// PRR (RFC 6937): data delivered and sent since recovery began, the flight
+    /// size then, and how many segments this ACK allows.
+    prr_delivered: u64,
+    prr_out: u64,
+    recover_fs: u64,
+    /// Segments the last ACK delivered (PRR-SSRB's DeliveredData).
+    prr_last: u64,
     pub stats: SenderStats,
     /// Congestion-control event recorder (`record_cc`), None when off.
     pub rec: Option<crate::cc_record::Recorder>,
@@ -136,6 +218,7 @@ impl Sender {
             top_sacked: [0; MAX_DUPTHRESH],
             n_top: 0,
             lost_hi: 0,
+            lost_max: 0,
             retx_next: 0,
             in_recovery: false,
             recover: 0,
@@ -151,9 +234,64 @@ impl Sender {
             max_pipe: 0,
             usage_end: 0,
             ts_recent: 0,
+            mech: tcp.mechanisms(),
+            timer: Timer::Rto,
+            rto_at: None,
+            reo_at: None,
+            tlp_at: None,
+            rack_xmit: 0,
+            rack_seq: 0,
+            rack_rtt: 0,
+            rack_valid: false,
+            reordering_seen: false,
+            sacked_out: 0,
+            tlp_high: None,
+            episode: Episode::None,
+            retrans_stamp: 0,
+            undo_una: 0,
+            frto: 0,
+            frto_budget: 0,
+            tlp_retx: false,
+            prr_delivered: 0,
+            prr_out: 0,
+            recover_fs: 0,
+            prr_last: 0,
             stats: SenderStats::default(),
             rec: None,
         }
+    }
+
+    /// Arms the one timer with the earliest of the RTO, reordering and probe
+    /// deadlines (Linux's icsk_retransmit_timer serves all three).
+    #[inline]
+    fn rearm(&mut self) {
+        let mut at = self.rto_at;
+        let mut timer = Timer::Rto;
+        for (d, t) in [(self.reo_at, Timer::Reorder), (self.tlp_at, Timer::Probe)] {
+            if let Some(d) = d {
+                if at.is_none_or(|a| d < a) {
+                    at = Some(d);
+                    timer = t;
+                }
+            }
+        }
+        self.rto_deadline = at;
+        self.timer = timer;
+    }
+
+    /// Starts (or restarts) the retransmission timer.
+    #[inline]
+    fn restart_rto(&mut self, now: Nanos) {
+        self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+        self.rearm();
+    }
+
+    /// No timer at all (the subflow left).
+    pub fn stop_timers(&mut self) {
+        self.rto_at = None;
+        self.reo_at = None;
+        self.tlp_at = None;
+        self.rearm();
     }
 
     /// Lets the application offer data: `total_bytes` in all (u64::MAX: unlimited).
@@ -217,6 +355,11 @@ impl Sender {
         self.ts_recent = self.ts_recent.max(ack.ts + ack.owd);
         self.rwnd = ack.rwnd;
         let mut delivered = 0u64;
+        let rack = self.mech.rack;
+        // RACK: the most recently sent segment this ACK shows delivered, and the
+        // highest SACKed segment before it (RACK.fack) for reordering detection.
+        let mut newest: Option<(Nanos, u64)> = None;
+        let fack = if self.n_top > 0 { self.top_sacked[0] + 1 } else { self.una };
 
         // Cumulative acknowledgement.
         let cum = ack.seq.min(self.nxt);
@@ -226,6 +369,11 @@ impl Sender {
                 let s = self.board.pop_front().expect("scoreboard covers [una, nxt)");
                 if s.flags & SACKED == 0 {
                     delivered += 1;
+                    if rack {
+                        self.rack_note(&mut newest, s, self.una, now, fack);
+                    }
+                } else {
+                    self.sacked_out -= 1;
                 }
                 self.pipe -= s.pipe_share();
                 self.una += 1;
@@ -235,6 +383,7 @@ impl Sender {
                 self.n_top -= 1;
             }
             self.lost_hi = self.lost_hi.max(self.una);
+            self.lost_max = self.lost_max.max(self.una);
             self.retx_next = self.retx_next.max(self.una);
         }
 
@@ -243,42 +392,57 @@ impl Sender {
         if ack.sack_hi > ack.sack_lo && ack.trig >= self.una && ack.trig < self.nxt {
             let lo = ack.sack_lo.max(self.una);
             let hi = ack.sack_hi.min(self.nxt);
-            delivered += self.sack(ack.trig) as u64;
+            delivered += self.sack_noted(ack.trig, &mut newest, now, fack) as u64;
             let mut s = ack.trig;
-            while s > lo && self.sack(s - 1) {
+            while s > lo && self.sack_noted(s - 1, &mut newest, now, fack) {
                 delivered += 1;
                 s -= 1;
             }
             let mut s = ack.trig + 1;
-            while s < hi && self.sack(s) {
+            while s < hi && self.sack_noted(s, &mut newest, now, fack) {
                 delivered += 1;
                 s += 1;
             }
         }
         self.mark_lost();
+        if rack {
+            if let Some((sent, seq)) = newest {
+                self.rack_advance(sent, seq, now);
+            }
+            self.rack_detect_loss(now);
+        }
+
+        // Undo (RFC 3522's Eifel detection, as Linux's tcp_packet_delayed): the
+        // first retransmitted segment is acknowledged by an ACK that echoes a send
+        // time before that retransmission: the original arrived, nothing was lost.
+        if self.mech.undo && self.episode != Episode::None && self.una > self.undo_una && ack.ts < self.retrans_stamp {
+            self.undo(now, cc);
+        } else if self.frto != 0 && advanced {
+            self.frto_step(now, cc);
+        } else if self.frto != 0 {
+            self.frto = 0; // a duplicate ACK: the timeout was real (RFC 5682 2a, 3a)
+        }
+        if self.episode == Episode::Timeout && self.una >= self.rto_recover {
+            self.episode = Episode::None;
+        }
 
         // Recovery epochs.
         if self.in_recovery && self.una >= self.recover {
             self.in_recovery = false;
+            if self.episode == Episode::Recovery {
+                self.episode = Episode::None;
+            }
             cc.on_recovery_exit(self.sf, now);
             if let Some(r) = &self.rec {
                 r.borrow_mut().recovery_exit(self.sf, now, cc);
             }
         }
-        if !self.in_recovery && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
-            self.in_recovery = true;
-            self.recover = self.nxt;
-            self.stats.recoveries += 1;
-            let ev = self.congestion_event(now, CongestionKind::Loss);
-            cc.on_congestion(self.sf, &ev);
-            if let Some(r) = &self.rec {
-                r.borrow_mut().congestion(self.sf, &ev, cc);
-            }
-            // RFC 6675 step (4.3): the first lost segment goes out at once, whatever pipe is.
-            if let Some(seq) = self.next_lost() {
-                self.retransmit(now, seq, out);
-            }
+        if self.mech.prr && self.in_recovery {
+            self.prr_delivered += delivered;
+            self.prr_last = delivered;
         }
+        self.maybe_enter_recovery(now, cc, out);
+        self.tlp_ack(now, cc);
 
         let round_start = advanced && self.una >= self.round_end;
         if round_start {
@@ -304,10 +468,145 @@ impl Sender {
         // RFC 6298 5.2/5.3: stop the timer when all is acknowledged, restart it
         // when new data is acknowledged.
         if self.una == self.nxt {
-            self.rto_deadline = None;
+            self.rto_at = None;
+            self.reo_at = None;
         } else if advanced {
-            self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
+            self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
         }
+        self.schedule_probe(now);
+        self.rearm();
+    }
+
+    /// Starts fast recovery when the oldest outstanding segment is lost (RFC 6675
+    /// section 5), unless a timeout's recovery is still under way (RFC 6582).
+    fn maybe_enter_recovery(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
+        if !self.in_recovery && self.frto == 0 && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
+            self.in_recovery = true;
+            self.recover = self.nxt;
+            self.stats.recoveries += 1;
+            if self.episode == Episode::None {
+                self.episode = Episode::Recovery;
+                self.retrans_stamp = now;
+                self.undo_una = self.una;
+            }
+            if self.mech.prr {
+                self.prr_delivered = 0;
+                self.prr_out = 0;
+                self.prr_last = 0;
+                self.recover_fs = self.pipe;
+            }
+            let ev = self.congestion_event(now, CongestionKind::Loss);
+            cc.on_congestion(self.sf, &ev);
+            if let Some(r) = &self.rec {
+                r.borrow_mut().congestion(self.sf, &ev, cc);
+            }
+            // RFC 6675 step (4.3): the first lost segment goes out at once, whatever pipe is.
+            if let Some(seq) = self.next_lost() {
+                self.retransmit(now, seq, out);
+            }
+        }
+    }
+
+    /// RACK (RFC 8985 6.2 step 2): a newly delivered segment; the most recently
+    /// sent one is kept. A retransmission acknowledged sooner than the minimum RTT
+    /// after it left was the original's delivery: it does not count. A segment
+    /// delivered below the highest SACKed one, never retransmitted, shows reordering.
+    #[inline]
+    fn rack_note(&mut self, newest: &mut Option<(Nanos, u64)>, s: Seg, seq: u64, now: Nanos, fack: u64) {
+        if s.flags & RETX != 0 && now - s.sent < self.rtt.min_rtt {
+            return;
+        }
+        if s.flags & RETX == 0 && seq < fack && s.flags & LOST == 0 {
+            self.reordering_seen = true;
+        }
+        if newest.is_none_or(|(t, q)| (s.sent, seq) > (t, q)) {
+            *newest = Some((s.sent, seq));
+        }
+    }
+
+    /// `sack` that also tells RACK of the segment.
+    #[inline]
+    fn sack_noted(&mut self, seq: u64, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> bool {
+        let s = *self.seg(seq);
+        if !self.sack(seq) {
+            return false;
+        }
+        if self.mech.rack {
+            self.rack_note(newest, s, seq, now, fack);
+        }
+        true
+    }
+
+    /// RACK (RFC 8985 6.2 step 2): the most recently sent delivered segment and its RTT.
+    #[inline]
+    fn rack_advance(&mut self, sent: Nanos, seq: u64, now: Nanos) {
+        if !self.rack_valid || (sent, seq) > (self.rack_xmit, self.rack_seq) {
+            self.rack_xmit = sent;
+            self.rack_seq = seq;
+            self.rack_rtt = now - sent;
+            self.rack_valid = true;
+        }
+    }
+
+    /// RACK's reordering window (RFC 8985 6.2 step 4, as Linux's tcp_rack_reo_wnd):
+    /// a quarter of the minimum RTT, or none once DupThresh segments are SACKed or
+    /// recovery is under way while no reordering has been seen.
+    #[inline]
+    fn reo_wnd(&self) -> Nanos {
+        if !self.reordering_seen && (self.in_recovery || self.sacked_out >= self.dupthresh as u64) {
+            0
+        } else {
+            self.rtt.min_rtt / 4
+        }
+    }
+
+    /// RACK (RFC 8985 6.2 step 5): every outstanding segment sent before the most
+    /// recently delivered one is lost once RACK.rtt + reo_wnd has passed since it
+    /// left; lost retransmissions are found the same way. The earliest segment not
+    /// yet due arms the reordering timer. Segments are visited in sequence order:
+    /// first transmissions are in send order, so the first one sent after
+    /// RACK.xmit_ts ends the scan.
+    fn rack_detect_loss(&mut self, now: Nanos) {
+        self.reo_at = None;
+        if !self.rack_valid {
+            return;
+        }
+        let wait = self.rack_rtt + self.reo_wnd();
+        let mut seq = self.una;
+        let mut pending: Option<Nanos> = None;
+        while seq < self.nxt {
+            let i = (seq - self.una) as usize;
+            let s = self.board[i];
+            seq += 1;
+            if s.flags & SACKED != 0 || s.flags & (LOST | RETX) == LOST {
+                continue; // delivered, or lost and awaiting its retransmission
+            }
+            if (s.sent, seq - 1) > (self.rack_xmit, self.rack_seq) {
+                if s.flags & RETX == 0 {
+                    break;
+                }
+                continue;
+            }
+            let due = s.sent + wait;
+            if due <= now {
+                let s = &mut self.board[i];
+                let before = s.pipe_share();
+                if s.flags & RETX != 0 {
+                    s.flags &= !RETX; // a lost retransmission: lost again
+                    self.stats.lost_retransmissions += 1;
+                } else {
+                    self.stats.losses += 1;
+                }
+                s.flags |= LOST;
+                self.pipe -= before - s.pipe_share();
+                self.stats.rack_losses += 1;
+                self.retx_next = self.retx_next.min(seq - 1);
+                self.lost_max = self.lost_max.max(seq);
+            } else {
+                pending = Some(pending.map_or(due, |p| p.min(due)));
+            }
+        }
+        self.reo_at = pending;
     }
 
     /// Marks `seq` SACKed; returns false if it already was.
@@ -320,6 +619,7 @@ impl Sender {
         let share = s.pipe_share();
         s.flags |= SACKED;
         self.pipe -= share;
+        self.sacked_out += 1;
         // Keep the `dupthresh` highest SACKed segments, descending.
         let k = self.dupthresh;
         if self.n_top < k || seq > self.top_sacked[self.n_top - 1] {
@@ -354,6 +654,7 @@ impl Sender {
             }
             self.lost_hi += 1;
         }
+        self.lost_max = self.lost_max.max(self.lost_hi);
     }
 
     fn congestion_event(&self, now: Nanos, kind: CongestionKind) -> CongestionEvent {
@@ -364,7 +665,7 @@ impl Sender {
     #[inline]
     fn next_lost(&mut self) -> Option<u64> {
         let mut s = self.retx_next;
-        while s < self.lost_hi {
+        while s < self.lost_max {
             let f = self.board[(s - self.una) as usize].flags;
             if f & LOST != 0 && f & (SACKED | RETX) == 0 {
                 self.retx_next = s;
@@ -382,12 +683,47 @@ impl Sender {
         self.pipe < cwnd
     }
 
-    /// Retransmits lost segments (NextSeg rule 1) while `pipe < cwnd`.
+    /// Retransmits lost segments (NextSeg rule 1) while `pipe < cwnd`. After a
+    /// timeout F-RTO resends only the oldest segment until the next ACKs tell
+    /// whether the timeout was real.
     #[inline]
     pub fn send_lost(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
         while self.pipe < cwnd {
+            if self.frto != 0 && (self.frto == 2 || self.retx_next > self.una) {
+                break;
+            }
             let Some(seq) = self.next_lost() else { break };
             self.retransmit(now, seq, out);
+        }
+    }
+
+    /// The window the sender may fill now, in whole segments: cwnd, except that
+    /// during fast recovery PRR (RFC 6937) sets what goes out, and F-RTO lets out
+    /// the timeout's retransmission and then two new segments (RFC 5682).
+    #[inline]
+    pub fn send_window(&self, cc: &Controller) -> u64 {
+        match self.frto {
+            1 => return self.pipe + (self.retx_next <= self.una) as u64,
+            2 => return self.pipe + self.frto_budget,
+            _ => {}
+        }
+        if self.mech.prr && self.in_recovery {
+            return self.pipe + self.prr_sndcnt(cc);
+        }
+        self.cwnd_segs(cc)
+    }
+
+    /// PRR (RFC 6937 section 3, with slow-start reduction bound): while more than
+    /// ssthresh is in flight, send in proportion to what is delivered; below it,
+    /// grow back towards ssthresh at most one segment faster than delivery.
+    #[inline]
+    fn prr_sndcnt(&self, cc: &Controller) -> u64 {
+        let ssthresh = (cc.ssthresh(self.sf).max(1.0)) as u64;
+        if self.pipe > ssthresh {
+            (self.prr_delivered * ssthresh).div_ceil(self.recover_fs.max(1)).saturating_sub(self.prr_out)
+        } else {
+            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + 1;
+            (ssthresh - self.pipe).min(limit)
         }
     }
 
@@ -396,7 +732,7 @@ impl Sender {
     /// receive window (NextSeg rules 1 and 2), the data sequence number being the
     /// segment number.
     pub fn send(&mut self, now: Nanos, cc: &Controller, out: &mut Vec<Packet>) {
-        let cwnd = self.cwnd_segs(cc);
+        let cwnd = self.send_window(cc);
         self.send_lost(now, cwnd, out);
         while self.pipe < cwnd && self.nxt < self.app_limit && self.nxt < self.una.saturating_add(self.rwnd) {
             let seq = self.nxt;
@@ -433,6 +769,7 @@ impl Sender {
     fn retransmit(&mut self, now: Nanos, seq: u64, out: &mut Vec<Packet>) {
         let seg = self.seg(seq);
         seg.flags |= RETX;
+        seg.sent = now;
         let (dsn, payload) = (seg.dsn, seg.payload);
         self.stats.retransmissions += 1;
         self.retx_next = seq + 1;
@@ -440,7 +777,7 @@ impl Sender {
         // otherwise a fast retransmission queued behind a full buffer would
         // race the timer started for the original transmission.
         if seq == self.una {
-            self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
+            self.restart_rto(now);
         }
         self.put(now, seq, dsn, payload, out);
     }
@@ -450,8 +787,11 @@ impl Sender {
     #[inline]
     pub fn emit_new(&mut self, now: Nanos, dsn: u64, payload: u32, reinjection: bool, out: &mut Vec<Packet>) {
         let seq = self.nxt;
-        self.board.push_back(Seg { dsn, payload, flags: 0 });
+        self.board.push_back(Seg { dsn, sent: now, payload, flags: 0 });
         self.nxt += 1;
+        if self.frto == 2 {
+            self.frto_budget = self.frto_budget.saturating_sub(1);
+        }
         self.stats.reinjections += reinjection as u64;
         self.put(now, seq, dsn, payload, out);
     }
@@ -465,8 +805,16 @@ impl Sender {
         let mut p = Packet::segment(self.flow, self.sf as u16, seq, dsn, bytes, now);
         p.owd = self.ts_recent;
         out.push(p);
-        if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
+        if self.in_recovery {
+            self.prr_out += 1;
+        }
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            self.rearm();
+        }
+        if self.mech.tlp {
+            self.schedule_probe(now);
+            self.rearm();
         }
     }
 
@@ -486,8 +834,39 @@ impl Sender {
     /// The retransmission timer expired (RFC 6298 5.4-5.7, RFC 6675 section 5.1):
     /// everything outstanding and unSACKed is lost, cwnd collapses, the timer backs off.
     pub fn on_timeout(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
-        self.process_timeout(now, cc);
-        self.send(now, cc, out);
+        match self.on_timer(now, cc, out) {
+            Timer::Probe => {
+                let seq = self.nxt;
+                if self.nxt < self.app_limit && self.nxt < self.una.saturating_add(self.rwnd) {
+                    self.emit_new(now, seq, self.seg_bytes(seq), false, out);
+                } else {
+                    self.retransmit_tail(now, out);
+                }
+                self.probe_sent(now);
+            }
+            _ => self.send(now, cc, out),
+        }
+    }
+
+    /// The one timer fired at `now`: does the sender's part of whichever deadline
+    /// it held and says which. For `Probe` the caller sends the probe (new data if
+    /// it has some, else `retransmit_tail`) and then calls `probe_sent`.
+    pub fn on_timer(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) -> Timer {
+        let fired = self.timer;
+        match fired {
+            Timer::Rto => self.process_timeout(now, cc),
+            Timer::Reorder => {
+                self.reo_at = None;
+                self.rack_detect_loss(now);
+                self.maybe_enter_recovery(now, cc, out);
+                self.rearm();
+            }
+            Timer::Probe => {
+                self.tlp_at = None;
+                self.rearm();
+            }
+        }
+        fired
     }
 
     /// Everything `on_timeout` does but sending.
@@ -495,9 +874,9 @@ impl Sender {
         self.stats.timeouts += 1;
         let ev = self.congestion_event(now, CongestionKind::Timeout);
         cc.on_congestion(self.sf, &ev);
-            if let Some(r) = &self.rec {
-                r.borrow_mut().congestion(self.sf, &ev, cc);
-            }
+        if let Some(r) = &self.rec {
+            r.borrow_mut().congestion(self.sf, &ev, cc);
+        }
         for s in self.board.iter_mut() {
             if s.flags & SACKED == 0 {
                 if s.flags & LOST == 0 {
@@ -506,13 +885,136 @@ impl Sender {
                 s.flags = LOST | (s.flags & REINJ);
             }
         }
+        // Only an episode with this one reduction can be undone (the controller
+        // restores what it saved at its last reduction).
+        if self.episode == Episode::None && self.una < self.nxt {
+            self.undo_una = self.una;
+            self.retrans_stamp = now;
+            // RFC 5682: the next ACKs tell whether the timeout was spurious.
+            self.frto = if self.mech.frto && self.backoff == 0 { 1 } else { 0 };
+        } else {
+            self.undo_una = u64::MAX;
+            self.frto = 0;
+        }
+        self.episode = Episode::Timeout;
         self.pipe = 0;
         self.lost_hi = self.nxt;
+        self.lost_max = self.nxt;
         self.retx_next = self.una;
         self.in_recovery = false;
         self.rto_recover = self.nxt;
         self.backoff += 1;
-        self.rto_deadline = if self.una < self.nxt { Some(now + self.rtt.backed_off(self.backoff)) } else { None };
+        self.tlp_high = None;
+        self.reo_at = None;
+        self.tlp_at = None;
+        self.rto_at = if self.una < self.nxt { Some(now + self.rtt.backed_off(self.backoff)) } else { None };
+        self.rearm();
+    }
+
+    /// The loss episode was spurious: the controller restores the window it had
+    /// before (`CongestionControl::undo`), segments marked lost and not resent are
+    /// in flight again, and recovery ends (Linux's tcp_undo_cwnd_reduction).
+    fn undo(&mut self, now: Nanos, cc: &mut Controller) {
+        match self.episode {
+            Episode::Timeout => self.stats.spurious_timeouts += 1,
+            _ => self.stats.undone_recoveries += 1,
+        }
+        cc.undo(self.sf, now);
+        for s in self.board.iter_mut() {
+            if s.flags & (LOST | RETX | SACKED) == LOST {
+                s.flags &= !LOST;
+                self.pipe += 1;
+            }
+        }
+        self.lost_hi = self.una;
+        self.lost_max = self.una;
+        self.retx_next = self.una;
+        self.rto_recover = self.una;
+        self.in_recovery = false;
+        self.episode = Episode::None;
+        self.frto = 0;
+        self.mark_lost();
+    }
+
+    /// F-RTO (RFC 5682 section 2), on an ACK that advances the window after a
+    /// timeout: the first one lets two new segments out (step 2b); a second one
+    /// shows that data sent before the timeout arrived: the timeout was spurious (3b).
+    fn frto_step(&mut self, now: Nanos, cc: &mut Controller) {
+        if self.una >= self.rto_recover {
+            self.frto = 0; // everything acknowledged: nothing to tell (2a)
+        } else if self.frto == 1 {
+            self.frto = 2;
+            self.frto_budget = 2;
+        } else if self.undo_una != u64::MAX {
+            self.undo(now, cc);
+        } else {
+            self.frto = 0;
+        }
+    }
+
+    /// TLP (RFC 8985 7.2): (re)arms the probe timer while data is outstanding and
+    /// no recovery or probe is under way: PTO = 2 SRTT, plus the worst-case
+    /// delayed-ACK time when one segment is in flight, at most the RTO.
+    fn schedule_probe(&mut self, now: Nanos) {
+        self.tlp_at = None;
+        if !self.mech.tlp || self.una >= self.nxt || self.in_recovery || self.episode == Episode::Timeout || self.tlp_high.is_some() {
+            return;
+        }
+        let srtt = self.rtt.srtt;
+        let mut pto = if self.rtt.has_sample() { 2 * srtt } else { 1_000_000_000 };
+        if self.pipe <= 1 {
+            pto += WORST_CASE_DELACK;
+        }
+        let at = now + pto;
+        if self.rto_at.is_none_or(|r| at < r) {
+            self.tlp_at = Some(at);
+        }
+    }
+
+    /// Retransmits the highest outstanding segment not yet SACKed (the probe when
+    /// there is no new data, RFC 8985 7.3).
+    pub fn retransmit_tail(&mut self, now: Nanos, out: &mut Vec<Packet>) {
+        let mut seq = self.nxt;
+        while seq > self.una {
+            seq -= 1;
+            if self.board[(seq - self.una) as usize].flags & SACKED == 0 {
+                let next = self.retx_next;
+                self.retransmit(now, seq, out);
+                self.retx_next = next;
+                self.tlp_retx = true;
+                return;
+            }
+        }
+    }
+
+    /// The probe left: the episode lasts until everything sent so far is
+    /// acknowledged, and the RTO is re-armed (RFC 8985 7.3).
+    pub fn probe_sent(&mut self, now: Nanos) {
+        self.stats.tlp_probes += 1;
+        self.tlp_high = Some(self.nxt);
+        self.tlp_at = None;
+        self.restart_rto(now);
+    }
+
+    /// TLP (RFC 8985 7.4): the probe's episode ends when everything sent up to
+    /// it is acknowledged. If the probe was a retransmission and recovery did not
+    /// start, the probe repaired a tail loss: the controller reduces once, as
+    /// Linux's tcp_process_tlp_ack does (with no DSACK to prove it unneeded).
+    fn tlp_ack(&mut self, now: Nanos, cc: &mut Controller) {
+        let Some(high) = self.tlp_high else { return };
+        if self.in_recovery || self.episode == Episode::Timeout {
+            self.tlp_high = None;
+            self.tlp_retx = false;
+            return;
+        }
+        if self.una >= high {
+            self.tlp_high = None;
+            if std::mem::take(&mut self.tlp_retx) {
+                let ev = self.congestion_event(now, CongestionKind::Loss);
+                cc.on_congestion(self.sf, &ev);
+                cc.on_recovery_exit(self.sf, now);
+            }
+        }
     }
 
     pub fn mss(&self) -> u32 {
