@@ -59,10 +59,11 @@ pub trait CongestionControl {
     /// Sets subflow `sf`'s slow-start threshold in segments (the transport's
     /// initial ssthresh, applied right after `add_subflow`).
     fn set_ssthresh(&mut self, sf: usize, v: f64);
-    /// The last `on_congestion` of subflow `sf` was spurious (F-RTO, timestamps
-    /// or DSACK showed nothing was lost; Linux's tcp_try_undo_*): restore the
-    /// state saved at that reduction.
-    fn undo(&mut self, _sf: usize, _now: mpcc_core::Nanos) {}
+    /// The last `on_congestion` of subflow `sf` was spurious (F-RTO or
+    /// timestamps showed nothing was lost; Linux's tcp_try_undo_*): the subflow's
+    /// state comes back exactly as it was just before that reduction (growth
+    /// since is discarded). A second undo without a new reduction does nothing.
+    fn undo(&mut self, sf: usize, now: mpcc_core::Nanos);
     /// Subflow `sf` left the connection: it no longer counts in any coupling.
     /// Its id is not reused.
     fn remove_subflow(&mut self, _sf: usize, _now: mpcc_core::Nanos) {}

@@ -8,11 +8,13 @@ use mpcc_core::Nanos;
 pub struct Uncoupled<T: Clone> {
     template: T,
     pub subflows: Vec<T>,
+    /// Each subflow's rule as it was before its last reduction (for `undo`).
+    saved: crate::multi::base::Saved<T>,
 }
 
 impl<T: Clone> Uncoupled<T> {
     pub fn new(template: T) -> Self {
-        Uncoupled { template, subflows: Vec::new() }
+        Uncoupled { template, subflows: Vec::new(), saved: Default::default() }
     }
 }
 
@@ -27,7 +29,13 @@ impl<T: SubflowCc + Clone> CongestionControl for Uncoupled<T> {
     }
     #[inline]
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.subflows[sf]);
         self.subflows[sf].on_congestion(ev)
+    }
+    fn undo(&mut self, sf: usize, _now: Nanos) {
+        if let Some(t) = self.saved.take(sf) {
+            self.subflows[sf] = t;
+        }
     }
     #[inline]
     fn on_recovery_exit(&mut self, sf: usize, now: Nanos) {

@@ -40,6 +40,12 @@ pub struct FlowCounters {
     pub reinjections: u64,
     /// Wire bytes sent (headers and retransmissions included).
     pub sent_bytes: u64,
+    /// Loss recovery beyond RFC 6675 (docs/tcp-recovery.md).
+    pub rack_losses: u64,
+    pub lost_retransmissions: u64,
+    pub tlp_probes: u64,
+    pub spurious_timeouts: u64,
+    pub undone_recoveries: u64,
 }
 
 /// One subflow: a TCP sender and receiver and the routes between them.
@@ -95,6 +101,11 @@ impl Subflow {
             drops: self.drops,
             reinjections: self.snd.stats.reinjections,
             sent_bytes: self.snd.stats.sent_bytes,
+            rack_losses: self.snd.stats.rack_losses,
+            lost_retransmissions: self.snd.stats.lost_retransmissions,
+            tlp_probes: self.snd.stats.tlp_probes,
+            spurious_timeouts: self.snd.stats.spurious_timeouts,
+            undone_recoveries: self.snd.stats.undone_recoveries,
         }
     }
 }
@@ -150,6 +161,11 @@ impl Flow {
             c.drops += k.drops;
             c.reinjections += k.reinjections;
             c.sent_bytes += k.sent_bytes;
+            c.rack_losses += k.rack_losses;
+            c.lost_retransmissions += k.lost_retransmissions;
+            c.tlp_probes += k.tlp_probes;
+            c.spurious_timeouts += k.spurious_timeouts;
+            c.undone_recoveries += k.undone_recoveries;
         }
         c
     }

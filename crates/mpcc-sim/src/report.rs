@@ -1,5 +1,6 @@
 //! The summary of a run (`summary.json`): per flow, per link and for the run.
 
+use crate::flow::FlowCounters;
 use crate::metrics::RttStats;
 use crate::sim::Sim;
 use mpcc_core::Nanos;
@@ -75,6 +76,7 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
         m.insert("losses".into(), json!(c.losses - b.losses));
         m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
         m.insert("drops".into(), json!(c.drops - b.drops));
+        recovery_fields(&mut m, &c, &b);
         m.insert("reorder_peak_segments".into(), json!(f.held_peak));
         m.insert("fct_s".into(), f.completed_at.map_or(Value::Null, |t| num((t - f.start) as f64 * 1e-9)));
         // The connection (see docs/mptcp.md).
@@ -131,6 +133,7 @@ pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
             m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
             m.insert("drops".into(), json!(c.drops - b.drops));
             m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
+            recovery_fields(&mut m, &c, &b);
             m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
             m.insert("cost".into(), num(sub_cost(s)));
             if let Some(bound) = tsc_rtt_bound {
@@ -208,3 +211,11 @@ pub fn delay_cdf(sim: &Sim) -> crate::Table {
     t
 }
 
+/// The counters of the recovery mechanisms beyond RFC 6675 (docs/metrics.md).
+fn recovery_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
+    m.insert("rack_losses".into(), json!(c.rack_losses - b.rack_losses));
+    m.insert("lost_retransmissions".into(), json!(c.lost_retransmissions - b.lost_retransmissions));
+    m.insert("tlp_probes".into(), json!(c.tlp_probes - b.tlp_probes));
+    m.insert("spurious_timeouts".into(), json!(c.spurious_timeouts - b.spurious_timeouts));
+    m.insert("undone_recoveries".into(), json!(c.undone_recoveries - b.undone_recoveries));
+}

@@ -13,11 +13,12 @@ use mpcc_core::Nanos;
 pub struct Balia {
     init_cwnd: f64,
     pub(crate) paths: Vec<Path>,
+    pub(crate) saved: super::base::Saved<Path>,
 }
 
 impl Balia {
     pub fn new(init_cwnd: f64) -> Balia {
-        Balia { init_cwnd, paths: Vec::new() }
+        Balia { init_cwnd, paths: Vec::new(), saved: Default::default() }
     }
 
     /// `(N, f, a)`: one acked segment adds `f / N`, where `1/N = (x_r/rtt_r)/(sum x)^2`
@@ -56,6 +57,7 @@ impl CongestionControl for Balia {
         }
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let (_, _, a) = self.terms(sf);
         let p = &mut self.paths[sf];
         p.reduce_to(ev.kind, p.cwnd * (1.0 - 0.5 * a.min(1.5)));

@@ -183,3 +183,30 @@ mod tests {
         assert!((bw2 * 1448.0 / 1000.0 - 2424.0).abs() < 0.01 * 2424.0);
     }
 }
+
+/// What the last reduction changed on each subflow, kept for `undo` (a
+/// spurious loss or timeout): the subflow's state just before it.
+#[derive(Clone, Debug)]
+pub struct Saved<P>(Vec<Option<P>>);
+
+impl<P> Default for Saved<P> {
+    fn default() -> Self {
+        Saved(Vec::new())
+    }
+}
+
+impl<P: Clone> Saved<P> {
+    /// Keeps `p` as subflow `sf`'s state before a reduction (not per packet:
+    /// once per loss episode).
+    pub fn save(&mut self, sf: usize, p: &P) {
+        if self.0.len() <= sf {
+            self.0.resize_with(sf + 1, || None);
+        }
+        self.0[sf] = Some(p.clone());
+    }
+
+    /// The state saved for `sf`, once.
+    pub fn take(&mut self, sf: usize) -> Option<P> {
+        self.0.get_mut(sf).and_then(Option::take)
+    }
+}

@@ -21,11 +21,12 @@ pub struct Binomial {
     pub alpha: f64,
     pub beta: f64,
     pub(crate) paths: Vec<Path>,
+    pub(crate) saved: super::base::Saved<Path>,
 }
 
 impl Binomial {
     pub fn new(init_cwnd: f64, k: f64, l: f64, alpha: f64, beta: f64) -> Binomial {
-        Binomial { init_cwnd, k, l, alpha, beta, paths: Vec::new() }
+        Binomial { init_cwnd, k, l, alpha, beta, paths: Vec::new(), saved: Default::default() }
     }
     pub fn sqrt(init_cwnd: f64) -> Binomial {
         Binomial::new(init_cwnd, 0.5, 0.5, 1.0, 0.5)
@@ -68,6 +69,7 @@ impl CongestionControl for Binomial {
         }
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let p = &mut self.paths[sf];
         p.reduce_to(ev.kind, p.cwnd - self.beta * p.cwnd.powf(self.l));
     }

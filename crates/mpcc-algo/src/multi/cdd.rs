@@ -105,6 +105,9 @@ impl CongestionControl for Cdd {
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
         self.lia.on_congestion(sf, ev);
     }
+    fn undo(&mut self, sf: usize, now: Nanos) {
+        self.lia.undo(sf, now);
+    }
     fn cwnd(&self, sf: usize) -> f64 {
         self.lia.cwnd(sf)
     }

@@ -14,11 +14,12 @@ use mpcc_core::Nanos;
 pub struct Coupled {
     init_cwnd: f64,
     pub(crate) paths: Vec<Path>,
+    pub(crate) saved: super::base::Saved<Path>,
 }
 
 impl Coupled {
     pub fn new(init_cwnd: f64) -> Coupled {
-        Coupled { init_cwnd, paths: Vec::new() }
+        Coupled { init_cwnd, paths: Vec::new(), saved: Default::default() }
     }
     #[inline]
     fn total(&self) -> f64 {
@@ -42,6 +43,7 @@ impl CongestionControl for Coupled {
         }
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let total = self.total();
         let p = &mut self.paths[sf];
         let w = (p.cwnd - total / 2.0).max(MIN_CWND);

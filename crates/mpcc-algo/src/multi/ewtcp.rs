@@ -19,11 +19,12 @@ pub struct Ewtcp {
     /// Increase weight; 0 means 1/N^2.
     pub a: f64,
     pub(crate) paths: Vec<Path>,
+    pub(crate) saved: super::base::Saved<Path>,
 }
 
 impl Ewtcp {
     pub fn new(init_cwnd: f64, a: f64) -> Ewtcp {
-        Ewtcp { init_cwnd, a, paths: Vec::new() }
+        Ewtcp { init_cwnd, a, paths: Vec::new(), saved: Default::default() }
     }
     /// The weight in use.
     #[inline]
@@ -53,6 +54,7 @@ impl CongestionControl for Ewtcp {
         }
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         self.paths[sf].halve(ev.kind);
     }
     path_windows!();

@@ -20,11 +20,12 @@ pub struct Lia {
     /// Family parameter in [0, 2]; 1 is RFC 6356.
     pub phi: f64,
     pub(crate) paths: Vec<Path>,
+    pub(crate) saved: super::base::Saved<Path>,
 }
 
 impl Lia {
     pub fn new(init_cwnd: f64, phi: f64) -> Lia {
-        Lia { init_cwnd, phi, paths: Vec::new() }
+        Lia { init_cwnd, phi, paths: Vec::new(), saved: Default::default() }
     }
 
     /// `N_r`: the subflow grows by `acked / N_r` in congestion avoidance.
@@ -88,6 +89,7 @@ impl CongestionControl for Lia {
         self.grow(sf, ev);
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         self.paths[sf].halve(ev.kind);
     }
     path_windows!();

@@ -32,11 +32,12 @@ pub struct MpCubic {
     pub beta: f64,
     pub fast_convergence: bool,
     pub(crate) paths: Vec<CubicPath>,
+    pub(crate) saved: super::base::Saved<CubicPath>,
 }
 
 impl MpCubic {
     pub fn new(init_cwnd: f64, c: f64, beta: f64, fast_convergence: bool) -> MpCubic {
-        MpCubic { init_cwnd, c, beta, fast_convergence, paths: Vec::new() }
+        MpCubic { init_cwnd, c, beta, fast_convergence, paths: Vec::new(), saved: Default::default() }
     }
 
     /// `(max x / sum x)^4` over eligible subflows (1 with one subflow).
@@ -99,6 +100,7 @@ impl CongestionControl for MpCubic {
     }
 
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let fc = self.fast_convergence;
         let beta = self.beta;
         let q = &mut self.paths[sf];

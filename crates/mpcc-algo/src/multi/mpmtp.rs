@@ -63,12 +63,13 @@ pub struct MpMtp {
     pub b_floor: f64,
     pub delta_max: f64,
     pub(crate) paths: Vec<MtpPath>,
+    pub(crate) saved: super::base::Saved<MtpPath>,
 }
 
 impl MpMtp {
     #[allow(clippy::too_many_arguments)]
     pub fn new(init_cwnd: f64, beta: f64, c: f64, load_balance: bool, fairness: bool, rise: f64, b_floor: f64, delta_max: f64) -> MpMtp {
-        MpMtp { init_cwnd, beta, c, load_balance, fairness, rise, b_floor, delta_max, paths: Vec::new() }
+        MpMtp { init_cwnd, beta, c, load_balance, fairness, rise, b_floor, delta_max, paths: Vec::new(), saved: Default::default() }
     }
 
     /// The shape factor alpha_r (before B and delta), including L.
@@ -231,6 +232,7 @@ impl CongestionControl for MpMtp {
     }
 
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let beta = self.beta;
         let q = &mut self.paths[sf];
         q.losses += 1.0;

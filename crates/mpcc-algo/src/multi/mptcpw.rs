@@ -62,11 +62,12 @@ pub struct Mptcpw {
     /// Trade-off between congestion balance (2) and no flappiness (0); 1 default.
     pub gamma: f64,
     pub(crate) paths: Vec<WwPath>,
+    pub(crate) saved: super::base::Saved<WwPath>,
 }
 
 impl Mptcpw {
     pub fn new(init_cwnd: f64, gamma: f64) -> Mptcpw {
-        Mptcpw { init_cwnd, gamma, paths: Vec::new() }
+        Mptcpw { init_cwnd, gamma, paths: Vec::new(), saved: Default::default() }
     }
 
     /// `delta_r` as defined above.
@@ -106,6 +107,7 @@ impl CongestionControl for Mptcpw {
         westwood_increase(&mut self.paths, sf, ev, |paths| delta(paths, g, sf).min(1.0));
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         self.paths[sf].westwood_decrease(ev.kind);
     }
     path_windows!(p);

@@ -17,13 +17,14 @@ pub struct MpVeno {
     /// Veno's backlog threshold (packets) before the theta_r share.
     pub beta: f64,
     pub(crate) paths: Vec<OliaPath>,
+    pub(crate) saved: super::base::Saved<OliaPath>,
     /// Per subflow: the next congestive-state ACK is skipped (every other ACK).
     skip: Vec<bool>,
 }
 
 impl MpVeno {
     pub fn new(init_cwnd: f64, beta: f64) -> MpVeno {
-        MpVeno { init_cwnd, beta, paths: Vec::new(), skip: Vec::new() }
+        MpVeno { init_cwnd, beta, paths: Vec::new(), saved: Default::default(), skip: Vec::new() }
     }
 
     /// Backlog estimate of subflow r from its latest RTT sample and base RTT.
@@ -79,6 +80,7 @@ impl CongestionControl for MpVeno {
     }
 
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let factor = if self.congestive(sf) { 0.5 } else { 0.8 };
         let o = &mut self.paths[sf];
         o.record_loss();

@@ -32,11 +32,12 @@ pub struct NodaIto {
     /// true: MeanRTT is updated on every ACK; false (default): once per round.
     pub mean_per_ack: bool,
     pub(crate) paths: Vec<NiPath>,
+    pub(crate) saved: super::base::Saved<NiPath>,
 }
 
 impl NodaIto {
     pub fn new(init_cwnd: f64, beta: f64, min_cwnd: f64, mean_per_ack: bool) -> NodaIto {
-        NodaIto { init_cwnd, beta, min_cwnd, mean_per_ack, paths: Vec::new() }
+        NodaIto { init_cwnd, beta, min_cwnd, mean_per_ack, paths: Vec::new(), saved: Default::default() }
     }
 }
 
@@ -91,6 +92,7 @@ impl CongestionControl for NodaIto {
     }
 
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let p = &mut self.paths[sf].p;
         p.reduce_to(ev.kind, p.cwnd * (1.0 - self.beta));
     }

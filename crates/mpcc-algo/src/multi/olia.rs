@@ -90,11 +90,12 @@ pub fn increase_terms(paths: &[OliaPath], r: usize) -> (f64, f64) {
 pub struct Olia {
     init_cwnd: f64,
     pub(crate) paths: Vec<OliaPath>,
+    pub(crate) saved: super::base::Saved<OliaPath>,
 }
 
 impl Olia {
     pub fn new(init_cwnd: f64) -> Olia {
-        Olia { init_cwnd, paths: Vec::new() }
+        Olia { init_cwnd, paths: Vec::new(), saved: Default::default() }
     }
 }
 
@@ -117,6 +118,7 @@ impl CongestionControl for Olia {
         }
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         self.paths[sf].record_loss();
         self.paths[sf].p.halve(ev.kind);
     }

@@ -14,11 +14,12 @@ use mpcc_core::Nanos;
 pub struct WMptcpw {
     init_cwnd: f64,
     pub(crate) paths: Vec<WwPath>,
+    pub(crate) saved: super::base::Saved<WwPath>,
 }
 
 impl WMptcpw {
     pub fn new(init_cwnd: f64) -> WMptcpw {
-        WMptcpw { init_cwnd, paths: Vec::new() }
+        WMptcpw { init_cwnd, paths: Vec::new(), saved: Default::default() }
     }
 
     pub fn theta(&self) -> f64 {
@@ -52,6 +53,7 @@ impl CongestionControl for WMptcpw {
         westwood_increase(&mut self.paths, sf, ev, theta);
     }
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         self.paths[sf].westwood_decrease(ev.kind);
     }
     path_windows!(p);

@@ -36,11 +36,12 @@ pub struct WVegas {
     pub alpha_min: f64,
     pub gamma: f64,
     pub(crate) paths: Vec<VegasPath>,
+    pub(crate) saved: super::base::Saved<VegasPath>,
 }
 
 impl WVegas {
     pub fn new(init_cwnd: f64, total_alpha: f64, alpha_min: f64, gamma: f64) -> WVegas {
-        WVegas { init_cwnd, total_alpha, alpha_min, gamma, paths: Vec::new() }
+        WVegas { init_cwnd, total_alpha, alpha_min, gamma, paths: Vec::new(), saved: Default::default() }
     }
 
     /// The once-per-round decision for subflow r, with mean RTT `rtt` (s).
@@ -143,6 +144,7 @@ impl CongestionControl for WVegas {
     }
 
     fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
+        self.saved.save(sf, &self.paths[sf]);
         let v = &mut self.paths[sf];
         v.p.halve(ev.kind);
         v.rtt_sum = 0.0;

@@ -370,7 +370,7 @@ impl Sender {
                 if s.flags & SACKED == 0 {
                     delivered += 1;
                     if rack {
-                        self.rack_note(&mut newest, s, self.una, now, fack);
+                        self.rack_note(&mut newest, s, self.una, now, fack, ack.ts);
                     }
                 } else {
                     self.sacked_out -= 1;
@@ -392,14 +392,14 @@ impl Sender {
         if ack.sack_hi > ack.sack_lo && ack.trig >= self.una && ack.trig < self.nxt {
             let lo = ack.sack_lo.max(self.una);
             let hi = ack.sack_hi.min(self.nxt);
-            delivered += self.sack_noted(ack.trig, &mut newest, now, fack) as u64;
+            delivered += self.sack_noted(ack.trig, &mut newest, now, fack, ack.ts) as u64;
             let mut s = ack.trig;
-            while s > lo && self.sack_noted(s - 1, &mut newest, now, fack) {
+            while s > lo && self.sack_noted(s - 1, &mut newest, now, fack, ack.ts) {
                 delivered += 1;
                 s -= 1;
             }
             let mut s = ack.trig + 1;
-            while s < hi && self.sack_noted(s, &mut newest, now, fack) {
+            while s < hi && self.sack_noted(s, &mut newest, now, fack, ack.ts) {
                 delivered += 1;
                 s += 1;
             }
@@ -508,12 +508,14 @@ impl Sender {
     }
 
     /// RACK (RFC 8985 6.2 step 2): a newly delivered segment; the most recently
-    /// sent one is kept. A retransmission acknowledged sooner than the minimum RTT
-    /// after it left was the original's delivery: it does not count. A segment
+    /// sent one is kept. A retransmission acknowledged by an ACK that echoes an
+    /// earlier send time, or sooner than the minimum RTT after it left, was the
+    /// original's delivery: it does not count. A segment
     /// delivered below the highest SACKed one, never retransmitted, shows reordering.
     #[inline]
-    fn rack_note(&mut self, newest: &mut Option<(Nanos, u64)>, s: Seg, seq: u64, now: Nanos, fack: u64) {
-        if s.flags & RETX != 0 && now - s.sent < self.rtt.min_rtt {
+    fn rack_note(&mut self, newest: &mut Option<(Nanos, u64)>, s: Seg, seq: u64, now: Nanos, fack: u64, echo: Nanos) {
+        // The ACK echoes a send time before the retransmission: the original arrived.
+        if s.flags & RETX != 0 && (echo < s.sent || now - s.sent < self.rtt.min_rtt) {
             return;
         }
         if s.flags & RETX == 0 && seq < fack && s.flags & LOST == 0 {
@@ -526,13 +528,13 @@ impl Sender {
 
     /// `sack` that also tells RACK of the segment.
     #[inline]
-    fn sack_noted(&mut self, seq: u64, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> bool {
+    fn sack_noted(&mut self, seq: u64, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64, echo: Nanos) -> bool {
         let s = *self.seg(seq);
         if !self.sack(seq) {
             return false;
         }
         if self.mech.rack {
-            self.rack_note(newest, s, seq, now, fack);
+            self.rack_note(newest, s, seq, now, fack, echo);
         }
         true
     }
