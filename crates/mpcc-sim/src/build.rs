@@ -153,7 +153,14 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             }
             let mut rcv = Receiver::new(i as u32, &sub_tcp);
             rcv.sub = sf as u16;
+            // The sending host's NIC (host.rs): at the first link's rate unless given.
+            let mech = tcp.mechanisms();
+            let nic = (mech.nic_backpressure || mech.pacing).then(|| {
+                let rate = tcp.nic_rate_bps.map_or_else(|| links[fwd[0].0 as usize].capacity.nominal_bps(), |r| r as f64);
+                crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure)
+            });
             subs.push(Subflow {
+                nic,
                 snd: Sender::new(i as u32, sf, tcp),
                 rcv,
                 fwd,
@@ -222,6 +229,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             held_at: 0,
             header: tcp.header_bytes,
             delack_timeout: tcp.mechanisms().delack_timeout_ns,
+            pacing_ratios: (tcp.pacing_ss_ratio, tcp.pacing_ca_ratio),
             base: FlowCounters::default(),
         });
     }

@@ -13,6 +13,8 @@ use std::collections::BinaryHeap;
 pub enum Event {
     /// A link finished serialising its packet in transmission.
     TxDone { link: LinkId },
+    /// A sending host's NIC finished serialising a subflow's packet (host.rs).
+    NicDone { flow: FlowId, sub: u16 },
     /// The oldest packet propagating over a link reaches the link's far end.
     LinkPipe { link: LinkId },
     /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.

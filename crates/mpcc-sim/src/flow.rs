@@ -50,6 +50,8 @@ pub struct FlowCounters {
 
 /// One subflow: a TCP sender and receiver and the routes between them.
 pub struct Subflow {
+    /// The sending host's NIC and local queue, when the profile models one (host.rs).
+    pub nic: Option<crate::host::Nic>,
     pub snd: Sender,
     pub rcv: Receiver,
     pub fwd: Vec<LinkId>,
@@ -144,6 +146,8 @@ pub struct Flow {
     pub held_at: Nanos,
     pub header: u32,
     pub delack_timeout: Nanos,
+    /// Linux's pacing ratios in percent (slow start, congestion avoidance).
+    pub pacing_ratios: (u32, u32),
     pub base: FlowCounters,
 }
 
@@ -193,6 +197,10 @@ impl Flow {
         let Flow { cc, subs, sched, data, timing, .. } = self;
         for s in subs.iter_mut().filter(|s| s.active) {
             s.cwnd = s.snd.send_window(cc);
+            if let Some(nic) = &mut s.nic {
+                // TCP Small Queues: no more than the local queue may hold.
+                s.cwnd = s.cwnd.min(s.snd.pipe + nic.room());
+            }
             s.snd.send_lost(now, s.cwnd, out);
         }
         let n = subs.len();

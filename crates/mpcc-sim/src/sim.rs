@@ -168,6 +168,7 @@ impl Sim {
     fn handle(&mut self, ev: Event) {
         match ev {
             Event::TxDone { link } => self.tx_done(link),
+            Event::NicDone { flow, sub } => self.nic_done(flow, sub),
             Event::LinkPipe { link } => self.link_pipe(link),
             Event::AckPipe { flow, sub } => {
                 let s = &mut self.flows[flow].subs[sub as usize];
@@ -293,7 +294,15 @@ impl Sim {
             if let Some(pc) = &mut self.pcap {
                 pc.at_sender(self.now, flow, &p);
             }
-            let first = self.flows[flow].subs[p.sub as usize].fwd[0];
+            let s = &mut self.flows[flow].subs[p.sub as usize];
+            if let Some(nic) = &mut s.nic {
+                nic.queue.push_back(p);
+                if !nic.busy {
+                    self.nic_start(flow, p.sub);
+                }
+                continue;
+            }
+            let first = s.fwd[0];
             self.arrive(first, p);
         }
         self.out = out;
@@ -302,6 +311,60 @@ impl Sim {
         }
         if let Some(t) = self.flows[flow].sched.tsc_mut().and_then(|t| t.take_wake()) {
             self.events.schedule(t, Event::Pace { flow });
+        }
+    }
+
+    /// A subflow's NIC starts sending the packet at the head of its local queue:
+    /// at once, or when pacing allows (host.rs).
+    fn nic_start(&mut self, flow: FlowId, sub: u16) {
+        let now = self.now;
+        let f = &mut self.flows[flow];
+        let s = &mut f.subs[sub as usize];
+        let sf = s.snd.sf;
+        let Some(nic) = &mut s.nic else { return };
+        let Some(head) = nic.queue.front() else {
+            nic.busy = false;
+            return;
+        };
+        let bytes = head.bytes;
+        // The rate TSQ and pacing use: the controller's own, or Linux's rule.
+        let cc = &f.cc;
+        let rate = match mpcc_algo::CongestionControl::pacing_rate(cc, sf) {
+            Some(segs) => Some(segs * bytes as f64),
+            None => crate::host::pacing_rate(
+                mpcc_algo::CongestionControl::cwnd(cc, sf),
+                mpcc_algo::CongestionControl::ssthresh(cc, sf),
+                s.snd.rtt.srtt,
+                s.snd.mss(),
+                f.pacing_ratios.0,
+                f.pacing_ratios.1,
+            ),
+        };
+        nic.set_rate(rate.unwrap_or(f64::INFINITY), bytes);
+        let start = if nic.pacing { now.max(nic.pace_next) } else { now };
+        if nic.pacing {
+            if let Some(r) = rate {
+                nic.pace_next = start + (bytes as f64 * 1e9 / r) as Nanos;
+            }
+        }
+        nic.busy = true;
+        let done = start + nic.tx_time(bytes);
+        self.events.schedule(done, Event::NicDone { flow, sub });
+    }
+
+    /// The NIC sent a packet: it enters the first link; the next one starts; a
+    /// sender the full local queue held back may send again.
+    fn nic_done(&mut self, flow: FlowId, sub: u16) {
+        let s = &mut self.flows[flow].subs[sub as usize];
+        let Some(nic) = &mut s.nic else { return };
+        let p = nic.queue.pop_front().expect("NicDone without a packet");
+        let wake = std::mem::take(&mut nic.blocked);
+        let first = s.fwd[0];
+        self.arrive(first, p);
+        self.nic_start(flow, sub);
+        if wake {
+            self.flows[flow].push(self.now, &mut self.out);
+            self.flush(flow);
         }
     }
 
