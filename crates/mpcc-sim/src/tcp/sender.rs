@@ -267,9 +267,10 @@ impl Sender {
     fn rearm(&mut self) {
         let mut at = self.rto_at;
         let mut timer = Timer::Rto;
+        // A probe due with the RTO goes first (Linux's TLP takes the RTO's place).
         for (d, t) in [(self.reo_at, Timer::Reorder), (self.tlp_at, Timer::Probe)] {
             if let Some(d) = d {
-                if at.is_none_or(|a| d < a) {
+                if at.is_none_or(|a| d < a || (t == Timer::Probe && d == a)) {
                     at = Some(d);
                     timer = t;
                 }
@@ -967,10 +968,8 @@ impl Sender {
         if self.pipe <= 1 {
             pto += WORST_CASE_DELACK;
         }
-        let at = now + pto;
-        if self.rto_at.is_none_or(|r| at < r) {
-            self.tlp_at = Some(at);
-        }
+        // Never later than the RTO: a probe due then replaces it (tcp_schedule_loss_probe).
+        self.tlp_at = Some(self.rto_at.map_or(now + pto, |r| r.min(now + pto)));
     }
 
     /// Retransmits the highest outstanding segment not yet SACKed (the probe when
@@ -1021,6 +1020,12 @@ impl Sender {
 
     pub fn mss(&self) -> u32 {
         self.mss
+    }
+
+    /// RFC 6675's pipe counted afresh from the scoreboard (what `pipe` must
+    /// always equal; for tests).
+    pub fn pipe_recount(&self) -> u64 {
+        self.board.iter().map(|s| s.pipe_share()).sum()
     }
 }
 
@@ -1102,5 +1107,97 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].seq, 0);
         assert_eq!(s.rto_deadline.unwrap() - first, 2 * first);
+    }
+
+    const MS: Nanos = 1_000_000;
+
+    fn linux() -> (Sender, Controller, Vec<Packet>) {
+        let mut cc = build("reno", &Params::new()).unwrap();
+        cc.add_subflow(0);
+        let tcp = TcpConfig { profile: crate::profile::Profile::Linux, ..Default::default() };
+        let mut s = Sender::new(0, 0, &tcp);
+        s.set_app_bytes(u64::MAX);
+        let mut out = Vec::new();
+        s.send(0, &cc, &mut out);
+        (s, cc, out)
+    }
+
+    /// An ACK the receiver sent for segment `trig` (sent at `ts`).
+    fn sack(cum: u64, trig: u64, lo: u64, hi: u64, ts: Nanos) -> Packet {
+        ack(cum, trig, lo, hi, ts)
+    }
+
+    #[test]
+    fn rack_finds_a_lost_retransmission_within_an_rtt() {
+        // RTT 100 ms. Segment 0 is lost, 1..9 arrive: RACK marks 0 lost and it is
+        // retransmitted at 100 ms; that retransmission is lost too.
+        let (mut s, mut cc, mut out) = linux();
+        out.clear();
+        for t in 1..10 {
+            s.on_ack(100 * MS, &sack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+        }
+        assert!(s.in_recovery);
+        let first: Vec<_> = out.iter().filter(|p| p.seq == 0).map(|p| p.ts).collect();
+        assert_eq!(first, vec![100 * MS], "segment 0 retransmitted once, at 100 ms");
+        let later: Vec<Packet> = out.iter().filter(|p| p.seq >= 10).copied().collect();
+        assert!(!later.is_empty(), "new data went out after the retransmission");
+        // Segments sent after the retransmission are SACKed one RTT later; the
+        // retransmission of 0 is not: it is lost again, found by RACK at once.
+        out.clear();
+        for p in &later {
+            s.on_ack(p.ts + 100 * MS, &sack(0, p.seq, 1, p.seq + 1, p.ts), &mut cc, &mut out);
+        }
+        assert_eq!(s.stats.lost_retransmissions, 1);
+        let again: Vec<_> = out.iter().filter(|p| p.seq == 0).map(|p| p.ts).collect();
+        assert_eq!(again.len(), 1, "segment 0 retransmitted a second time");
+        assert!(again[0] <= 100 * MS + 125 * MS, "within about one RTT of the first retransmission ({})", again[0]);
+        assert_eq!(s.stats.timeouts, 0);
+    }
+
+    #[test]
+    fn a_spurious_timeout_is_undone() {
+        // Ten segments out at 0; the ACKs are delayed past the RTO (1 s).
+        let (mut s, mut cc, mut out) = linux();
+        out.clear();
+        let before = (cc.cwnd(0), cc.ssthresh(0));
+        // Without an RTT sample the probe would come with the RTO: take it away.
+        s.tlp_at = None;
+        s.rearm();
+        let rto = s.rto_deadline.unwrap();
+        assert_eq!(s.timer, Timer::Rto);
+        s.on_timeout(rto, &mut cc, &mut out);
+        assert_eq!(s.stats.timeouts, 1);
+        assert_eq!(cc.cwnd(0), 1.0);
+        // The ACK of the original segment 0 (sent at 0, before the retransmission).
+        out.clear();
+        s.on_ack(rto + 10 * MS, &ack(1, 0, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(s.stats.spurious_timeouts, 1);
+        assert_eq!((cc.cwnd(0), cc.ssthresh(0)), (before.0 + 1.0, before.1), "window restored (plus the ACK's growth)");
+        assert!(!out.is_empty(), "the restored window sends at once");
+    }
+
+    #[test]
+    fn a_tail_loss_is_probed_not_timed_out() {
+        // All ten segments of the initial window are acknowledged but the last.
+        let (mut s, mut cc, mut out) = linux();
+        s.set_app_bytes(10 * 1448);
+        out.clear();
+        for t in 0..9 {
+            s.on_ack(100 * MS, &ack(t + 1, t, 0, 0, 0), &mut cc, &mut out);
+        }
+        assert_eq!(s.timer, Timer::Probe);
+        let at = s.rto_deadline.unwrap();
+        assert!(at < 100 * MS + 500 * MS, "PTO well before the RTO ({at})");
+        s.on_timeout(at, &mut cc, &mut out);
+        assert_eq!(s.stats.tlp_probes, 1);
+        assert_eq!(out.last().unwrap().seq, 9, "the probe resends the tail");
+        assert_eq!(s.stats.timeouts, 0);
+    }
+
+    #[test]
+    fn the_rfc_profile_arms_only_the_rto() {
+        let (s, _, _) = setup();
+        assert_eq!(s.timer, Timer::Rto);
+        assert_eq!(s.rto_deadline, Some(1_000_000_000));
     }
 }
