@@ -1,0 +1,79 @@
+"""Issue 14's end-to-end checks of the TCP profiles (docs/tcp.md): each compares the
+`linux` profile with the textbook `rfc` sender on the scenario the issue measured.
+The per-mechanism checks (RACK, TLP, F-RTO, undo, PRR, pacing, the NIC) are Rust
+tests next to the code (docs/tcp-recovery.md, docs/host.md)."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mpcc import scenario as sc
+from mpcc.run import run
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def summary(path, profile: str, **tcp) -> dict:
+    data = tomllib.loads((SCENARIOS / path).read_text())
+    data.setdefault("tcp", {}).update(profile=profile, **tcp)
+    data["sample_interval"] = "0s"
+    return run(data, plots=False).summary
+
+
+def timeouts(s: dict) -> int:
+    return sum(f["timeouts"] for f in s["flows"].values())
+
+
+def test_profiles_are_listed_with_their_switches():
+    names = [p["name"] for p in sc._registry("tcp_profiles")]
+    assert names == ["rfc", "linux", "ns3"]
+    assert sc.tcp_profile("linux")["rack"] is True and sc.tcp_profile("rfc")["rack"] is False
+    assert sc.tcp_profile("ns3")["min_rto_ns"] == 1_000_000_000
+
+
+def test_a_switch_overrides_its_profile():
+    data = tomllib.loads((SCENARIOS / "tcp/burst_direct.toml").read_text())
+    data["tcp"] = {"profile": "linux", "rack": False, "min_rto": "300ms"}
+    tcp = sc.Scenario.from_dict(data).to_config()["flows"][0]["tcp"]
+    assert (tcp["profile"], tcp["rack"], tcp["min_rto_ns"]) == ("linux", False, 300_000_000)
+
+
+def test_a_sender_at_the_bottleneck_no_longer_times_out():
+    """A Reno sender directly at the bottleneck (rfc: 0.94 Mbit/s, 95 RTOs in 200 s;
+    through an access link 3.99 Mbit/s): with the host's NIC and its backpressure at
+    most 2 RTOs in 200 s. The issue also asks for goodput within 15 % of the
+    access-link case; measured 3.53 against 4.82 Mbit/s (27 %), not met: docs/host.md
+    says why (a line-rate flow against bursty ones at a DropTail queue)."""
+    direct = summary("tcp/burst_direct.toml", "linux")["flows"]["reno"]
+    access = summary("tcp/burst_access.toml", "linux")["flows"]["reno"]
+    assert direct["timeouts"] <= 2 and access["timeouts"] <= 2
+    assert direct["goodput_bps"] >= 3 * 0.94e6, "more than three times the unpaced, NIC-less sender"
+
+
+def test_a_periodic_capacity_drop_causes_far_fewer_timeouts():
+    """subflows20_periodic (capacity at 1/5 for 1 s every 5 s): at least 75 % fewer RTOs
+    in the linux profile (rfc: 455 in 60 s). popctl_periodic does not meet it:
+    docs/tcp-recovery.md says why."""
+    rfc, linux = summary("park/subflows20_periodic.toml", "rfc"), summary("park/subflows20_periodic.toml", "linux")
+    assert timeouts(linux) <= 0.25 * timeouts(rfc), (timeouts(rfc), timeouts(linux))
+
+
+def test_small_windows_recover_without_timeouts():
+    """A 3-segment window (receive buffer) on a 1 %-loss link: at least 90 % of the loss
+    episodes end in fast recovery (RACK) or a probe, not in an RTO (rfc: all RTOs)."""
+    scenario = {"duration": "60s", "sample_interval": "0s", "tcp": {"profile": "linux", "rcv_buf": "4344B"},
+                "links": {"l": {"rate": "10Mbps", "delay": "20ms", "loss": {"kind": "bernoulli", "p": 0.01}}},
+                "flows": [{"name": "a", "cc": "reno", "path": ["l"]}]}
+    result = run(scenario, plots=False, event_log=True)
+    flow = result.summary["flows"]["a"]
+    recovered = int((result.events.kind == "recovery_enter").sum()) + flow["tlp_probes"]
+    assert recovered >= 10 and flow["timeouts"] <= 0.1 * (recovered + flow["timeouts"]), (recovered, flow["timeouts"])
+
+
+def test_no_flow_of_the_10_flow_dumbbell_waits_a_second():
+    """ns3_dumbbell_newreno_10_100mbps: no flow's application-delay p99 above 1 s in the
+    linux profile (rfc: four flows at 2.7 s)."""
+    s = summary("validation/ns3_dumbbell_newreno_10_100mbps.toml", "linux")
+    worst = max(f["app_delay_p99_s"] for f in s["flows"].values())
+    assert worst <= 1.0, worst
