@@ -518,22 +518,17 @@ class Tcp(Strict):
     init_ssthresh: Optional[Size] = None  # unlimited, as Linux; ns-3 before 3.26: 65535 bytes
     cwnd_validation: bool = False  # Linux's tcp_is_cwnd_limited; off as in ns-3
     # Mechanism switches (docs/tcp.md); None: the profile's.
-    sack_blocks: Optional[int] = Field(default=None, ge=1, le=4)
-    dsack: Optional[bool] = None
     rack: Optional[bool] = None
     tlp: Optional[bool] = None
     frto: Optional[bool] = None
     undo: Optional[bool] = None
     prr: Optional[bool] = None
-    limited_transmit: Optional[bool] = None
-    rescue_retransmission: Optional[bool] = None
     quickack: Optional[bool] = None
     pacing: Optional[bool] = None
     pacing_ss_ratio: int = Field(default=200, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ss_ratio
     pacing_ca_ratio: int = Field(default=120, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ca_ratio
     nic_rate: Optional[Rate] = None  # the host's line rate; None: the first link's rate
     nic_backpressure: Optional[bool] = None
-    mptcp_stale_reinjection: Optional[bool] = None
 
     def resolved_min_rto(self) -> int:
         return self.min_rto if self.min_rto is not None else tcp_profile(self.profile)["min_rto_ns"]
@@ -1158,8 +1153,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     if merged.profile != "rfc":
         tcp["profile"] = merged.profile
     # Switches left unset take the profile's value in the simulator.
-    for name in ("delayed_ack", "sack_blocks", "dsack", "rack", "tlp", "frto", "undo", "prr", "limited_transmit",
-                 "rescue_retransmission", "quickack", "pacing", "nic_backpressure", "mptcp_stale_reinjection"):
+    for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -376,15 +376,11 @@ pub struct TcpConfig {
     /// window grows only while the sender uses it. Off by default, as in ns-3.
     pub cwnd_validation: bool,
     /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
-    pub sack_blocks: Option<u8>,
-    pub dsack: Option<bool>,
     pub rack: Option<bool>,
     pub tlp: Option<bool>,
     pub frto: Option<bool>,
     pub undo: Option<bool>,
     pub prr: Option<bool>,
-    pub limited_transmit: Option<bool>,
-    pub rescue_retransmission: Option<bool>,
     pub quickack: Option<bool>,
     pub pacing: Option<bool>,
     /// Pacing rate as a percentage of cwnd x MSS / srtt while cwnd < ssthresh / 2
@@ -395,7 +391,6 @@ pub struct TcpConfig {
     /// link of the flow's path).
     pub nic_rate_bps: Option<u64>,
     pub nic_backpressure: Option<bool>,
-    pub mptcp_stale_reinjection: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -414,22 +409,17 @@ impl Default for TcpConfig {
             dupthresh: 3,
             init_ssthresh_bytes: None,
             cwnd_validation: false,
-            sack_blocks: None,
-            dsack: None,
             rack: None,
             tlp: None,
             frto: None,
             undo: None,
             prr: None,
-            limited_transmit: None,
-            rescue_retransmission: None,
             quickack: None,
             pacing: None,
             pacing_ss_ratio: 200,
             pacing_ca_ratio: 120,
             nic_rate_bps: None,
             nic_backpressure: None,
-            mptcp_stale_reinjection: None,
         }
     }
 }
@@ -441,7 +431,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(sack_blocks, dsack, rack, tlp, frto, undo, prr, limited_transmit, rescue_retransmission, quickack, pacing, nic_backpressure, mptcp_stale_reinjection);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

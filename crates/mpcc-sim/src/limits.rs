@@ -114,9 +114,6 @@ fn tcp(field: &dyn Fn(&str) -> String, t: &TcpConfig) -> Result<(), String> {
     if let Some(n) = t.nic_rate_bps {
         rate(&field("tcp.nic_rate_bps"), n as f64, false)?;
     }
-    if !(1..=4).contains(&m.sack_blocks) {
-        return Err(format!("{}: {}; allowed: 1 to 4", field("tcp.sack_blocks"), m.sack_blocks));
-    }
     for (name, r) in [("tcp.pacing_ss_ratio", t.pacing_ss_ratio), ("tcp.pacing_ca_ratio", t.pacing_ca_ratio)] {
         if !(1..=10_000).contains(&r) {
             return Err(format!("{}: {r}; allowed: 1 to 10000 (percent)", field(name)));

@@ -6,14 +6,14 @@
 //! receiver and the host when a flow is built: nothing on the per-packet path
 //! looks a profile up.
 //!
-//! - `rfc`: the textbook sender mpcc had before profiles: RFC 6675 SACK recovery
-//!   with one SACK block per ACK, RFC 6298 timeouts, no pacing, no RACK, no undo.
+//! - `rfc`: the textbook sender mpcc had before profiles: RFC 6675 SACK recovery,
+//!   RFC 6298 timeouts, no pacing, no RACK, no undo, an ACK for every segment.
 //! - `linux`: a stock Linux 6.x sender with the default qdisc (pfifo_fast/fq_codel,
-//!   so unpaced): RACK-TLP, F-RTO, PRR, undo, DSACK, three SACK blocks, delayed
-//!   and quick ACKs.
+//!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs, and the
+//!   host's NIC with TCP Small Queues.
 //! - `ns3`: ns-3 3.44's TcpSocketBase defaults: classic three-duplicate-ACK loss
-//!   detection, PRR, limited transmit, delayed ACKs every second segment with a
-//!   200 ms timer, a 1 s minimum RTO, and no backpressure from a full local queue.
+//!   detection, PRR, delayed ACKs every second segment with a 200 ms timer, a 1 s
+//!   minimum RTO, and no backpressure from a full local queue.
 //!
 //! docs/tcp.md has the table: mechanism | Linux | ns-3 | mpcc linux | mpcc ns3.
 
@@ -42,8 +42,8 @@ impl Profile {
     pub fn description(self) -> &'static str {
         match self {
             Profile::Rfc => "textbook RFC 6675 SACK recovery and RFC 6298 timeouts (mpcc before profiles)",
-            Profile::Linux => "a stock Linux 6.x sender, default qdisc: RACK-TLP, F-RTO, PRR, undo, DSACK, quick ACKs",
-            Profile::Ns3 => "ns-3 3.44 TcpSocketBase defaults: dupthresh recovery with PRR, limited transmit, 1 s minimum RTO",
+            Profile::Linux => "a stock Linux 6.x sender, default qdisc: RACK-TLP, F-RTO, PRR, undo, quick ACKs, TCP small queues",
+            Profile::Ns3 => "ns-3 3.44 TcpSocketBase defaults: dupthresh recovery with PRR, delayed ACKs, 1 s minimum RTO",
         }
     }
 
@@ -52,58 +52,43 @@ impl Profile {
         let ms = 1_000_000;
         match self {
             Profile::Rfc => Mechanisms {
-                sack_blocks: 1,
-                dsack: false,
                 rack: false,
                 tlp: false,
                 frto: false,
                 undo: false,
                 prr: false,
-                limited_transmit: false,
-                rescue_retransmission: false,
                 delayed_ack: false,
                 quickack: false,
                 delack_timeout_ns: 40 * ms,
                 min_rto_ns: 200 * ms,
                 pacing: false,
                 nic_backpressure: false,
-                mptcp_stale_reinjection: false,
             },
             Profile::Linux => Mechanisms {
-                sack_blocks: 3,
-                dsack: true,
                 rack: true,
                 tlp: true,
                 frto: true,
                 undo: true,
                 prr: true,
-                limited_transmit: false,
-                rescue_retransmission: false,
                 delayed_ack: true,
                 quickack: true,
                 delack_timeout_ns: 40 * ms,
                 min_rto_ns: 200 * ms,
                 pacing: false,
                 nic_backpressure: true,
-                mptcp_stale_reinjection: true,
             },
             Profile::Ns3 => Mechanisms {
-                sack_blocks: 3,
-                dsack: false,
                 rack: false,
                 tlp: false,
                 frto: false,
                 undo: false,
                 prr: true,
-                limited_transmit: true,
-                rescue_retransmission: false,
                 delayed_ack: true,
                 quickack: false,
                 delack_timeout_ns: 200 * ms,
                 min_rto_ns: 1000 * ms,
                 pacing: false,
                 nic_backpressure: false, // ns-3 sockets see no qdisc backpressure: a full device queue drops
-                mptcp_stale_reinjection: false,
             },
         }
     }
@@ -115,22 +100,17 @@ impl Mechanisms {
     pub fn entries(&self) -> Vec<(&'static str, serde_json::Value)> {
         use serde_json::json;
         vec![
-            ("sack_blocks", json!(self.sack_blocks)),
-            ("dsack", json!(self.dsack)),
             ("rack", json!(self.rack)),
             ("tlp", json!(self.tlp)),
             ("frto", json!(self.frto)),
             ("undo", json!(self.undo)),
             ("prr", json!(self.prr)),
-            ("limited_transmit", json!(self.limited_transmit)),
-            ("rescue_retransmission", json!(self.rescue_retransmission)),
             ("delayed_ack", json!(self.delayed_ack)),
             ("quickack", json!(self.quickack)),
             ("delack_timeout_ns", json!(self.delack_timeout_ns)),
             ("min_rto_ns", json!(self.min_rto_ns)),
             ("pacing", json!(self.pacing)),
             ("nic_backpressure", json!(self.nic_backpressure)),
-            ("mptcp_stale_reinjection", json!(self.mptcp_stale_reinjection)),
         ]
     }
 }
@@ -138,10 +118,6 @@ impl Mechanisms {
 /// The resolved mechanism switches of one flow (profile plus overrides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mechanisms {
-    /// SACK blocks per ACK (RFC 2018; 3 fit beside timestamps).
-    pub sack_blocks: u8,
-    /// The receiver reports duplicate segments (RFC 2883 DSACK).
-    pub dsack: bool,
     /// Time-based loss detection (RFC 8985 RACK).
     pub rack: bool,
     /// Tail loss probe (RFC 8985 TLP).
@@ -152,10 +128,6 @@ pub struct Mechanisms {
     pub undo: bool,
     /// Proportional Rate Reduction in recovery (RFC 6937).
     pub prr: bool,
-    /// Limited transmit (RFC 3042).
-    pub limited_transmit: bool,
-    /// Rescue retransmission (RFC 6675 NextSeg rule 3).
-    pub rescue_retransmission: bool,
     /// Delayed ACKs (RFC 1122/5681): every second full segment or the timer.
     pub delayed_ack: bool,
     /// Linux's quick-ACK mode: immediate ACKs at the start and after reordering.
@@ -168,9 +140,6 @@ pub struct Mechanisms {
     /// A full local NIC queue holds the sender back instead of dropping its
     /// packets (qdisc backpressure, TCP small queues).
     pub nic_backpressure: bool,
-    /// MPTCP re-sends data stuck on a stale subflow on the others (Linux's
-    /// stale-subflow handling) instead of waiting for its timeout.
-    pub mptcp_stale_reinjection: bool,
 }
 
 #[cfg(test)]
@@ -191,7 +160,7 @@ mod tests {
     fn the_default_profile_is_the_textbook_sender() {
         let m = TcpConfig::default().mechanisms();
         assert_eq!(m, Profile::Rfc.mechanisms());
-        assert_eq!((m.sack_blocks, m.rack, m.delayed_ack, m.min_rto_ns), (1, false, false, 200_000_000));
+        assert_eq!((m.rack, m.delayed_ack, m.min_rto_ns), (false, false, 200_000_000));
     }
 
     #[test]
@@ -201,6 +170,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 16, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 11, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -18,6 +18,9 @@ use std::collections::VecDeque;
 const NO_DSN: u64 = u64::MAX;
 /// No intentional hold of the cumulative ACK.
 const NO_HOLD: u64 = u64::MAX;
+/// Immediate ACKs of a quick-ACK episode (Linux's TCP_MAX_QUICKACKS): at the start
+/// of the connection and after out-of-order data.
+const MAX_QUICKACKS: u32 = 16;
 
 /// What the receiver wants done after a data segment.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +46,10 @@ pub struct Receiver {
     /// Receive buffer in segments (the window's right edge is rcv_nxt + this).
     buf_segs: u64,
     delayed_ack: bool,
+    /// Linux's quick-ACK mode (`quickack`): this many more in-order segments are
+    /// acknowledged at once, even with delayed ACKs (tcp_enter_quickack_mode).
+    quickack: bool,
+    quick: u32,
     /// In-order segments not yet acknowledged (delayed ACKs).
     pending: u32,
     /// Timestamp to echo in the next delayed ACK (the earliest unacknowledged, RFC 7323).
@@ -90,6 +97,8 @@ impl Receiver {
             ooo_segs: 0,
             buf_segs,
             delayed_ack: tcp.mechanisms().delayed_ack,
+            quickack: tcp.mechanisms().quickack,
+            quick: if tcp.mechanisms().quickack { MAX_QUICKACKS } else { 0 },
             pending: 0,
             pending_ts: 0,
             pending_owd: 0,
@@ -214,6 +223,9 @@ impl Receiver {
                 return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), 0);
             }
             let block = self.insert(s);
+            if self.quickack {
+                self.quick = MAX_QUICKACKS; // out-of-order data: quick ACKs again
+            }
             let i = (s - self.rcv_nxt) as usize;
             if self.dsn_ring.len() <= i {
                 self.dsn_ring.resize(i + 1, NO_DSN);
@@ -244,7 +256,8 @@ impl Receiver {
                 self.dsn_ring.clear();
             }
         }
-        if had_ooo || !self.delayed_ack {
+        if had_ooo || !self.delayed_ack || self.quick > 0 {
+            self.quick = self.quick.saturating_sub(1);
             self.pending = 0;
             return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), delivered);
         }
@@ -374,5 +387,19 @@ mod tests {
         assert_eq!(r.ooo_segs, 0);
         acked(r.on_data(1, &data(3), 1448).0);
         assert_eq!(r.ooo_segs, 1);
+    }
+
+    #[test]
+    fn quick_acks_at_the_start_and_after_reordering() {
+        let tcp = TcpConfig { delayed_ack: Some(true), quickack: Some(true), ..Default::default() };
+        let mut r = Receiver::new(0, &tcp);
+        for seq in 0..16 {
+            assert!(matches!(r.on_data(1, &data(seq), 1448).0, AckAction::Now(_)), "quick ACK {seq}");
+        }
+        assert!(matches!(r.on_data(1, &data(16), 1448).0, AckAction::Delay));
+        acked(r.on_data(1, &data(17), 1448).0);
+        acked(r.on_data(1, &data(19), 1448).0); // out of order: quick ACKs again
+        acked(r.on_data(1, &data(18), 1448).0);
+        assert!(matches!(r.on_data(1, &data(20), 1448).0, AckAction::Now(_)));
     }
 }
