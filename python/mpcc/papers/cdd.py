@@ -301,6 +301,8 @@ def draw_subflow_series(data):
 
 PAPER = Paper(
     name="cdd",
+    tcp_profile="ns3",
+    tcp_profile_reason="ns-2 simulations; ns-3's TCP is the nearest simulated stack mpcc models",
     title="Tao & Yan: CDD-MPTCP, controlling the delay difference",
     reference="Y. Tao, Z. Yan: Goodput Improvement for MPTCP Based on Controlling the Difference of Delay, "
     "International Journal of Hybrid Information Technology 10(4), 2017, DOI 10.14257/IJHIT.2017.10.4.01.",

@@ -437,6 +437,8 @@ def draw_subflows(data):
 
 PAPER = Paper(
     name="mpmtp",
+    tcp_profile="ns3",
+    tcp_profile_reason="ns-2 simulations with SACK; ns-3's TCP is the nearest simulated stack mpcc models",
     title="Lee & Chung: MPMTP, multipath congestion control for streaming",
     reference="S. Lee, K. Chung: A Multipath Congestion Control Scheme for High-Quality Multimedia Streaming "
     "(MPMTP), journal article published January 31, 2017 (journal not stated in the copy worked from).",

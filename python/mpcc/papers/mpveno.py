@@ -534,6 +534,8 @@ def draw_subflows(data):
 
 PAPER = Paper(
     name="mpveno",
+    tcp_profile="ns3",
+    tcp_profile_reason="ns-2 simulations with SACK; ns-3's TCP is the nearest simulated stack mpcc models",
     title="Le: MPVeno, multipath TCP Veno for wireless losses",
     reference="T.-A. Le (Thudaumot University): Improving the Performance of Multipath Congestion Control over "
     "Wireless Networks (MPVeno; venue and year not stated in the copy worked from).",

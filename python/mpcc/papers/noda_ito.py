@@ -248,6 +248,8 @@ def draw_subflow_series(data):
 
 PAPER = Paper(
     name="noda_ito",
+    tcp_profile="linux",
+    tcp_profile_reason="the paper evaluated Linux kernel modules on a Dummynet testbed",
     title="Noda & Ito: MPTCP congestion control suppressing RTT fluctuation",
     reference="K. Noda, Y. Ito (Nagoya Institute of Technology): Proposal of Novel MPTCP Congestion Control to "
     "Suppress QoS Fluctuation for WebQoE Improvement (venue and year not stated in the copy worked from).",

@@ -1086,6 +1086,8 @@ def draw_throughput_delay(data):
 
 PAPER = Paper(
     name="park",
+    tcp_profile="ns3",
+    tcp_profile_reason="chapters 2 and 4 and the chapter-3 model check were simulated in ns-3",
     title="Park (thesis): application-level delay of MPTCP",
     reference="S.-Y. Park: Multi-path TCP extension for multimedia QoS in wireless networks, Ph.D. dissertation, "
     "Seoul National University, February 2016.",

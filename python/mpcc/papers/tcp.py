@@ -264,6 +264,8 @@ def draw_fairness(data):
 
 PAPER = Paper(
     name="tcp",
+    tcp_profile="rfc",
+    tcp_profile_reason="the closed forms (Mathis, Padhye, Eq. 3.9) model the textbook sender; docs/tcp-recovery.md measures the other profiles",
     title="Single-path TCP against closed forms (mpcc's foundation validation)",
     reference="Mathis, Semke, Mahdavi, Ott: The macroscopic behavior of the TCP congestion avoidance algorithm "
     "(CCR 1997); Padhye, Firoiu, Towsley, Kurose: Modeling TCP throughput (SIGCOMM 1998); "
