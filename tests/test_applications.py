@@ -229,8 +229,9 @@ def test_cbr_stalls_only_above_capacity():
 def test_web_reports_page_loads():
     # One 10-segment object per page on an idle path: one round trip (40 ms) plus
     # the serialisation of 10 packets of 1500 bytes at 10 Mbit/s (12 ms).
+    # The textbook sender, an ACK per segment: the closed form has no delayed ACKs.
     text = scenario('app = { kind = "web", objects = ["14480B"], pages = 5, '
-                    'think = { kind = "fixed", value = "500ms" } }')
+                    'think = { kind = "fixed", value = "500ms" } }\ntcp = { profile = "rfc" }')
     f = mpcc.run(text).summary["flows"]["a"]
     assert f["pages"] == 5
     assert f["page_load_p50_s"] == pytest.approx(0.040 + 0.012, rel=0.02)

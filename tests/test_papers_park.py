@@ -122,6 +122,7 @@ def _one_run(experiment, variant_name):
     exp = next(e for e in park.PAPER.experiments if e.name == experiment)
     variant = next(v for v in exp.variants if v.name == variant_name)
     data, base = load_scenario_data(exp.scenario)
+    data.setdefault("tcp", {}).setdefault("profile", park.PAPER.tcp_profile)  # as the plan does
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     result = mpcc.run(Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
     return exp.metrics(result, variant)

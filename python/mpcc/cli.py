@@ -378,8 +378,10 @@ def cmd_list(args) -> int:
         for e in entries:
             print(f"  {e['name']:<{w}}  {e['summary']}")
             params(e, " " * (w + 6))
+    from .kinds import DEFAULT_TCP_PROFILE as default
+
     profiles = tcp_profiles()
-    print(f'\nTCP profiles (tcp.profile = "NAME"; default {profiles[0]["name"]}; every switch can be set in tcp.*):')
+    print(f'\nTCP profiles (tcp.profile = "NAME"; default {default}; every switch can be set in tcp.*):')
     w = max(len(p["name"]) for p in profiles)
     for p in profiles:
         print(f"  {p['name']:<{w}}  {p['description']}")

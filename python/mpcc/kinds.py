@@ -35,3 +35,6 @@ KINDS: dict[str, dict[str, str]] = {
         "pareto": "Pareto with `mean` and tail index `shape` (> 1)",
     },
 }
+
+# The TCP profile a scenario uses unless it names one (docs/tcp.md#profiles).
+DEFAULT_TCP_PROFILE = "linux"

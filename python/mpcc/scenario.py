@@ -30,7 +30,7 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
 from pydantic_core import PydanticCustomError
 
 from . import units
-from .kinds import KINDS
+from .kinds import DEFAULT_TCP_PROFILE, KINDS
 
 
 class ScenarioError(ValueError):
@@ -504,7 +504,7 @@ WRITING_APPS = ("cbr", "vbr", "web")
 class Tcp(Strict):
     # Which stack the sender behaves like: the default of every switch left unset
     # below (None). The simulator owns the table (`mpcc list`, docs/tcp.md).
-    profile: Literal["rfc", "linux", "ns3"] = "rfc"
+    profile: Literal["rfc", "linux", "ns3"] = DEFAULT_TCP_PROFILE
     mss: Size = 1448
     header_bytes: Annotated[Size, _bounded_size(0, MAX_WIRE_FIELD_BYTES, "")] = 52
     min_rto: Optional[Duration] = None  # the profile's: 200 ms (rfc, linux), 1 s (ns3)
@@ -1150,8 +1150,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
         "rcv_buf_bytes": merged.rcv_buf,
         "dupthresh": merged.dupthresh,
     }
-    if merged.profile != "rfc":
-        tcp["profile"] = merged.profile
+    tcp["profile"] = merged.profile
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure"):
         if getattr(merged, name) is not None:

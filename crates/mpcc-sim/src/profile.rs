@@ -1,6 +1,9 @@
 //! TCP profiles: which stack the simulated sender and receiver behave like.
 //!
-//! A profile (`tcp.profile`) is a named set of mechanism switches. Every switch
+//! A profile (`tcp.profile`) is a named set of mechanism switches. The scenario
+//! schema's default is `linux` and the canonical configuration always names the
+//! profile; `TcpConfig::default()` here stays `rfc`, the textbook sender the
+//! crate's own tests were written against. Every switch
 //! can also be set on its own in `tcp.*`, which overrides the profile. The
 //! resolved set, [`Mechanisms`], is plain data handed to the sender, the
 //! receiver and the host when a flow is built: nothing on the per-packet path

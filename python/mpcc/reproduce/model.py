@@ -106,7 +106,7 @@ class Paper:
     planned_claims: tuple[str, ...] = ()
     # The TCP profile (`tcp.profile`, docs/tcp.md) every run uses unless its scenario
     # names one, and why: ns-2/ns-3 papers `ns3`, testbed papers `linux`.
-    tcp_profile: str = "rfc"
+    tcp_profile: str = "linux"
     tcp_profile_reason: str = ""
 
     def tcp_line(self) -> str:

@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn delayed_acks_every_second_segment() {
-        let tcp = TcpConfig { delayed_ack: Some(true), ..Default::default() };
+        let tcp = TcpConfig { profile: crate::profile::Profile::Rfc, delayed_ack: Some(true), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         assert!(matches!(r.on_data(1, &data(0), 1448).0, AckAction::Delay));
         let a = acked(r.on_data(2, &data(1), 1448).0);

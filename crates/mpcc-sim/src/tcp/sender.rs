@@ -1038,10 +1038,11 @@ mod tests {
         Packet { flow: 0, sub: 0, hop: 0, kind: Kind::Ack, bytes: 52, seq: cum, dsn: cum, ts, owd: 0, trig, sack_lo: lo, sack_hi: hi, rwnd: u64::MAX }
     }
 
+    /// The textbook sender (`rfc` profile).
     fn setup() -> (Sender, Controller, Vec<Packet>) {
         let mut cc = build("reno", &Params::new()).unwrap();
         cc.add_subflow(0);
-        let mut s = Sender::new(0, 0, &TcpConfig::default());
+        let mut s = Sender::new(0, 0, &TcpConfig { profile: crate::profile::Profile::Rfc, ..Default::default() });
         s.set_app_bytes(u64::MAX);
         let mut out = Vec::new();
         s.send(0, &cc, &mut out);
