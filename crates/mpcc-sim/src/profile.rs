@@ -12,8 +12,8 @@
 //! - `rfc`: the textbook sender mpcc had before profiles: RFC 6675 SACK recovery,
 //!   RFC 6298 timeouts, no pacing, no RACK, no undo, an ACK for every segment.
 //! - `linux`: a stock Linux 6.x sender with the default qdisc (pfifo_fast/fq_codel,
-//!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs, and the
-//!   host's NIC with TCP Small Queues.
+//!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs. The host's
+//!   NIC with TCP Small Queues is a switch of its own (`nic_backpressure`).
 //! - `ns3`: ns-3 3.44's TcpSocketBase defaults: classic three-duplicate-ACK loss
 //!   detection, PRR, delayed ACKs every second segment with a 200 ms timer, a 1 s
 //!   minimum RTO, and no backpressure from a full local queue.
@@ -45,7 +45,7 @@ impl Profile {
     pub fn description(self) -> &'static str {
         match self {
             Profile::Rfc => "textbook RFC 6675 SACK recovery and RFC 6298 timeouts (mpcc before profiles)",
-            Profile::Linux => "a stock Linux 6.x sender, default qdisc: RACK-TLP, F-RTO, PRR, undo, quick ACKs, TCP small queues",
+            Profile::Linux => "a stock Linux 6.x sender, default qdisc: RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs",
             Profile::Ns3 => "ns-3 3.44 TcpSocketBase defaults: dupthresh recovery with PRR, delayed ACKs, 1 s minimum RTO",
         }
     }
@@ -78,7 +78,7 @@ impl Profile {
                 delack_timeout_ns: 40 * ms,
                 min_rto_ns: 200 * ms,
                 pacing: false,
-                nic_backpressure: true,
+                nic_backpressure: false, // opt-in: a NIC at the first link's rate locks phase with it (docs/host.md)
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
