@@ -52,7 +52,12 @@ def lia_two_paths() -> dict:
 
 
 def dumbbell() -> dict:
-    return json.loads(mpcc_config("ns3_dumbbell_newreno_10_100mbps").read_text())
+    config = json.loads(mpcc_config("ns3_dumbbell_newreno_10_100mbps").read_text())
+    # The textbook sender (`rfc`, the simulator's own default): every mechanism of the
+    # TCP profiles off, which is what an A/B against a commit before them measures.
+    for flow in config["flows"]:
+        flow["tcp"].pop("profile", None)
+    return config
 
 
 CASES = {

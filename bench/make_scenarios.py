@@ -116,6 +116,7 @@ def scenario(description: str, cc: str, flows: int, rate: str, access: str) -> s
         "seed = 1\n"
         'sample_interval = "0s"   # no time series: the comparison needs only the summary\n',
         "[tcp]\n"
+        'profile = "rfc"          # the textbook sender, which ns-3 runs with --recovery=Classic\n'
         "mss = 1448\n"
         "header_bytes = 52        # IPv4 20 + TCP 32 (timestamps)\n"
         "delayed_ack = false      # ns-3 run with DelAckCount = 1\n"
