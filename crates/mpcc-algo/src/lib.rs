@@ -65,8 +65,8 @@ pub trait CongestionControl {
     /// since is discarded). A second undo without a new reduction does nothing.
     fn undo(&mut self, sf: usize, now: mpcc_core::Nanos);
     /// Subflow `sf` left the connection: it no longer counts in any coupling.
-    /// Its id is not reused.
-    fn remove_subflow(&mut self, _sf: usize, _now: mpcc_core::Nanos) {}
+    /// Its id is not reused, and it gets no more events.
+    fn remove_subflow(&mut self, sf: usize, now: mpcc_core::Nanos);
     /// The pacing rate this controller asks for on subflow `sf`, in segments per
     /// second (None: the transport's own rule, if pacing is on).
     fn pacing_rate(&self, _sf: usize) -> Option<f64> {

@@ -32,6 +32,8 @@ impl<T: SubflowCc + Clone> CongestionControl for Uncoupled<T> {
         self.saved.save(sf, &self.subflows[sf]);
         self.subflows[sf].on_congestion(ev)
     }
+    /// Nothing couples the subflows: the others never knew of it.
+    fn remove_subflow(&mut self, _sf: usize, _now: Nanos) {}
     fn undo(&mut self, sf: usize, _now: Nanos) {
         if let Some(t) = self.saved.take(sf) {
             self.subflows[sf] = t;

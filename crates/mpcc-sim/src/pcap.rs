@@ -252,6 +252,7 @@ impl Pcap {
         }
     }
 
+    #[inline(never)]
     fn write(&mut self, c: usize, now: Nanos, pkt: &Packet) {
         let f = self.flows[pkt.flow as usize];
         let cap = &mut self.captures[c];

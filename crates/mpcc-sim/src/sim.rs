@@ -11,7 +11,7 @@ use crate::link::Link;
 use crate::metrics::Columns;
 use crate::packet::{Kind, Packet};
 use crate::tcp::receiver::AckAction;
-use mpcc_algo::{CongestionControl, CongestionEvent, CongestionKind};
+use mpcc_algo::CongestionControl;
 use mpcc_core::Nanos;
 
 pub struct Sim {
@@ -249,10 +249,9 @@ impl Sim {
         self.flush(flow);
     }
 
-    /// A subflow leaves: it sends nothing more, and every segment still
-    /// outstanding on it is reinjected on the others. The controller has no way
-    /// to forget a subflow, so it is told of a timeout: the window of the dead
-    /// subflow falls to one segment and barely weighs in the coupling terms.
+    /// A subflow leaves: it sends nothing more, every segment still outstanding
+    /// on it is reinjected on the others, and the controller removes it from its
+    /// coupling (`CongestionControl::remove_subflow`).
     fn stop_subflow(&mut self, flow: FlowId, sub: u16) {
         let now = self.now;
         let f = &mut self.flows[flow];
@@ -265,18 +264,8 @@ impl Sim {
         if let Some(log) = &mut self.log {
             log.subflow(now, flow.0, sub, false);
         }
-        let ev = CongestionEvent {
-            now,
-            kind: CongestionKind::Timeout,
-            in_flight: s.snd.pipe as f64,
-            srtt: s.snd.rtt.srtt,
-            min_rtt: s.snd.rtt.min_rtt,
-            rtt: s.snd.rtt.latest,
-        };
-        f.cc.on_congestion(sub as usize, &ev);
-        if let Some(r) = &f.subs[sub as usize].snd.rec {
-            r.borrow_mut().congestion(sub as usize, &ev, &f.cc);
-        }
+        // The controller forgets it: it no longer weighs in any coupling term.
+        f.cc.remove_subflow(sub as usize, now);
         f.close_subflow(sub as usize);
         f.push(now, &mut self.out);
         self.flush(flow);
@@ -291,8 +280,8 @@ impl Sim {
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Send, &p, None);
             }
-            if let Some(pc) = &mut self.pcap {
-                pc.at_sender(self.now, flow, &p);
+            if self.pcap.is_some() {
+                self.capture_sender(&p);
             }
             let s = &mut self.flows[flow].subs[p.sub as usize];
             if let Some(nic) = &mut s.nic {
@@ -315,7 +304,9 @@ impl Sim {
     }
 
     /// A subflow's NIC starts sending the packet at the head of its local queue:
-    /// at once, or when pacing allows (host.rs).
+    /// at once, or when pacing allows (host.rs). Kept out of line: without a NIC
+    /// the event loop should not grow by it.
+    #[inline(never)]
     fn nic_start(&mut self, flow: FlowId, sub: u16) {
         let now = self.now;
         let f = &mut self.flows[flow];
@@ -354,6 +345,7 @@ impl Sim {
 
     /// The NIC sent a packet: it enters the first link; the next one starts; a
     /// sender the full local queue held back may send again.
+    #[inline(never)]
     fn nic_done(&mut self, flow: FlowId, sub: u16) {
         let s = &mut self.flows[flow].subs[sub as usize];
         let Some(nic) = &mut s.nic else { return };
@@ -430,13 +422,31 @@ impl Sim {
             }
         });
         if let Some((pkt, bytes)) = next {
-            if let Some(p) = &mut self.pcap {
-                p.on_link(now, link, &pkt);
-            }
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
             (l.tx_from, l.tx_until) = (now, done);
             self.events.schedule(done, Event::TxDone { link });
+            if self.pcap.is_some() {
+                self.capture_link(link);
+            }
+        }
+    }
+
+    /// A packet leaving or reaching its flow's sender goes into its capture, if any.
+    #[cold]
+    #[inline(never)]
+    fn capture_sender(&mut self, pkt: &Packet) {
+        if let Some(pc) = &mut self.pcap {
+            pc.at_sender(self.now, pkt.flow_id(), pkt);
+        }
+    }
+
+    /// The packet that just started crossing `link` goes into its capture, if any.
+    #[cold]
+    #[inline(never)]
+    fn capture_link(&mut self, link: LinkId) {
+        if let (Some(p), Some(pkt)) = (&mut self.pcap, &self.links[link].in_tx) {
+            p.on_link(self.now, link, pkt);
         }
     }
 
@@ -539,8 +549,8 @@ impl Sim {
 
     fn ack_at_sender(&mut self, ack: Packet) {
         let now = self.now;
-        if let Some(pc) = &mut self.pcap {
-            pc.at_sender(now, ack.flow_id(), &ack);
+        if self.pcap.is_some() {
+            self.capture_sender(&ack);
         }
         if self.log.is_some() {
             return self.ack_at_sender_logged(ack);

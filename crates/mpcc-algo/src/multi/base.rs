@@ -80,6 +80,13 @@ impl Path {
         self.cwnd = window_after(kind, self.ssthresh);
     }
 
+    /// The subflow left the connection: no window and no RTT, so it drops out of
+    /// every coupling sum (`eligible` is false, `rate` is 0).
+    pub fn retire(&mut self) {
+        self.cwnd = 0.0;
+        self.srtt = 0.0;
+    }
+
     /// Reno halving (the decrease of LIA, OLIA, EWTCP, ...).
     #[inline]
     pub fn halve(&mut self, kind: CongestionKind) {

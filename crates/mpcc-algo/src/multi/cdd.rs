@@ -108,6 +108,9 @@ impl CongestionControl for Cdd {
     fn undo(&mut self, sf: usize, now: Nanos) {
         self.lia.undo(sf, now);
     }
+    fn remove_subflow(&mut self, sf: usize, now: Nanos) {
+        self.lia.remove_subflow(sf, now);
+    }
     fn cwnd(&self, sf: usize) -> f64 {
         self.lia.cwnd(sf)
     }

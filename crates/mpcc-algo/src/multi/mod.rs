@@ -16,6 +16,9 @@ macro_rules! path_windows {
         fn set_ssthresh(&mut self, sf: usize, v: f64) {
             self.paths[sf]$(.$field)?.ssthresh = v;
         }
+        fn remove_subflow(&mut self, sf: usize, _now: mpcc_core::Nanos) {
+            self.paths[sf].retire();
+        }
         /// The state before the last reduction comes back whole (docs/tcp-recovery.md#undo).
         fn undo(&mut self, sf: usize, _now: mpcc_core::Nanos) {
             if let Some(p) = self.saved.take(sf) {

@@ -24,6 +24,13 @@ pub struct CubicPath {
     pub origin: f64,
 }
 
+impl CubicPath {
+    /// The subflow left: out of every coupling sum.
+    pub fn retire(&mut self) {
+        self.p.retire();
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct MpCubic {
     init_cwnd: f64,

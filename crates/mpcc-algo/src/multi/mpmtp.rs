@@ -49,6 +49,14 @@ pub struct MtpPath {
     alpha_acked: f64,
 }
 
+impl MtpPath {
+    /// The subflow left: out of every coupling sum.
+    pub fn retire(&mut self) {
+        self.p.retire();
+        self.delivered = 0.0;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct MpMtp {
     init_cwnd: f64,

@@ -20,6 +20,12 @@ pub struct WwPath {
 }
 
 impl WwPath {
+    /// The subflow left: out of every coupling sum.
+    pub fn retire(&mut self) {
+        self.p.retire();
+        self.bwe = Default::default();
+    }
+
     pub fn new(init_cwnd: f64) -> WwPath {
         WwPath { p: Path::new(init_cwnd), bwe: BwEstimator::default() }
     }

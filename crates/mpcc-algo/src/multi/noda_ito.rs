@@ -23,6 +23,13 @@ pub struct NiPath {
     pub mean: f64,
 }
 
+impl NiPath {
+    /// The subflow left: out of every coupling sum.
+    pub fn retire(&mut self) {
+        self.p.retire();
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct NodaIto {
     init_cwnd: f64,

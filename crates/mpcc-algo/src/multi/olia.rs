@@ -24,6 +24,11 @@ pub struct OliaPath {
 }
 
 impl OliaPath {
+    /// The subflow left: out of every coupling sum.
+    pub fn retire(&mut self) {
+        self.p.retire();
+    }
+
     pub fn new(init_cwnd: f64) -> OliaPath {
         OliaPath { p: Path::new(init_cwnd), l1: 0.0, l2: 0.0 }
     }

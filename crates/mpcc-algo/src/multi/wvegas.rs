@@ -29,6 +29,14 @@ pub struct VegasPath {
     pub queue_delay: f64,
 }
 
+impl VegasPath {
+    /// The subflow left: out of every coupling sum.
+    pub fn retire(&mut self) {
+        self.p.retire();
+        self.rate = 0.0;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct WVegas {
     init_cwnd: f64,

@@ -416,15 +416,17 @@ impl Sender {
         // Undo (RFC 3522's Eifel detection, as Linux's tcp_packet_delayed): the
         // first retransmitted segment is acknowledged by an ACK that echoes a send
         // time before that retransmission: the original arrived, nothing was lost.
-        if self.mech.undo && self.episode != Episode::None && self.una > self.undo_una && ack.ts < self.retrans_stamp {
-            self.undo(now, cc);
-        } else if self.frto != 0 && advanced {
-            self.frto_step(now, cc);
-        } else if self.frto != 0 {
-            self.frto = 0; // a duplicate ACK: the timeout was real (RFC 5682 2a, 3a)
-        }
-        if self.episode == Episode::Timeout && self.una >= self.rto_recover {
-            self.episode = Episode::None;
+        if self.episode != Episode::None {
+            if self.mech.undo && self.una > self.undo_una && ack.ts < self.retrans_stamp {
+                self.undo(now, cc);
+            } else if self.frto != 0 && advanced {
+                self.frto_step(now, cc);
+            } else if self.frto != 0 {
+                self.frto = 0; // a duplicate ACK: the timeout was real (RFC 5682 2a, 3a)
+            }
+            if self.episode == Episode::Timeout && self.una >= self.rto_recover {
+                self.episode = Episode::None;
+            }
         }
 
         // Recovery epochs.
@@ -442,8 +444,12 @@ impl Sender {
             self.prr_delivered += delivered;
             self.prr_last = delivered;
         }
-        self.maybe_enter_recovery(now, cc, out);
-        self.tlp_ack(now, cc);
+        if !self.in_recovery && self.una < self.nxt && self.board[0].flags & LOST != 0 {
+            self.maybe_enter_recovery(now, cc, out);
+        }
+        if self.tlp_high.is_some() {
+            self.tlp_ack(now, cc);
+        }
 
         let round_start = advanced && self.una >= self.round_end;
         if round_start {
@@ -474,12 +480,15 @@ impl Sender {
         } else if advanced {
             self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
         }
-        self.schedule_probe(now);
+        if self.mech.tlp {
+            self.schedule_probe(now);
+        }
         self.rearm();
     }
 
     /// Starts fast recovery when the oldest outstanding segment is lost (RFC 6675
     /// section 5), unless a timeout's recovery is still under way (RFC 6582).
+    #[inline(never)]
     fn maybe_enter_recovery(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
         if !self.in_recovery && self.frto == 0 && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
             self.in_recovery = true;
@@ -530,13 +539,14 @@ impl Sender {
     /// `sack` that also tells RACK of the segment.
     #[inline]
     fn sack_noted(&mut self, seq: u64, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64, echo: Nanos) -> bool {
+        if !self.mech.rack {
+            return self.sack(seq);
+        }
         let s = *self.seg(seq);
         if !self.sack(seq) {
             return false;
         }
-        if self.mech.rack {
-            self.rack_note(newest, s, seq, now, fack, echo);
-        }
+        self.rack_note(newest, s, seq, now, fack, echo);
         true
     }
 
@@ -1001,6 +1011,7 @@ impl Sender {
     /// it is acknowledged. If the probe was a retransmission and recovery did not
     /// start, the probe repaired a tail loss: the controller reduces once, as
     /// Linux's tcp_process_tlp_ack does (with no DSACK to prove it unneeded).
+    #[inline(never)]
     fn tlp_ack(&mut self, now: Nanos, cc: &mut Controller) {
         let Some(high) = self.tlp_high else { return };
         if self.in_recovery || self.episode == Episode::Timeout {
