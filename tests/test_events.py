@@ -67,3 +67,19 @@ def test_mpcc_run_event_log_writes_events_parquet(tmp_path):
     # The scenario field does the same.
     path.write_text("event_log = true\n" + path.read_text())
     assert mpcc.run(path, plots=False).events is not None
+
+
+def test_undos_and_probes_are_logged():
+    """The linux profile's undos (spurious timeouts and recoveries) and tail loss probes
+    appear in the log as often as the summary counts them."""
+    import tomllib
+    from pathlib import Path
+
+    data = tomllib.loads((Path(__file__).resolve().parents[1] / "scenarios/park/subflows20_periodic.toml").read_text())
+    data.update(duration="10s", warmup="0s", sample_interval="0s")
+    data["tcp"].update(profile="linux")
+    result = mpcc.run(data, plots=False, event_log=True)
+    f = result.summary["flows"]["f"]
+    e = result.events
+    assert e[e.kind == "undo"]["count"].sum() == f["spurious_timeouts"] + f["undone_recoveries"] > 0
+    assert e[e.kind == "probe"]["count"].sum() == f["tlp_probes"]

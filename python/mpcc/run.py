@@ -189,7 +189,7 @@ class Result:
     def events(self):
         """The per-event log (None unless the run kept it): one row per event with
         `t_s`, `kind` (send, receive, drop, loss, rto, recovery_enter, recovery_exit,
-        subflow_on, subflow_off), `flow` (name), `subflow`, `seq` and `dsn` (in
+        subflow_on, subflow_off, undo, probe), `flow` (name), `subflow`, `seq` and `dsn` (in
         segments), `link` (name of a drop's link, else ""), `ack` (a dropped ACK) and
         `count` (send: 1 for data never sent before; loss: segments marked lost)."""
         import pandas as pd
@@ -226,7 +226,7 @@ class Result:
 
 # The per-event log's kinds, in the simulator's order (crates/mpcc-sim/src/event_log.rs).
 EVENT_KINDS = ["send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on",
-               "subflow_off"]
+               "subflow_off", "undo", "probe"]
 EVENT_COLUMNS = ["t_s", "kind", "flow", "subflow", "seq", "dsn", "link", "ack", "count"]
 
 

@@ -1,7 +1,7 @@
 //! The per-event log (`event_log = true` in a scenario, `mpcc run --event-log`):
 //! one row per packet sent, received or dropped, per loss the sender detects, per
-//! retransmission timeout, recovery episode entered or left, and subflow switched
-//! on or off, with the subflow and data sequence numbers (in segments). Off by
+//! retransmission timeout, recovery episode entered or left, undo, tail loss
+//! probe, and subflow switched on or off, with the subflow and data sequence numbers (in segments). Off by
 //! default; when off the simulator pays one predictable branch per hook.
 //!
 //! The log watches the senders from outside: it compares a subflow's loss and
@@ -33,10 +33,16 @@ pub enum Event {
     /// A subflow starts or stops carrying data.
     SubflowOn = 7,
     SubflowOff = 8,
+    /// A timeout or fast recovery found spurious and undone (docs/tcp-recovery.md).
+    Undo = 9,
+    /// A tail loss probe sent.
+    Probe = 10,
 }
 
-pub const EVENT_NAMES: [&str; 9] =
-    ["send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on", "subflow_off"];
+pub const EVENT_NAMES: [&str; 11] = [
+    "send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on", "subflow_off", "undo",
+    "probe",
+];
 
 /// What the log compares of a sender before and after the simulator drives it.
 #[derive(Clone, Copy, Debug)]
@@ -44,11 +50,19 @@ pub struct SenderMark {
     losses: u64,
     timeouts: u64,
     in_recovery: bool,
+    undos: u64,
+    probes: u64,
 }
 
 impl SenderMark {
     pub fn of(s: &Sender) -> SenderMark {
-        SenderMark { losses: s.stats.losses, timeouts: s.stats.timeouts, in_recovery: s.in_recovery }
+        SenderMark {
+            losses: s.stats.losses,
+            timeouts: s.stats.timeouts,
+            in_recovery: s.in_recovery,
+            undos: s.stats.spurious_timeouts + s.stats.undone_recoveries,
+            probes: s.stats.tlp_probes,
+        }
     }
 }
 
@@ -116,6 +130,12 @@ impl EventLog {
             (false, true) => note(Event::RecoveryEnter, 1),
             (true, false) => note(Event::RecoveryExit, 1),
             _ => {}
+        }
+        if after.undos > before.undos {
+            note(Event::Undo, after.undos - before.undos);
+        }
+        if after.probes > before.probes {
+            note(Event::Probe, after.probes - before.probes);
         }
     }
 
