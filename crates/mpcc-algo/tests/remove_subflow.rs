@@ -12,34 +12,32 @@ fn ack(now: u64, rtt_ms: u64) -> AckEvent {
                in_flight: 10.0, in_recovery: false, round_start: false, app_limited: false }
 }
 
+/// Two subflows of `name` (30 ms and 60 ms RTTs) grown into congestion avoidance,
+/// and the time of their last ACK.
+fn grown(name: &str) -> (mpcc_algo::Controller, u64) {
+    let mut cc = build(name, &Params::new()).unwrap();
+    for sf in 0..2 {
+        cc.add_subflow(0);
+        cc.set_ssthresh(sf, 12.0);
+    }
+    let mut now = 0;
+    for i in 0..300u64 {
+        now += MS;
+        cc.on_ack((i % 2) as usize, &ack(now, if i % 2 == 0 { 30 } else { 60 }));
+    }
+    (cc, now)
+}
+
 #[test]
 fn after_removal_lia_olia_balia_grow_like_reno() {
     for name in ["lia", "olia", "balia"] {
-        let mut cc = build(name, &Params::new()).unwrap();
-        for sf in 0..2 {
-            cc.add_subflow(0);
-            cc.set_ssthresh(sf, 12.0);
-        }
-        let mut now = 0;
-        for i in 0..300u64 {
-            now += MS;
-            cc.on_ack((i % 2) as usize, &ack(now, if i % 2 == 0 { 30 } else { 60 }));
-        }
         let coupled_step = {
-            let mut twin = build(name, &Params::new()).unwrap();
-            for sf in 0..2 {
-                twin.add_subflow(0);
-                twin.set_ssthresh(sf, 12.0);
-            }
-            let mut t = 0;
-            for i in 0..300u64 {
-                t += MS;
-                twin.on_ack((i % 2) as usize, &ack(t, if i % 2 == 0 { 30 } else { 60 }));
-            }
+            let (mut twin, t) = grown(name);
             let w = twin.cwnd(0);
             twin.on_ack(0, &ack(t + MS, 30));
             twin.cwnd(0) - w
         };
+        let (mut cc, now) = grown(name);
         cc.remove_subflow(1, now);
         let w = cc.cwnd(0);
         assert!(w > 12.0, "{name}: in congestion avoidance ({w})");
