@@ -177,6 +177,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 base: FlowCounters::default(),
             });
         }
+        let n_subs = subs.len();
         let sched_name = fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT);
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
         let mut sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
@@ -210,6 +211,10 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             cc_name: fc.cc.clone(),
             cc,
             subs,
+            opportunistic: fc.scheduler_params.get(scheduler::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),
+            penalize: fc.scheduler_params.get(scheduler::PENALIZE.name).is_some_and(|&v| v >= 0.5),
+            opp_dsn: None,
+            penalized_at: vec![0; n_subs],
             sched,
             data,
             rx: DataReceiver::new(buf_segs),

@@ -118,6 +118,13 @@ pub struct Flow {
     pub cc: Controller,
     pub subs: Vec<Subflow>,
     pub sched: Scheduler,
+    /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
+    pub opportunistic: bool,
+    pub penalize: bool,
+    /// The DSN last re-sent opportunistically (once each), and when each subflow
+    /// was last penalized.
+    pub opp_dsn: Option<u64>,
+    pub penalized_at: Vec<Nanos>,
     pub data: DataSender,
     pub rx: DataReceiver,
     pub start: Nanos,
@@ -251,12 +258,55 @@ impl Flow {
             timing.handed(dsn, now);
             subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
         }
+        if self.opportunistic && n > 1 {
+            self.opportunistic_retransmission(now, out);
+        }
+        let Flow { subs, sched, data, .. } = self;
         if let Some(t) = sched.tsc_mut() {
             let waiting = data.has_new() || data.next_reinjection().is_some();
             t.plan_wake(now, waiting, |i| subs[i].sched_state(subs[i].cwnd));
         }
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.note_window_use(s.cwnd);
+        }
+    }
+
+    /// Raiciu et al. (NSDI 2012, 4.2): the receive window blocks new data while the
+    /// data at its left edge waits on another subflow: a subflow with space sends it
+    /// again (once per DSN) and, with `penalize`, the subflow that held it halves its
+    /// window, at most once per its smoothed RTT.
+    #[cold]
+    fn opportunistic_retransmission(&mut self, now: Nanos, out: &mut Vec<Packet>) {
+        let data = &self.data;
+        let blocked = data.nxt >= data.wnd_edge && data.nxt < data.app_limit && data.una < data.nxt;
+        if !blocked || self.opp_dsn == Some(data.una) {
+            return;
+        }
+        let dsn = data.una;
+        let Some(holder) = self.subs.iter().position(|s| s.active && s.snd.holds(dsn)) else { return };
+        let n = self.subs.len();
+        let conn = ConnState { queued: 1, window: data.window() };
+        let subs = &self.subs;
+        let Some(i) = self.sched.pick(n, Some(holder), conn, |i| subs[i].sched_state(subs[i].cwnd)) else { return };
+        self.opp_dsn = Some(dsn);
+        let bytes = self.data.seg_bytes(dsn);
+        self.subs[i].snd.emit_new(now, dsn, bytes, true, out);
+        if self.penalize {
+            let h = &self.subs[holder];
+            if now.saturating_sub(self.penalized_at[holder]) >= h.snd.rtt.srtt {
+                self.penalized_at[holder] = now;
+                let ev = mpcc_algo::CongestionEvent {
+                    now,
+                    kind: mpcc_algo::CongestionKind::Loss,
+                    in_flight: h.snd.pipe as f64,
+                    srtt: h.snd.rtt.srtt,
+                    min_rtt: h.snd.rtt.min_rtt,
+                    rtt: h.snd.rtt.latest,
+                };
+                let sf = h.snd.sf;
+                mpcc_algo::CongestionControl::on_congestion(&mut self.cc, sf, &ev);
+                mpcc_algo::CongestionControl::on_recovery_exit(&mut self.cc, sf, now);
+            }
         }
     }
 

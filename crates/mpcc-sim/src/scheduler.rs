@@ -43,14 +43,41 @@ const BETA: ParamInfo = ParamInfo {
     help: "ECF's hysteresis: keep waiting for the fast subflow while it is up to (1 + beta) times better",
 };
 
+/// Opportunistic retransmission (Raiciu et al., "How Hard Can It Be? Designing and
+/// Implementing a Deployable Multipath TCP", NSDI 2012, section 4.2): when the
+/// receive window blocks new data, the subflow with space re-sends the data at the
+/// window's left edge that a slower subflow holds. Applied by the connection
+/// (`flow.rs`), whatever the scheduler.
+pub const OPPORTUNISTIC: ParamInfo = ParamInfo {
+    name: "opportunistic",
+    default: 0.0,
+    min: 0.0,
+    max: 1.0,
+    help: "1: re-send the data blocking the receive window on a subflow with space (Raiciu et al. 2012)",
+};
+
+/// Penalization (same paper): the subflow that held the blocking data halves its
+/// window, at most once per its RTT.
+pub const PENALIZE: ParamInfo = ParamInfo {
+    name: "penalize",
+    default: 0.0,
+    min: 0.0,
+    max: 1.0,
+    help: "1: halve the window of the subflow that held the data blocking the receive window, once per RTT",
+};
+
 /// Every registered scheduler; the first is the default.
 pub const REGISTRY: &[SchedulerInfo] = &[
     SchedulerInfo {
         name: "minrtt",
         summary: "lowest smoothed RTT among subflows with window space (Linux's default; Paasch et al. 2014)",
-        params: &[],
+        params: &[OPPORTUNISTIC, PENALIZE],
     },
-    SchedulerInfo { name: "roundrobin", summary: "subflows with window space take turns, one segment each", params: &[] },
+    SchedulerInfo {
+        name: "roundrobin",
+        summary: "subflows with window space take turns, one segment each",
+        params: &[OPPORTUNISTIC, PENALIZE],
+    },
     SchedulerInfo {
         name: "redundant",
         summary: "every segment on every subflow with window space; the receiver keeps the first copy (Linux's redundant)",
@@ -59,12 +86,12 @@ pub const REGISTRY: &[SchedulerInfo] = &[
     SchedulerInfo {
         name: "blest",
         summary: "minrtt, but waits for the fast subflow when a slow one would block the send window (Ferlin et al. 2016)",
-        params: &[LAMBDA],
+        params: &[LAMBDA, OPPORTUNISTIC, PENALIZE],
     },
     SchedulerInfo {
         name: "ecf",
         summary: "minrtt, but waits for the fast subflow when it would finish the queued data earlier (Lim et al. 2017)",
-        params: &[BETA],
+        params: &[BETA, OPPORTUNISTIC, PENALIZE],
     },
     SchedulerInfo {
         name: "cdd",

@@ -831,6 +831,11 @@ impl Sender {
         }
     }
 
+    /// Whether an outstanding, unSACKed segment of this subflow carries `dsn`.
+    pub fn holds(&self, dsn: u64) -> bool {
+        self.board.iter().any(|s| s.dsn == dsn && s.flags & SACKED == 0)
+    }
+
     /// Calls `f` with the data sequence number of every outstanding segment not
     /// yet queued for reinjection (`include_sacked`: SACKed ones too, for a
     /// subflow that is closing, whose receiver will never deliver them), and marks
