@@ -474,9 +474,11 @@ mod tests {
         let e = build("lowest", NONE, 2).unwrap_err();
         assert!(e.starts_with("scheduler: unknown scheduler 'lowest'; allowed: minrtt, roundrobin, redundant, blest, ecf, cdd, tsc"), "{e}");
         let e = build("ecf", &[("lambda", 1.0)], 2).unwrap_err();
-        assert_eq!(e, "scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta");
+        assert_eq!(e, "scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta, opportunistic, penalize");
         let e = build("minrtt", &[("beta", 1.0)], 2).unwrap_err();
-        assert_eq!(e, "scheduler_params.beta: unknown parameter of scheduler 'minrtt'; allowed: none");
+        assert_eq!(e, "scheduler_params.beta: unknown parameter of scheduler 'minrtt'; allowed: opportunistic, penalize");
+        let e = build("redundant", &[("beta", 1.0)], 2).unwrap_err();
+        assert_eq!(e, "scheduler_params.beta: unknown parameter of scheduler 'redundant'; allowed: none");
         let e = build("blest", &[("lambda", -1.0)], 2).unwrap_err();
         assert_eq!(e, "scheduler_params.lambda: -1; allowed: 0 to 100");
         assert!(build("blest", &[("lambda", f64::NAN)], 2).is_err());

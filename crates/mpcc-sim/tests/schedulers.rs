@@ -143,9 +143,10 @@ fn scheduler_parameters_are_checked_and_errors_name_the_field() {
         json!({"name": "m", "cc": "lia", "scheduler": sched, "scheduler_params": params, "subflows": [{"path": [0]}], "app": {"kind": "bulk"}})
     };
     let cases = [
-        (flow("ecf", json!({"lambda": 1.0})), "flows.m.scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta"),
-        (flow("blest", json!({"beta": 1.0})), "flows.m.scheduler_params.beta: unknown parameter of scheduler 'blest'; allowed: lambda"),
-        (flow("minrtt", json!({"lambda": 1.0})), "flows.m.scheduler_params.lambda: unknown parameter of scheduler 'minrtt'; allowed: none"),
+        (flow("ecf", json!({"lambda": 1.0})), "flows.m.scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta, opportunistic, penalize"),
+        (flow("blest", json!({"beta": 1.0})), "flows.m.scheduler_params.beta: unknown parameter of scheduler 'blest'; allowed: lambda, opportunistic, penalize"),
+        (flow("minrtt", json!({"lambda": 1.0})), "flows.m.scheduler_params.lambda: unknown parameter of scheduler 'minrtt'; allowed: opportunistic, penalize"),
+        (flow("redundant", json!({"lambda": 1.0})), "flows.m.scheduler_params.lambda: unknown parameter of scheduler 'redundant'; allowed: none"),
         (flow("blest", json!({"lambda": -0.5})), "flows.m.scheduler_params.lambda: -0.5; allowed: 0 to 100"),
         (flow("ecf", json!({"beta": 11.0})), "flows.m.scheduler_params.beta: 11; allowed: 0 to 10"),
         (flow("fastest", json!({})), "flows.m.scheduler: unknown scheduler 'fastest'; allowed: minrtt, roundrobin, redundant, blest, ecf, cdd"),
