@@ -23,54 +23,7 @@ const STREAM_APP: u64 = 4 << 32;
 pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
     let mut out = Vec::with_capacity(cfg.links.len());
     for (i, lc) in cfg.links.iter().enumerate() {
-        let field = |f: &str| format!("links.{}.{}", lc.name, f);
-        let at = |e: String| format!("{}: {e}", field("capacity"));
-        let capacity = match &lc.capacity {
-            CapacityConfig::Constant { bps } => {
-                if !(bps.is_finite() && *bps > 0.0) {
-                    return Err(format!("{}: {bps} bit/s; allowed: a positive rate", field("rate")));
-                }
-                Capacity::constant(*bps).map_err(at)?
-            }
-            CapacityConfig::Schedule { steps, period_ns } => Capacity::schedule(steps, *period_ns).map_err(at)?,
-            CapacityConfig::RandomWalk { initial_bps, min_bps, max_bps, step_ns, sigma } => {
-                let rng = Rng::stream(cfg.seed, STREAM_LINK_CAPACITY + i as u64);
-                Capacity::random_walk(*initial_bps, *min_bps, *max_bps, *step_ns, *sigma, rng).map_err(at)?
-            }
-            CapacityConfig::Trace { path, bytes_per_opportunity } => {
-                Capacity::from_mahimahi_file(path, *bytes_per_opportunity).map_err(at)?
-            }
-        };
-        let at = |e: String| format!("{}: {e}", field("queue"));
-        let queue = match &lc.queue {
-            QueueConfig::Droptail { packets, bytes } => Queue::droptail(*packets, *bytes).map_err(at)?,
-            QueueConfig::Red { min_th, max_th, max_p, weight, gentle, limit, mean_pktsize } => {
-                let params = RedParams {
-                    min_th: *min_th,
-                    max_th: *max_th,
-                    max_p: *max_p,
-                    weight: *weight,
-                    gentle: *gentle,
-                    limit: *limit,
-                    mean_pktsize: *mean_pktsize,
-                };
-                let rng = Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64);
-                Queue::red(params, capacity.nominal_bps(), rng).map_err(at)?
-            }
-            QueueConfig::Codel { target_ns, interval_ns, limit, mtu } => {
-                Queue::codel(*target_ns, *interval_ns, *limit, *mtu).map_err(at)?
-            }
-        };
-        let rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
-        let at = |e: String| format!("{}: {e}", field("loss"));
-        let loss = match &lc.loss {
-            LossConfig::None => LossModel::None,
-            LossConfig::Bernoulli { p } => LossModel::bernoulli(*p, rng).map_err(at)?,
-            LossConfig::Periodic { every } => LossModel::periodic(*every).map_err(at)?,
-            LossConfig::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
-                LossModel::gilbert_elliott(*p_gb, *p_bg, *loss_good, *loss_bad, rng).map_err(at)?
-            }
-        };
+        let LinkModels { capacity, queue, loss } = link_models(cfg, i)?;
         out.push(Link {
             name: lc.name.clone(),
             queue,
@@ -85,6 +38,69 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
         });
     }
     Ok(out)
+}
+
+/// The models of one link, with the random streams the simulator gives them: the
+/// testbed's link emulator (crates/mpcc-emu) builds its links here too, so that
+/// both apply the same capacity, queue and loss to the same seed.
+pub struct LinkModels<P> {
+    pub capacity: Capacity,
+    pub queue: Queue<P>,
+    pub loss: LossModel,
+}
+
+/// Builds link `i` of `cfg`; errors name the link's field and what is allowed.
+pub fn link_models<P: Copy>(cfg: &Config, i: usize) -> Result<LinkModels<P>, String> {
+    let lc = &cfg.links[i];
+    let field = |f: &str| format!("links.{}.{}", lc.name, f);
+    let at = |e: String| format!("{}: {e}", field("capacity"));
+    let capacity = match &lc.capacity {
+        CapacityConfig::Constant { bps } => {
+            if !(bps.is_finite() && *bps > 0.0) {
+                return Err(format!("{}: {bps} bit/s; allowed: a positive rate", field("rate")));
+            }
+            Capacity::constant(*bps).map_err(at)?
+        }
+        CapacityConfig::Schedule { steps, period_ns } => Capacity::schedule(steps, *period_ns).map_err(at)?,
+        CapacityConfig::RandomWalk { initial_bps, min_bps, max_bps, step_ns, sigma } => {
+            let rng = Rng::stream(cfg.seed, STREAM_LINK_CAPACITY + i as u64);
+            Capacity::random_walk(*initial_bps, *min_bps, *max_bps, *step_ns, *sigma, rng).map_err(at)?
+        }
+        CapacityConfig::Trace { path, bytes_per_opportunity } => {
+            Capacity::from_mahimahi_file(path, *bytes_per_opportunity).map_err(at)?
+        }
+    };
+    let at = |e: String| format!("{}: {e}", field("queue"));
+    let queue = match &lc.queue {
+        QueueConfig::Droptail { packets, bytes } => Queue::droptail(*packets, *bytes).map_err(at)?,
+        QueueConfig::Red { min_th, max_th, max_p, weight, gentle, limit, mean_pktsize } => {
+            let params = RedParams {
+                min_th: *min_th,
+                max_th: *max_th,
+                max_p: *max_p,
+                weight: *weight,
+                gentle: *gentle,
+                limit: *limit,
+                mean_pktsize: *mean_pktsize,
+            };
+            let rng = Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64);
+            Queue::red(params, capacity.nominal_bps(), rng).map_err(at)?
+        }
+        QueueConfig::Codel { target_ns, interval_ns, limit, mtu } => {
+            Queue::codel(*target_ns, *interval_ns, *limit, *mtu).map_err(at)?
+        }
+    };
+    let rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
+    let at = |e: String| format!("{}: {e}", field("loss"));
+    let loss = match &lc.loss {
+        LossConfig::None => LossModel::None,
+        LossConfig::Bernoulli { p } => LossModel::bernoulli(*p, rng).map_err(at)?,
+        LossConfig::Periodic { every } => LossModel::periodic(*every).map_err(at)?,
+        LossConfig::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
+            LossModel::gilbert_elliott(*p_gb, *p_bg, *loss_good, *loss_bad, rng).map_err(at)?
+        }
+    };
+    Ok(LinkModels { capacity, queue, loss })
 }
 
 pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {

@@ -1,0 +1,83 @@
+"""The same scenario on the real Linux kernel: hosts in network namespaces, the
+scenario's links emulated in userspace (crates/mpcc-emu), real MPTCP and TCP
+sockets, results written as the simulator writes them (docs/testbed.md).
+
+    result = mpcc.testbed.run("scenarios/multipath_demo.toml", out="results/tb")
+
+`plan` checks a scenario and refuses what the testbed cannot build; `Network`
+builds and tears down; `measure` turns raw measurements into results.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from .network import Network, TestbedError, emulator_binary, leftovers
+from .plan import plan
+
+__all__ = ["Network", "TestbedError", "check", "leftovers", "missing_requirement", "plan", "run"]
+
+
+def missing_requirement() -> str | None:
+    """What this machine lacks to run the testbed, as one phrase, or None."""
+    if os.geteuid() != 0:
+        return "root is required to create network namespaces and TUN devices"
+    if not Path("/dev/net/tun").exists():
+        return "the kernel has no TUN device (/dev/net/tun is missing)"
+    try:
+        if Path("/proc/sys/net/mptcp/enabled").read_text().strip() != "1":
+            return "MPTCP is disabled (net.mptcp.enabled is not 1)"
+    except OSError:
+        return "the kernel has no MPTCP (net.mptcp.enabled is missing)"
+    if not shutil.which("ip"):
+        return "the ip command (iproute2) is not installed"
+    if not emulator_binary().exists():
+        return f"the link emulator is not built ({emulator_binary()}; `cargo build --release -p mpcc-emu`)"
+    return None
+
+
+def check(scenario) -> "plan":
+    """Loads a scenario (path, TOML text or Scenario) and returns its testbed plan;
+    raises ValueError with one line per problem."""
+    from ..scenario import Scenario, load
+
+    sc = scenario if isinstance(scenario, Scenario) else load(scenario)
+    return plan(sc)
+
+
+def run(scenario, out=None, force: bool = False, plots: bool = True, progress=None, keep_raw=None):
+    """Runs a scenario on the testbed; returns an mpcc.run.Result (saved to `out`
+    if given). `keep_raw`: a folder to keep the raw measurements in."""
+    from ..run import Result
+    from ..scenario import Scenario, load
+    from .measure import results
+
+    sc = scenario if isinstance(scenario, Scenario) else load(scenario)
+    p = plan(sc)
+    if out is not None:
+        from ..output import check_replaceable
+
+        if Path(out).exists():
+            check_replaceable(out, force, flag="--force")
+    missing = missing_requirement()
+    if missing:
+        raise TestbedError(f"the testbed cannot run here: {missing}")
+    work = Path(keep_raw) if keep_raw else Path(tempfile.mkdtemp(prefix="mpcc-testbed-"))
+    started = time.monotonic()
+    try:
+        with Network(p, work) as net:
+            raw = net.run(progress)
+        raw["kernel"] = platform.release()
+        summary, tables = results(p, raw, time.monotonic() - started)
+    finally:
+        if not keep_raw:
+            shutil.rmtree(work, ignore_errors=True)
+    result = Result(sc, p.config, summary, tables)
+    if out is not None:
+        result.save(out, plots=plots, force=force)
+    return result

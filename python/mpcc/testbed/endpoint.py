@@ -1,0 +1,323 @@
+"""The testbed's traffic endpoints, run as scripts inside network namespaces
+(`ip netns exec NS python endpoint.py ROLE SPEC.json`; no mpcc imports).
+
+    server SPEC.json   listens on every flow's port, timestamps what arrives,
+                       and writes its measurements when standard input closes
+    client SPEC.json   one flow: connects at its start, runs its application,
+                       samples the kernel's per-subflow state, writes them at the end
+
+Data is framed in records: a 12-byte header (record length, u32; the write's
+CLOCK_MONOTONIC time in ns, u64) and filler. The clock is the same in every
+namespace, so the server's arrival time minus the header's time is the
+application-level delay of that record (one record per segment for bulk and file
+transfers, one per write for a stream).
+"""
+
+import ctypes
+import json
+import os
+import select
+import socket
+import struct
+import sys
+import threading
+import time
+
+IPPROTO_MPTCP = 262
+SOL_MPTCP = 284
+MPTCP_TCPINFO = 2
+MPTCP_SUBFLOW_ADDRS = 3
+TCP_INFO = 11
+TCP_CONGESTION = 13
+TCP_NOTSENT_LOWAT = 25
+HEADER = struct.Struct("<IQ")
+RECORD = 1448
+# Close with a reset: a socket still holding a full send buffer must not outlive
+# the run (it would keep the namespace and its controller busy).
+LINGER_RESET = struct.pack("ii", 1, 0)
+# Bytes of struct tcp_info read; a shorter kernel answer leaves the rest zero.
+TCP_INFO_LEN = 248
+# (field, struct format, offset) of the struct tcp_info fields sampled.
+TCP_INFO_FIELDS = (
+    ("ca_state", "B", 1), ("snd_mss", "I", 16), ("unacked", "I", 24), ("sacked", "I", 28),
+    ("lost", "I", 32), ("retrans", "I", 36), ("rtt_us", "I", 68), ("rttvar_us", "I", 72),
+    ("ssthresh", "I", 76), ("cwnd", "I", 80), ("total_retrans", "I", 100),
+    ("bytes_acked", "Q", 120), ("bytes_received", "Q", 128), ("segs_out", "I", 136), ("data_segs_out", "I", 156),
+    ("bytes_sent", "Q", 200), ("bytes_retrans", "Q", 208), ("total_rto", "H", 240),
+)
+STOP = threading.Event()
+
+
+def now_ns() -> int:
+    return time.monotonic_ns()
+
+
+def sleep_until(t_ns: int) -> bool:
+    """Sleeps until CLOCK_MONOTONIC reaches t_ns; False if asked to stop first."""
+    while not STOP.is_set():
+        left = t_ns - now_ns()
+        if left <= 0:
+            return True
+        STOP.wait(min(left / 1e9, 0.5))
+    return False
+
+
+def tcp_info_fields(raw: bytes) -> dict:
+    raw = raw.ljust(TCP_INFO_LEN, b"\0")
+    return {name: struct.unpack_from("<" + fmt, raw, off)[0] for name, fmt, off in TCP_INFO_FIELDS}
+
+
+# ---------------------------------------------------------------- client
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _mptcp_getsockopt(fd: int, opt: int, elem: int, count: int = 16) -> tuple[int, bytes]:
+    """MPTCP_TCPINFO / MPTCP_SUBFLOW_ADDRS: (number of subflows, their elements).
+    The buffer starts with struct mptcp_subflow_data, which the kernel reads, so
+    it goes through libc (Python's getsockopt passes a zeroed buffer)."""
+    head = 16
+    buf = ctypes.create_string_buffer(head + elem * count)
+    struct.pack_into("<IIII", buf, 0, head, 0, 0, elem)
+    size = ctypes.c_uint32(len(buf))
+    if _libc.getsockopt(fd, SOL_MPTCP, opt, buf, ctypes.byref(size)) != 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    _, num, _, user = struct.unpack_from("<IIII", buf, 0)
+    return min(num, count), buf.raw[head:head + user * min(num, count)]
+
+
+def subflow_infos(sock: socket.socket, proto: str, addrs: list[str]) -> list[tuple[int, dict]]:
+    """(path index, tcp_info fields) of every subflow of the connection."""
+    if proto == "tcp":
+        return [(0, tcp_info_fields(sock.getsockopt(socket.IPPROTO_TCP, TCP_INFO, TCP_INFO_LEN)))]
+    n, infos = _mptcp_getsockopt(sock.fileno(), MPTCP_TCPINFO, TCP_INFO_LEN)
+    m, names = _mptcp_getsockopt(sock.fileno(), MPTCP_SUBFLOW_ADDRS, 256)
+    out = []
+    for i in range(min(n, m)):
+        local = socket.inet_ntoa(names[i * 256 + 4:i * 256 + 8])
+        if local in addrs:
+            out.append((addrs.index(local), tcp_info_fields(infos[i * TCP_INFO_LEN:(i + 1) * TCP_INFO_LEN])))
+    return out
+
+
+def sampler(sock, spec, rows: list, lock: threading.Lock) -> None:
+    """One row per subflow at every sampling instant of the scenario's grid."""
+    t0, step, end = spec["t0_ns"], spec["sample_ns"], spec["end_ns"]
+    k = -(-(spec["start_ns"]) // step)
+    while t0 + k * step <= t0 + end and sleep_until(t0 + k * step):
+        try:
+            infos = subflow_infos(sock, spec["proto"], spec["subflow_addrs"])
+        except OSError:
+            break
+        with lock:
+            rows.extend([k * step, idx, info] for idx, info in infos)
+        k += 1
+
+
+def records(n_bytes: int, size: int = RECORD) -> bytes:
+    """Whole records holding n_bytes, stamped now (the last takes any remainder)."""
+    stamp = now_ns()
+    count, rest = divmod(n_bytes, size)
+    sizes = [size] * count
+    if rest:
+        if rest < HEADER.size and sizes:
+            sizes[-1] += rest
+        else:
+            sizes.append(max(rest, HEADER.size))
+    return b"".join(HEADER.pack(s, stamp) + bytes(s - HEADER.size) for s in sizes)
+
+
+def send_stream(sock, total: int | None, deadline_ns: int) -> int:
+    """Bulk (total None) or a file of `total` bytes, as fast as the socket takes
+    them. The send buffer holds at most TCP_NOTSENT_LOWAT unsent bytes, so a
+    record's stamp is within that much of its first transmission, as the
+    simulator's application delay for bulk transfers (from first sent) wants."""
+    sent, pending = 0, b""
+    sock.setblocking(False)
+    while not STOP.is_set() and now_ns() < deadline_ns and (total is None or sent < total or pending):
+        if not pending:
+            chunk = 8 * RECORD if total is None else min(8 * RECORD, total - sent)
+            pending = records(chunk)
+            sent += chunk
+        _, writable, _ = select.select([], [sock], [], 0.05)
+        if not writable:
+            continue
+        try:
+            n = sock.send(pending)
+        except BlockingIOError:
+            continue
+        pending = pending[n:]
+    return sent - len(pending)
+
+
+def send_cbr(sock, rate_bps: float, chunk: int, deadline_ns: int) -> int:
+    """One write of `chunk` bytes every chunk*8/rate seconds, stamped with the time
+    it is due (a write blocked by a full send buffer waits, and its delay counts)."""
+    sock.setblocking(True)
+    period = chunk * 8 / rate_bps * 1e9
+    start, k, sent = now_ns(), 0, 0
+    while not STOP.is_set():
+        due = start + int(k * period)
+        if due >= deadline_ns or not sleep_until(due):
+            break
+        data = bytearray(records(chunk, size=max(chunk, HEADER.size)))
+        struct.pack_into("<Q", data, 4, due)
+        sock.sendall(bytes(data))
+        sent += len(data)
+        k += 1
+    return sent
+
+
+def client(spec: dict) -> dict:
+    t0 = spec["t0_ns"]
+    stop_ns = t0 + (spec["stop_ns"] if spec["stop_ns"] is not None else spec["end_ns"])
+    end_ns = t0 + spec["end_ns"]
+    result = {"rows": [], "sent_bytes": 0, "connected_ns": None, "error": None}
+    if not sleep_until(t0 + spec["start_ns"]):
+        return result
+    proto = IPPROTO_MPTCP if spec["proto"] == "mptcp" else 0
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, spec["cc"].encode())
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, TCP_NOTSENT_LOWAT, spec["notsent_lowat"])
+        except OSError:
+            result["notsent_lowat"] = "not supported"
+        sock.bind((spec["src"], 0))
+        sock.connect((spec["server"], spec["port"]))
+        result["connected_ns"] = now_ns() - t0
+        lock = threading.Lock()
+        th = threading.Thread(target=sampler, args=(sock, spec, result["rows"], lock), daemon=True)
+        th.start()
+        app = spec["app"]
+        if app["kind"] in ("bulk", "file"):
+            result["sent_bytes"] = send_stream(sock, app.get("size_bytes"), stop_ns)
+        elif app["kind"] == "cbr":
+            result["sent_bytes"] = send_cbr(sock, app["rate_bps"], app["chunk_bytes"], stop_ns)
+        else:
+            raise ValueError(f"application {app['kind']!r} is not supported by the testbed")
+        if app["kind"] != "bulk":
+            sock.shutdown(socket.SHUT_WR)
+        sleep_until(end_ns)
+        STOP.set()
+        th.join(2.0)
+    except OSError as e:
+        result["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        with_reset(sock)
+    return result
+
+
+def with_reset(sock) -> None:
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_RESET)
+    except OSError:
+        pass
+    sock.close()
+
+
+# ---------------------------------------------------------------- server
+
+class Receiver:
+    """One connection's arrivals: bytes per read and every record's delay."""
+
+    def __init__(self, t0: int):
+        self.t0 = t0
+        self.reads: list[tuple[int, int]] = []   # (arrival ns after t0, bytes)
+        self.delays: list[float] = []            # seconds, one per record
+        self.stamps: list[int] = []              # record's write time, ns after t0
+        self.buf = bytearray()
+
+    def feed(self, data: bytes, at: int) -> None:
+        self.reads.append((at - self.t0, len(data)))
+        self.buf += data
+        off = 0
+        while len(self.buf) - off >= HEADER.size:
+            size, stamp = HEADER.unpack_from(self.buf, off)
+            if size < HEADER.size:
+                raise ValueError(f"corrupt record header (size {size})")
+            if len(self.buf) - off < size:
+                break
+            self.delays.append((at - stamp) / 1e9)
+            self.stamps.append(stamp - self.t0)
+            off += size
+        del self.buf[:off]
+
+
+def server(spec: dict) -> None:
+    listeners = {}
+    for port in spec["ports"]:
+        lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
+        lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        lst.bind(("0.0.0.0", port))
+        lst.listen(8)
+        lst.setblocking(False)
+        listeners[lst.fileno()] = (lst, port)
+    print("ready", flush=True)
+    t0 = int(sys.stdin.readline())   # the scenario's time zero, once the emulator runs
+    conns: dict[int, tuple[socket.socket, Receiver, int]] = {}
+    per_port: dict[int, list[Receiver]] = {p: [] for p in spec["ports"]}
+    errors = []
+    poller = select.poll()
+    for fd in listeners:
+        poller.register(fd, select.POLLIN)
+    poller.register(sys.stdin.fileno(), select.POLLIN)
+    running = True
+    while running:
+        for fd, _ in poller.poll(200):
+            if fd == sys.stdin.fileno():
+                running = False
+            elif fd in listeners:
+                lst, port = listeners[fd]
+                try:
+                    conn, _ = lst.accept()
+                except BlockingIOError:
+                    continue
+                conn.setblocking(False)
+                rcv = Receiver(t0)
+                per_port[port].append(rcv)
+                conns[conn.fileno()] = (conn, rcv, port)
+                poller.register(conn.fileno(), select.POLLIN)
+            elif fd in conns:
+                conn, rcv, port = conns[fd]
+                try:
+                    data = conn.recv(1 << 20)
+                except BlockingIOError:
+                    continue
+                except OSError as e:
+                    data = b""
+                    errors.append(f"port {port}: {e}")
+                if data:
+                    try:
+                        rcv.feed(data, now_ns())
+                    except ValueError as e:
+                        errors.append(f"port {port}: {e}")
+                        data = b""
+                if not data:
+                    poller.unregister(fd)
+                    del conns[fd]
+                    with_reset(conn)
+    for conn, _, _ in conns.values():
+        with_reset(conn)
+    out = {str(p): [{"reads": r.reads, "delays": r.delays, "stamps": r.stamps} for r in rs]
+           for p, rs in per_port.items()}
+    with open(spec["out"], "w") as f:
+        json.dump({"ports": out, "errors": errors}, f)
+
+
+def main() -> None:
+    role, path = sys.argv[1], sys.argv[2]
+    with open(path) as f:
+        spec = json.load(f)
+    if role == "server":
+        server(spec)
+        return
+    import signal
+    signal.signal(signal.SIGTERM, lambda *_: STOP.set())
+    result = client(spec)
+    with open(spec["out"], "w") as f:
+        json.dump(result, f)
+
+
+if __name__ == "__main__":
+    main()

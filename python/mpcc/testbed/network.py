@@ -1,0 +1,268 @@
+"""Builds a testbed plan on the running kernel and tears it down.
+
+`Network(plan, workdir)` is a context manager. On entry it creates the hosts'
+namespaces, starts the link emulator (which opens a TUN device in each), gives
+the devices their addresses and routes, and configures MPTCP (limits and
+`subflow` endpoints) and the TCP settings of each client. On exit, also after an
+error or Ctrl-C, it stops every process it started (each in its own process
+group), deletes the namespaces and unloads the eBPF controllers it loaded: the
+TUN devices die with the emulator, veths and addresses with the namespaces.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .plan import SERVER_ADDR, Plan
+
+ENDPOINT = Path(__file__).with_name("endpoint.py")
+DEVICE = "emu"
+# Unsent bytes a bulk sender keeps in its socket (endpoint.py, send_stream).
+NOTSENT_LOWAT = 16384
+
+
+class TestbedError(RuntimeError):
+    """The kernel refused a step of the build; the message names it."""
+
+
+def _sh(*cmd: str, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run(list(cmd), capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise TestbedError(f"`{' '.join(cmd)}` failed: {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc
+
+
+def emulator_binary() -> Path:
+    """The mpcc-emu binary: MPCC_EMU, else the workspace's release build."""
+    env = os.environ.get("MPCC_EMU")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[3] / "target" / "release" / "mpcc-emu"
+
+
+class Network:
+    def __init__(self, plan: Plan, workdir: Path, prefix: str | None = None):
+        self.plan = plan
+        self.work = Path(workdir)
+        self.prefix = prefix or f"mpcctb{os.getpid() % 100000}"
+        self.namespaces: list[str] = []
+        self.procs: list[subprocess.Popen] = []
+        self.loaded: list[str] = []
+        self.emulator: subprocess.Popen | None = None
+        self.server: subprocess.Popen | None = None
+        self.t0_ns: int | None = None
+
+    # ------------------------------------------------------------ names
+    def client_ns(self, i: int) -> str:
+        return f"{self.prefix}-c{i}"
+
+    @property
+    def server_ns(self) -> str:
+        return f"{self.prefix}-srv"
+
+    def ns_exec(self, ns: str, *cmd: str, check: bool = True) -> subprocess.CompletedProcess:
+        return _sh("ip", "netns", "exec", ns, *cmd, check=check)
+
+    # ------------------------------------------------------------ build
+    def __enter__(self) -> "Network":
+        try:
+            self._build()
+        except BaseException:
+            self.teardown()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.teardown()
+
+    def _build(self) -> None:
+        self.work.mkdir(parents=True, exist_ok=True)
+        self._load_controllers()
+        hosts = [self.server_ns] + [self.client_ns(f.index) for f in self.plan.flows]
+        for ns in hosts:
+            _sh("ip", "netns", "add", ns)
+            self.namespaces.append(ns)
+            self.ns_exec(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+                         "net.ipv6.conf.default.disable_ipv6=1", "net.mptcp.enabled=1",
+                         "net.ipv4.tcp_no_metrics_save=1",
+                         # Buffers far above any path's BDP: neither window limits a flow,
+                         # as in the simulator without rcv_buf/send_buf.
+                         "net.ipv4.tcp_rmem=4096 131072 33554432", "net.ipv4.tcp_wmem=4096 65536 33554432")
+            _sh("ip", "-n", ns, "link", "set", "lo", "up")
+        self._start_emulator(hosts)
+        mtu = str(max(f.mss for f in self.plan.flows) + 52)
+        # The server: one address, routes to every client subflow address.
+        self._device_up(self.server_ns, mtu)
+        _sh("ip", "-n", self.server_ns, "addr", "add", f"{SERVER_ADDR}/32", "dev", DEVICE)
+        _sh("ip", "-n", self.server_ns, "route", "add", "10.201.0.0/16", "dev", DEVICE)
+        _sh("ip", "-n", self.server_ns, "mptcp", "limits", "set", "subflows", "8", "add_addr_accepted", "0")
+        for f in self.plan.flows:
+            ns = self.client_ns(f.index)
+            self._device_up(ns, str(f.mss + 52))
+            for s in f.subflows:
+                _sh("ip", "-n", ns, "addr", "add", f"{s.addr}/32", "dev", DEVICE)
+            _sh("ip", "-n", ns, "route", "add", f"{SERVER_ADDR}/32", "dev", DEVICE, "src", f.subflows[0].addr,
+                "rto_min", f"{f.min_rto_ns // 1_000_000}ms")
+            self.ns_exec(ns, "sysctl", "-qw", f"net.ipv4.tcp_reordering={f.dupthresh}")
+            if f.multipath:
+                extra = str(len(f.subflows) - 1)
+                _sh("ip", "-n", ns, "mptcp", "limits", "set", "subflows", extra, "add_addr_accepted", "0")
+                for s in f.subflows[1:]:
+                    _sh("ip", "-n", ns, "mptcp", "endpoint", "add", s.addr, "dev", DEVICE, "subflow")
+
+    def _device_up(self, ns: str, mtu: str) -> None:
+        _sh("ip", "-n", ns, "link", "set", DEVICE, "mtu", mtu, "up")
+
+    def _load_controllers(self) -> None:
+        if not self.plan.bpf:
+            return
+        from ..kernel import load, loaded
+
+        already = set(loaded())
+        for name in self.plan.bpf:
+            if name not in already:
+                load(name)
+                self.loaded.append(name)
+
+    def _start_emulator(self, hosts: list[str]) -> None:
+        ports = [{"netns": f"/run/netns/{ns}", "name": DEVICE} for ns in hosts]
+        subflows = []
+        for f in self.plan.flows:
+            for s in f.subflows:
+                subflows.append({
+                    "addr": [int(x) for x in s.addr.split(".")],
+                    "client_port": 1 + f.index, "server_port": 0,
+                    "fwd": {"links": s.fwd, "delay_ns": s.fwd_delay_ns},
+                    "rev": {"links": s.rev, "delay_ns": s.rev_delay_ns},
+                })
+        spec = {"config": self.plan.config, "ports": ports, "subflows": subflows,
+                "max_packets": 200_000, "results": str(self.work / "emulator.json")}
+        path = self.work / "emulator-plan.json"
+        path.write_text(json.dumps(spec))
+        binary = emulator_binary()
+        if not binary.exists():
+            raise TestbedError(f"the link emulator {binary} is not built (run `cargo build --release -p mpcc-emu`)")
+        self.emulator = self._spawn([str(binary), str(path)], "emulator")
+        line = self.emulator.stdout.readline()
+        if '"ready"' not in line:
+            raise TestbedError(f"the link emulator did not start: {self._stderr('emulator')}")
+
+    def _spawn(self, cmd: list[str], name: str, stdin=subprocess.PIPE) -> subprocess.Popen:
+        err = open(self.work / f"{name}.stderr", "w")
+        proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=err, text=True,
+                                start_new_session=True)
+        err.close()
+        self.procs.append(proc)
+        return proc
+
+    def _stderr(self, name: str) -> str:
+        try:
+            lines = (self.work / f"{name}.stderr").read_text().strip().splitlines()
+        except OSError:
+            return "no error output"
+        return lines[-1] if lines else "no error output"
+
+    # ------------------------------------------------------------ run
+    def run(self, progress=None) -> dict:
+        """Starts the server, the emulator's clock and every flow's client; waits
+        for the scenario's duration; returns the raw measurements."""
+        plan = self.plan
+        server_spec = {"ports": [f.port for f in plan.flows], "out": str(self.work / "server.json")}
+        (self.work / "server-spec.json").write_text(json.dumps(server_spec))
+        self.server = self._spawn(["ip", "netns", "exec", self.server_ns, sys.executable, str(ENDPOINT), "server",
+                                   str(self.work / "server-spec.json")], "server")
+        if self.server.stdout.readline().strip() != "ready":
+            raise TestbedError(f"the testbed's server did not start: {self._stderr('server')}")
+        self.emulator.stdin.write("start\n")
+        self.emulator.stdin.flush()
+        line = self.emulator.stdout.readline()
+        try:
+            self.t0_ns = int(json.loads(line)["t0_ns"])
+        except (ValueError, KeyError, TypeError):
+            raise TestbedError(f"the link emulator stopped: {self._stderr('emulator')}") from None
+        self.server.stdin.write(f"{self.t0_ns}\n")
+        self.server.stdin.flush()
+        clients = []
+        for f in plan.flows:
+            spec = {"server": SERVER_ADDR, "port": f.port, "proto": "mptcp" if f.multipath else "tcp",
+                    "cc": f.kernel_cc, "src": f.subflows[0].addr, "subflow_addrs": [s.addr for s in f.subflows],
+                    "t0_ns": self.t0_ns, "start_ns": f.start_ns, "stop_ns": f.stop_ns,
+                    "end_ns": plan.duration_ns, "sample_ns": plan.config["sample_interval_ns"] or 100_000_000,
+                    "app": f.app, "notsent_lowat": NOTSENT_LOWAT, "out": str(self.work / f"client{f.index}.json")}
+            path = self.work / f"client{f.index}-spec.json"
+            path.write_text(json.dumps(spec))
+            clients.append(self._spawn(["ip", "netns", "exec", self.client_ns(f.index), sys.executable,
+                                        str(ENDPOINT), "client", str(path)], f"client{f.index}",
+                                       stdin=subprocess.DEVNULL))
+        end = self.t0_ns + plan.duration_ns
+        while time.monotonic_ns() < end:
+            if progress:
+                progress((time.monotonic_ns() - self.t0_ns) / plan.duration_ns)
+            time.sleep(min(0.5, max(0.0, (end - time.monotonic_ns()) / 1e9)))
+        for f, c in zip(plan.flows, clients):
+            try:
+                c.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                raise TestbedError(f"flow {f.name}'s client did not finish") from None
+            if c.returncode != 0:
+                raise TestbedError(f"flow {f.name}'s client failed: {self._stderr(f'client{f.index}')}")
+        for proc, name in ((self.server, "server"), (self.emulator, "emulator")):
+            proc.stdin.close()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                raise TestbedError(f"the testbed's {name} did not finish") from None
+            if proc.returncode != 0:
+                raise TestbedError(f"the testbed's {name} failed: {self._stderr(name)}")
+        raw = {"t0_ns": self.t0_ns,
+               "emulator": json.loads((self.work / "emulator.json").read_text()),
+               "server": json.loads((self.work / "server.json").read_text()),
+               "clients": [json.loads((self.work / f"client{f.index}.json").read_text()) for f in plan.flows]}
+        return raw
+
+    # ------------------------------------------------------------ teardown
+    def teardown(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    pass
+            for stream in (proc.stdin, proc.stdout):
+                if stream:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+        self.procs.clear()
+        for ns in reversed(self.namespaces):
+            _sh("ip", "netns", "del", ns, check=False)
+        self.namespaces.clear()
+        if self.loaded:
+            from ..kernel import unload
+
+            for name in self.loaded:
+                try:
+                    unload(name)
+                except ValueError:
+                    pass
+            self.loaded.clear()
+
+
+def leftovers(prefix: str = "mpcctb") -> list[str]:
+    """Namespaces and processes of testbed runs still present (for tests and checks)."""
+    out = _sh("ip", "netns", "list", check=False).stdout.split()
+    found = [f"namespace {n}" for n in out if n.startswith(prefix)]
+    ps = _sh("pgrep", "-af", "mpcc-emu|testbed/endpoint.py", check=False).stdout.strip().splitlines()
+    found += [f"process {line}" for line in ps if line]
+    return found
