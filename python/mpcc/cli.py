@@ -6,6 +6,7 @@
     mpcc reproduce PAPER|all [--quick] [--jobs N] [--out DIR] [--cache DIR] [--max-memory SIZE]
     mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
     mpcc kernel list|load NAME|unload NAME|status
+    mpcc testbed run|check SCENARIO [--out DIR] [--force] [--keep-raw DIR]
 
 Output folders are never overwritten blindly: `run --out DIR` refuses an existing
 DIR unless --force, and even then replaces it only if mpcc wrote every file in it;
@@ -179,6 +180,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .kernel.cli import add_parser as add_kernel_parser
 
     add_kernel_parser(sub)
+    from .testbed.cli import add_parser as add_testbed_parser
+
+    add_testbed_parser(sub)
     return parser
 
 

@@ -17,7 +17,7 @@ path. Data goes over `path`; ACKs over `reverse_path`, or, without one, over an
 uncongested stretch with the forward path's total propagation delay, as in the
 simulator.
 
-Refusals are ValueErrors with one line per problem, naming the scenario's field
+Refusals are TestbedRefusal (a ValueError) with one line per problem, naming the scenario's field
 and what the testbed allows.
 """
 
@@ -43,6 +43,14 @@ BASE_PORT = 5000
 TCP_FIXED = {"header_bytes": 52, "initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
 TCP_KEYS = {"mss", "header_bytes", "min_rto_ns", "initial_rto_ns", "max_rto_ns", "rcv_buf_bytes",
             "dupthresh", "profile"}
+
+
+class TestbedRefusal(ValueError):
+    """A scenario the testbed cannot build; `problems` holds one line per problem."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
 
 
 @dataclass
@@ -92,6 +100,20 @@ def kernel_controllers() -> set[str]:
     except OSError:
         text = "reno cubic"
     return set(text.split())
+
+
+def _user_key(key: str) -> str:
+    """A canonical TCP key as the scenario writes it (min_rto_ns -> min_rto)."""
+    return key if key == "header_bytes" else key.removesuffix("_ns").removesuffix("_bytes")
+
+
+def _user_indices(scenario) -> list[int]:
+    """For each canonical flow, the index of the scenario's [[flows]] entry it
+    comes from (a flow with `count` gives several)."""
+    out = []
+    for i, f in enumerate(scenario.flows):
+        out += [i] * getattr(f, "count", 1)
+    return out
 
 
 def _kernel_cc(cc: str, available: set[str], bpf: dict[str, str]) -> str | None:
@@ -158,7 +180,7 @@ def _trace_peak_bps(link: dict) -> float:
 
 def plan(scenario, bpf_programs: dict[str, str] | None = None, available: set[str] | None = None) -> Plan:
     """The testbed plan of a loaded scenario (mpcc.scenario.Scenario); raises
-    ValueError listing every problem, one per line, before anything is built.
+    TestbedRefusal listing every problem before anything is built.
 
     `bpf_programs` maps a scenario controller to its mpcc eBPF controller
     (algorithm -> program name); `available` is the kernel's controller list.
@@ -178,8 +200,9 @@ def plan(scenario, bpf_programs: dict[str, str] | None = None, available: set[st
         errors.append("start_jitter: not supported by the testbed; allowed: 0 (the kernel run has its own jitter)")
     check_links(cfg, errors)
     flows, bpf = [], []
+    user = _user_indices(scenario)
     for i, fc in enumerate(cfg["flows"]):
-        fld = f"flows[{i}]"
+        fld = f"flows[{user[i] if i < len(user) else i}]"
         multipath = "subflows" in fc
         subs = fc["subflows"] if multipath else [{"path": fc["path"], "reverse_path": fc.get("reverse_path"),
                                                    "start_ns": None, "stop_ns": None}]
@@ -213,12 +236,12 @@ def plan(scenario, bpf_programs: dict[str, str] | None = None, available: set[st
         if tcp["profile"] != "linux":
             errors.append(f"{fld}.tcp.profile: {tcp['profile']!r}; the testbed runs the Linux stack; allowed: linux")
         for key in sorted(set(tcp) - TCP_KEYS):
-            errors.append(f"{fld}.tcp.{key.removesuffix('_ns').removesuffix('_bytes')}: not settable on the "
-                          f"testbed; allowed: the linux profile's defaults")
+            errors.append(f"{fld}.tcp.{_user_key(key)}: not settable on the testbed; allowed: the linux "
+                          f"profile's default (leave it out)")
         for key, value in TCP_FIXED.items():
             if tcp.get(key) != value:
-                errors.append(f"{fld}.tcp.{key.removesuffix('_ns').removesuffix('_bytes')}: not settable on the "
-                              f"testbed; allowed: its default")
+                errors.append(f"{fld}.tcp.{_user_key(key)}: not settable on the testbed; allowed: its default "
+                              f"(leave it out)")
         if not 536 <= tcp["mss"] <= 8948:
             errors.append(f"{fld}.tcp.mss: {tcp['mss']}; allowed on the testbed: 536 to 8948 bytes")
         app = _app(fc, fld, errors)
@@ -232,5 +255,5 @@ def plan(scenario, bpf_programs: dict[str, str] | None = None, available: set[st
                 rev=list(rev) if rev else [], rev_delay_ns=0 if rev else _route_delay(cfg, s["path"])))
         flows.append(flow)
     if errors:
-        raise ValueError("\n".join(errors))
+        raise TestbedRefusal(list(dict.fromkeys(errors)))  # copies of a `count` flow say it once
     return Plan(config=cfg, flows=flows, bpf=bpf)
