@@ -67,6 +67,7 @@ $(STAMP_DEPS): pyproject.toml | $(PY)
 
 $(STAMP_BUILD): $(STAMP_DEPS) $(RUST_SOURCES)
 	VIRTUAL_ENV=$(CURDIR)/$(VENV) $(VENV)/bin/maturin develop --release
+	cargo build --release -p mpcc-emu
 	@touch $@
 
 clean:

@@ -4,7 +4,7 @@ sockets, results written as the simulator writes them (docs/testbed.md).
 
     result = mpcc.testbed.run("scenarios/multipath_demo.toml", out="results/tb")
 
-`plan` checks a scenario and refuses what the testbed cannot build; `Network`
+`plan.plan_for` checks a scenario and refuses what the testbed cannot build; `Network`
 builds and tears down; `measure` turns raw measurements into results.
 """
 
@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from .network import Network, TestbedError, emulator_binary, leftovers
-from .plan import plan
+from .plan import plan_for
 
-__all__ = ["Network", "TestbedError", "check", "leftovers", "missing_requirement", "plan", "run"]
+__all__ = ["Network", "TestbedError", "check", "leftovers", "missing_requirement", "plan_for", "run"]
 
 
 def missing_requirement() -> str | None:
@@ -41,13 +41,13 @@ def missing_requirement() -> str | None:
     return None
 
 
-def check(scenario) -> "plan":
+def check(scenario):
     """Loads a scenario (path, TOML text or Scenario) and returns its testbed plan;
     raises ValueError with one line per problem."""
     from ..scenario import Scenario, load
 
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
-    return plan(sc)
+    return plan_for(sc)
 
 
 def run(scenario, out=None, force: bool = False, plots: bool = True, progress=None, keep_raw=None):
@@ -58,7 +58,7 @@ def run(scenario, out=None, force: bool = False, plots: bool = True, progress=No
     from .measure import results
 
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
-    p = plan(sc)
+    p = plan_for(sc)
     if out is not None:
         from ..output import check_replaceable
 

@@ -46,11 +46,11 @@ def cmd_check(args) -> int:
 def cmd_run(args) -> int:
     from ..output import check_replaceable
     from . import TestbedError, run
-    from .plan import plan
+    from .plan import plan_for
     from ..scenario import Scenario
 
     scenario = Scenario.from_file(args.scenario)
-    plan(scenario)  # refuse before anything else
+    plan_for(scenario)  # refuse before anything else
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-testbed"
     check_replaceable(out, args.force, flag="--force")
     started = time.monotonic()

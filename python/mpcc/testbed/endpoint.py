@@ -5,6 +5,8 @@
                        and writes its measurements when standard input closes
     client SPEC.json   one flow: connects at its start, runs its application,
                        samples the kernel's per-subflow state, writes them at the end
+    udp-send SPEC.json, udp-sink SPEC.json
+                       a UDP load and its receiver, to calibrate the emulator
 
 Data is framed in records: a 12-byte header (record length, u32; the write's
 CLOCK_MONOTONIC time in ns, u64) and filler. The clock is the same in every
@@ -305,12 +307,57 @@ def server(spec: dict) -> None:
         json.dump({"ports": out, "errors": errors}, f)
 
 
+# ---------------------------------------------------------------- calibration
+
+def udp_send(spec: dict) -> None:
+    """Datagrams of `size` bytes from `src` to `dst` at `rate_bps` (0: as fast as
+    the socket takes them) for `seconds`: a load that does not react to loss, to
+    measure the emulator's loss, rate and timing on their own."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind((spec["src"], 0))
+    payload = bytes(spec["size"] - 28)
+    gap = spec["size"] * 8 / spec["rate_bps"] * 1e9 if spec["rate_bps"] else 0
+    start = now_ns()
+    end, k, sent = start + int(spec["seconds"] * 1e9), 0, 0
+    while now_ns() < end:
+        if gap:
+            due = start + int(k * gap)
+            if due > now_ns():
+                time.sleep((due - now_ns()) / 1e9)
+        try:
+            sock.sendto(payload, (spec["dst"], 9))
+            sent += 1
+        except OSError:
+            time.sleep(0.0005)
+        k += 1
+    print(json.dumps({"sent": sent}), flush=True)
+
+
+def udp_sink(spec: dict) -> None:
+    """Counts datagrams arriving on port 9, by arrival time, until stdin closes."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("0.0.0.0", 9))
+    sock.settimeout(0.1)
+    print("ready", flush=True)
+    arrivals = []
+    poller = select.poll()
+    poller.register(sys.stdin.fileno(), select.POLLIN)
+    while not poller.poll(0):
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            continue
+        arrivals.append((now_ns(), len(data) + 28))
+    with open(spec["out"], "w") as f:
+        json.dump(arrivals, f)
+
+
 def main() -> None:
     role, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
         spec = json.load(f)
-    if role == "server":
-        server(spec)
+    if role in ("server", "udp-send", "udp-sink"):
+        {"server": server, "udp-send": udp_send, "udp-sink": udp_sink}[role](spec)
         return
     import signal
     signal.signal(signal.SIGTERM, lambda *_: STOP.set())

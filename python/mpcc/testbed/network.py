@@ -175,17 +175,10 @@ class Network:
         plan = self.plan
         server_spec = {"ports": [f.port for f in plan.flows], "out": str(self.work / "server.json")}
         (self.work / "server-spec.json").write_text(json.dumps(server_spec))
-        self.server = self._spawn(["ip", "netns", "exec", self.server_ns, sys.executable, str(ENDPOINT), "server",
-                                   str(self.work / "server-spec.json")], "server")
+        self.server = self.spawn_in(self.server_ns, "server", server_spec)
         if self.server.stdout.readline().strip() != "ready":
             raise TestbedError(f"the testbed's server did not start: {self._stderr('server')}")
-        self.emulator.stdin.write("start\n")
-        self.emulator.stdin.flush()
-        line = self.emulator.stdout.readline()
-        try:
-            self.t0_ns = int(json.loads(line)["t0_ns"])
-        except (ValueError, KeyError, TypeError):
-            raise TestbedError(f"the link emulator stopped: {self._stderr('emulator')}") from None
+        self.start_clock()
         self.server.stdin.write(f"{self.t0_ns}\n")
         self.server.stdin.flush()
         clients = []
@@ -195,36 +188,57 @@ class Network:
                     "t0_ns": self.t0_ns, "start_ns": f.start_ns, "stop_ns": f.stop_ns,
                     "end_ns": plan.duration_ns, "sample_ns": plan.config["sample_interval_ns"] or 100_000_000,
                     "app": f.app, "notsent_lowat": NOTSENT_LOWAT, "out": str(self.work / f"client{f.index}.json")}
-            path = self.work / f"client{f.index}-spec.json"
-            path.write_text(json.dumps(spec))
-            clients.append(self._spawn(["ip", "netns", "exec", self.client_ns(f.index), sys.executable,
-                                        str(ENDPOINT), "client", str(path)], f"client{f.index}",
-                                       stdin=subprocess.DEVNULL))
+            clients.append(self.spawn_in(self.client_ns(f.index), f"client{f.index}", spec, stdin=subprocess.DEVNULL))
         end = self.t0_ns + plan.duration_ns
         while time.monotonic_ns() < end:
             if progress:
                 progress((time.monotonic_ns() - self.t0_ns) / plan.duration_ns)
             time.sleep(min(0.5, max(0.0, (end - time.monotonic_ns()) / 1e9)))
         for f, c in zip(plan.flows, clients):
-            try:
-                c.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                raise TestbedError(f"flow {f.name}'s client did not finish") from None
-            if c.returncode != 0:
-                raise TestbedError(f"flow {f.name}'s client failed: {self._stderr(f'client{f.index}')}")
-        for proc, name in ((self.server, "server"), (self.emulator, "emulator")):
+            self.finish(c, f"client{f.index}", f"flow {f.name}'s client", close=False)
+        self.finish(self.server, "server", "the testbed's server")
+        return {"t0_ns": self.t0_ns,
+                "emulator": self.stop_emulator(),
+                "server": json.loads((self.work / "server.json").read_text()),
+                "clients": [json.loads((self.work / f"client{f.index}.json").read_text()) for f in plan.flows]}
+
+    def start_clock(self) -> int:
+        """Starts the emulator's forwarding; its time zero is the scenario's."""
+        self.emulator.stdin.write("start\n")
+        self.emulator.stdin.flush()
+        line = self.emulator.stdout.readline()
+        try:
+            self.t0_ns = int(json.loads(line)["t0_ns"])
+        except (ValueError, KeyError, TypeError):
+            raise TestbedError(f"the link emulator stopped: {self._stderr('emulator')}") from None
+        return self.t0_ns
+
+    def stop_emulator(self) -> dict:
+        """Stops the emulator and returns its measurements."""
+        self.finish(self.emulator, "emulator", "the link emulator")
+        return json.loads((self.work / "emulator.json").read_text())
+
+    def spawn_in(self, ns: str, name: str, spec: dict, stdin=subprocess.PIPE) -> subprocess.Popen:
+        """Runs an endpoint role (endpoint.py) in namespace `ns` with `spec`."""
+        path = self.work / f"{name}-spec.json"
+        path.write_text(json.dumps(spec))
+        role = "client" if name.startswith("client") else name
+        return self._spawn(["ip", "netns", "exec", ns, sys.executable, str(ENDPOINT), role, str(path)], name,
+                           stdin=stdin)
+
+    def finish(self, proc: subprocess.Popen, name: str, what: str, close: bool = True, timeout: float = 30) -> str:
+        """Waits for a process (closing its stdin first, which tells servers and
+        the emulator to stop); raises TestbedError if it failed."""
+        if close and proc.stdin:
             proc.stdin.close()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                raise TestbedError(f"the testbed's {name} did not finish") from None
-            if proc.returncode != 0:
-                raise TestbedError(f"the testbed's {name} failed: {self._stderr(name)}")
-        raw = {"t0_ns": self.t0_ns,
-               "emulator": json.loads((self.work / "emulator.json").read_text()),
-               "server": json.loads((self.work / "server.json").read_text()),
-               "clients": [json.loads((self.work / f"client{f.index}.json").read_text()) for f in plan.flows]}
-        return raw
+            proc.stdin = None  # communicate() must not flush it again
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise TestbedError(f"{what} did not finish") from None
+        if proc.returncode != 0:
+            raise TestbedError(f"{what} failed: {self._stderr(name)}")
+        return out or ""
 
     # ------------------------------------------------------------ teardown
     def teardown(self) -> None:

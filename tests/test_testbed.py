@@ -1,0 +1,233 @@
+"""The testbed (docs/testbed.md): the scenario on the real kernel through the link
+emulator. Refusals need nothing; the rest needs root, TUN, MPTCP and the built
+emulator and skips with one line naming what is missing. Every run must leave no
+namespace, process or device behind, also after Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import mpcc_command, run_cli
+from mpcc.kernel.requirements import missing_requirement as missing_bpf
+from mpcc.scenario import load
+from mpcc.testbed import leftovers, missing_requirement, run
+from mpcc.testbed.calibrate import udp_through_link
+from mpcc.testbed.plan import MAX_FLOWS, TestbedRefusal, plan_for
+
+MISSING = missing_requirement()
+needs_testbed = pytest.mark.skipif(MISSING is not None, reason=f"testbed: {MISSING}")
+MISSING_BPF = missing_bpf(tools=True, mptcp=True)
+
+TWO_PATHS = """
+duration = "20s"
+sample_interval = "500ms"
+[links.p1]
+rate = "10Mbps"
+delay = "10ms"
+queue = {{ kind = "droptail", packets = 50 }}
+[links.p2]
+rate = "20Mbps"
+delay = "30ms"
+queue = {{ kind = "droptail", packets = 100 }}
+[[flows]]
+name = "mp"
+cc = "{cc}"
+paths = [["p1"], ["p2"]]
+"""
+
+
+def no_leftovers(timeout: float = 10.0) -> list[str]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and leftovers():
+        time.sleep(0.2)
+    return leftovers()
+
+
+# ---------------------------------------------------------------- refusals (no root needed)
+
+def refusals(text: str) -> list[str]:
+    with pytest.raises(TestbedRefusal) as e:
+        plan_for(load(text), bpf_programs={"lia": "mpcc_lia"}, available={"reno", "cubic"})
+    return e.value.problems
+
+
+def test_refuses_what_it_cannot_build_one_line_each():
+    problems = refusals("""
+duration = "5s"
+[links.fast]
+rate = "1Gbps"
+[links.slow]
+rate = "10Mbps"
+[[flows]]
+name = "a"
+cc = "mpmtp"
+path = ["fast"]
+[[flows]]
+name = "b"
+cc = "lia"
+paths = [["slow"], ["slow"]]
+scheduler = "redundant"
+[[flows]]
+name = "c"
+cc = "reno"
+path = ["slow"]
+app = { kind = "web", objects = ["10KB"], pages = 2 }
+tcp = { profile = "ns3" }
+""")
+    assert any(p.startswith("links.fast: 1000 Mbit/s is above") for p in problems), problems
+    assert any(p.startswith("flows[0].cc: 'mpmtp' has no implementation in the kernel") for p in problems)
+    assert any(p.startswith("flows[1].scheduler: 'redundant'") for p in problems)
+    assert any(p.startswith("flows[2].app.kind: 'web' is not supported") for p in problems)
+    assert any(p.startswith("flows[2].tcp.profile: 'ns3'") for p in problems)
+    assert all("\n" not in p for p in problems)
+
+
+def test_refuses_more_hosts_than_allowed_once_per_flow_entry():
+    problems = refusals(f"""
+duration = "5s"
+[links.l]
+rate = "10Mbps"
+[[flows]]
+name = "many"
+cc = "reno"
+path = ["l"]
+count = {MAX_FLOWS + 1}
+tcp = {{ delayed_ack = false }}
+""")
+    assert problems[0].startswith(f"flows: {MAX_FLOWS + 1} flows")
+    assert problems.count("flows[0].tcp.delayed_ack: not settable on the testbed; allowed: the linux profile's "
+                          "default (leave it out)") == 1
+
+
+def test_accepts_what_it_can_build():
+    p = plan_for(load(TWO_PATHS.format(cc="lia")), bpf_programs={"lia": "mpcc_lia"}, available={"reno", "cubic"})
+    assert p.bpf == ["mpcc_lia"]
+    (f,) = p.flows
+    assert f.multipath and f.kernel_cc == "mpcc_lia"
+    assert [s.addr for s in f.subflows] == ["10.201.0.1", "10.201.0.2"]
+    # ACKs without a reverse path: uncongested, with the forward path's delay.
+    assert [(s.rev, s.rev_delay_ns) for s in f.subflows] == [([], 10_000_000), ([], 30_000_000)]
+
+
+def test_cli_refusal_builds_nothing(write_scenario):
+    path = write_scenario("""
+duration = "5s"
+[links.l]
+rate = "5Gbps"
+[[flows]]
+name = "a"
+cc = "reno"
+path = ["l"]
+""")
+    before = leftovers() if MISSING is None else []
+    r = run_cli("testbed", "run", path, "--out", path.parent / "out")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "mpcc: error: links.l: 5000 Mbit/s is above the 200 Mbit/s the testbed's link emulator sustains; "
+        "allowed: at most 200 Mbit/s",
+        "mpcc: error: links: 5000 Mbit/s in all is above the 400 Mbit/s the testbed's emulator sustains "
+        "together; allowed: rates summing to at most 400"]
+    assert not (path.parent / "out").exists()
+    if MISSING is None:
+        assert leftovers() == before
+
+
+# ---------------------------------------------------------------- real kernel
+
+@needs_testbed
+def test_two_path_mptcp_runs_tears_down_and_runs_again(tmp_path):
+    """The issue's check: a 20 s bulk MPTCP transfer over two paths with the
+    kernel's cubic, torn down completely, then (right after) with mpcc_lia."""
+    ccs = ["cubic"] + (["lia"] if MISSING_BPF is None else [])
+    for cc in ccs:
+        result = run(TWO_PATHS.format(cc=cc), out=tmp_path / cc)
+        flow = result.summary["flows"]["mp"]
+        assert flow["error"] is None
+        subs = [s["throughput_bps"] for s in flow["subflows"]]
+        assert all(s > 2e6 for s in subs), subs           # both paths carry data
+        assert 0.7 * 30e6 < flow["throughput_bps"] < 30e6  # and together nearly fill them
+        assert flow["goodput_bps"] <= flow["throughput_bps"] * 1.01
+        assert no_leftovers() == [], f"after {cc}"
+        saved = json.loads((tmp_path / cc / "summary.json").read_text())
+        assert saved["flows"]["mp"]["kernel_cc"] == ("cubic" if cc == "cubic" else "mpcc_lia")
+        assert {"flow_series.parquet", "link_series.parquet", "delay_cdf.parquet"} <= \
+            {p.name for p in (tmp_path / cc).iterdir()}
+    if len(ccs) == 1:
+        pytest.skip(f"ran with cubic only; mpcc_lia needs: {MISSING_BPF}")
+
+
+@needs_testbed
+def test_one_tcp_flow_gets_the_link_and_its_rtt():
+    """10 Mbit/s, 40 ms: 9-10 Mbit/s, and an RTT (the kernel's own srtt) within
+    10 % of 80 ms plus the mean queueing delay and the serialisation time."""
+    result = run("""
+duration = "20s"
+[links.l]
+rate = "10Mbps"
+delay = "40ms"
+queue = { kind = "droptail", packets = 100 }
+[[flows]]
+name = "a"
+cc = "cubic"
+path = ["l"]
+""")
+    flow = result.summary["flows"]["a"]
+    assert 9e6 <= flow["throughput_bps"] <= 10e6
+    expected = 0.080 + result.summary["links"]["l"]["queue_delay_mean_s"] + 1500 * 8 / 10e6
+    series = result.flow_series
+    srtt = series[series["t_s"] >= 2.0]["srtt_s"].mean()
+    assert abs(srtt - expected) <= 0.1 * expected, (srtt, expected)
+    assert abs(flow["rtt_mean_s"] - expected) <= 0.1 * expected, (flow["rtt_mean_s"], expected)
+    assert result.summary["testbed"]["emulator"]["late_p99_us"] < 1000
+
+
+@needs_testbed
+def test_loss_rate_is_the_configured_one():
+    p = 0.02
+    r = udp_through_link(f'rate = "100Mbps"\ndelay = "1ms"\nloss = {{ kind = "bernoulli", p = {p} }}\n'
+                         f'queue = {{ kind = "droptail", packets = 1000 }}', 0, 4)
+    link = r["emulator"]["links"][0]
+    assert link["tx_packets"] > 20_000
+    measured = 1 - len(r["arrivals"]) / link["tx_packets"]   # as the receiver saw it
+    assert abs(measured - p) <= 0.1 * p, measured
+
+
+@needs_testbed
+def test_capacity_trace_is_followed_each_second(tmp_path):
+    """A mahimahi trace of 4, 8, 12 and 6 Mbit/s seconds, saturated by UDP: the
+    bytes arriving in each second are within 5 % of what the trace allows."""
+    rates = [4e6, 8e6, 12e6, 6e6, 4e6, 8e6, 12e6, 6e6]
+    lines = []
+    for k, rate in enumerate(rates):
+        n = int(rate / 12000)
+        lines += [str(k * 1000 + (i * 1000) // n) for i in range(n)]
+    lines.append(str(len(rates) * 1000))
+    trace = tmp_path / "steps.trace"
+    trace.write_text("\n".join(lines) + "\n")
+    r = udp_through_link(f'capacity = {{ kind = "trace", path = "{trace}" }}\n'
+                         f'queue = {{ kind = "droptail", packets = 2000 }}', 0, 7)
+    for k in range(1, 6):
+        got = sum(n for t, n in r["arrivals"] if k * 1e9 <= t < (k + 1) * 1e9) * 8
+        want = int(rates[k] / 12000) * 1500 * 8
+        assert abs(got - want) <= 0.05 * want, (k, got, want)
+
+
+@needs_testbed
+def test_ctrl_c_tears_everything_down(write_scenario):
+    path = write_scenario(TWO_PATHS.format(cc="cubic"))
+    proc = subprocess.Popen([*mpcc_command(), "testbed", "run", str(path), "--out", str(path.parent / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 20
+    while time.monotonic() < end and not any(x.startswith("namespace") for x in leftovers()):
+        time.sleep(0.2)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert no_leftovers() == []
+    assert not (path.parent / "out").exists()
