@@ -7,6 +7,7 @@
     mpcc sweep SCENARIO --param KEY=v1,v2 [--seeds N] [--jobs N] [--out DIR] [--force] [--dask ADDRESS]
     mpcc kernel list|load NAME|unload NAME|status
     mpcc testbed run|check SCENARIO [--out DIR] [--force] [--keep-raw DIR]
+    mpcc compare A B [--out DIR] [--force] [--labels LA,LB]
 
 Output folders are never overwritten blindly: `run --out DIR` refuses an existing
 DIR unless --force, and even then replaces it only if mpcc wrote every file in it;
@@ -183,6 +184,9 @@ def _build_parser() -> argparse.ArgumentParser:
     from .testbed.cli import add_parser as add_testbed_parser
 
     add_testbed_parser(sub)
+    from .compare import add_parser as add_compare_parser
+
+    add_compare_parser(sub)
     return parser
 
 
