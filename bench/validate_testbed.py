@@ -1,0 +1,89 @@
+"""The simulator against the real kernel (`make validate`; docs/validation.md,
+"Simulator against the real kernel").
+
+Runs each scenarios/validation/testbed_*.toml in the simulator (its `linux`
+profile) and on the testbed (`mpcc testbed run`), writes both results and their
+`mpcc compare` report under bench/out/testbed/NAME/, and checks per flow:
+throughput within 15 %, mean RTT within 20 % and retransmissions within 20 %
+(or, below 50 retransmissions on both sides, within 10). Prints a Markdown table,
+writes bench/out/testbed.json, exits 1 if any check fails. Needs root (the
+testbed); the eBPF controllers for the LIA scenarios.
+
+    python bench/validate_testbed.py [NAME ...]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import common
+
+SCENARIOS = ["testbed_single_path", "testbed_two_paths", "testbed_shared_bottleneck", "testbed_capacity_step"]
+THROUGHPUT_TOLERANCE = 0.15
+RTT_TOLERANCE = 0.20
+RETX_TOLERANCE = 0.20
+# Few retransmissions are a handful of loss events: compared in absolute terms.
+RETX_SMALL, RETX_SLACK = 50, 10
+
+
+def relative(a, b):
+    return None if a in (None, 0) or b is None else (b - a) / a
+
+
+def check_flow(sim: dict, tb: dict) -> dict:
+    thr = relative(sim["throughput_bps"], tb["throughput_bps"])
+    rtt = relative(sim["rtt_mean_s"], tb["rtt_mean_s"])
+    rs, rt = sim["retransmissions"], tb["retransmissions"]
+    if max(rs, rt) < RETX_SMALL:
+        retx_ok = abs(rs - rt) <= RETX_SLACK
+    else:
+        retx_ok = abs(rt - rs) <= RETX_TOLERANCE * max(rs, 1)
+    return {
+        "sim_mbps": sim["throughput_bps"] / 1e6, "tb_mbps": tb["throughput_bps"] / 1e6, "throughput": thr,
+        "sim_rtt_ms": sim["rtt_mean_s"] * 1e3, "tb_rtt_ms": (tb["rtt_mean_s"] or 0) * 1e3, "rtt": rtt,
+        "sim_retx": rs, "tb_retx": rt,
+        "ok_throughput": thr is not None and abs(thr) <= THROUGHPUT_TOLERANCE,
+        "ok_rtt": rtt is not None and abs(rtt) <= RTT_TOLERANCE,
+        "ok_retx": retx_ok,
+    }
+
+
+def main(names: list[str]) -> int:
+    import mpcc
+    import mpcc.testbed as testbed
+    from mpcc.compare import compare
+
+    missing = testbed.missing_requirement()
+    if missing:
+        print(f"validate_testbed: skipped: {missing}")
+        return 0
+    out = common.OUT / "testbed"
+    rows, failed = [], False
+    for name in names or SCENARIOS:
+        path = common.SCENARIOS / f"{name}.toml"
+        folder = out / name
+        sim = mpcc.run(path, out=folder / "simulator", force=True)
+        tb = testbed.run(path, out=folder / "testbed", force=True)
+        compare(folder / "simulator", folder / "testbed", folder / "compare", force=True,
+                labels=("simulator", "testbed"))
+        for flow in sim.summary["flows"]:
+            r = check_flow(sim.summary["flows"][flow], tb.summary["flows"][flow])
+            r.update(scenario=name, flow=flow)
+            rows.append(r)
+            failed |= not (r["ok_throughput"] and r["ok_rtt"] and r["ok_retx"])
+    print("| scenario | flow | throughput sim / testbed Mbit/s | diff | mean RTT sim / testbed ms | diff | "
+          "retransmissions sim / testbed | result |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        bad = [k for k in ("throughput", "rtt", "retx") if not r[f"ok_{k}"]]
+        print(f"| {r['scenario'].removeprefix('testbed_')} | {r['flow']} | {r['sim_mbps']:.2f} / {r['tb_mbps']:.2f} "
+              f"| {r['throughput'] * 100:+.1f} % | {r['sim_rtt_ms']:.1f} / {r['tb_rtt_ms']:.1f} | "
+              f"{r['rtt'] * 100:+.1f} % | {r['sim_retx']} / {r['tb_retx']} | "
+              f"{'ok' if not bad else '**' + ', '.join(bad) + '**'} |")
+    (common.OUT / "testbed.json").write_text(json.dumps(rows, indent=1))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
