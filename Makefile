@@ -30,12 +30,16 @@ test: $(STAMP_BUILD)
 	$(PY) -m pytest tests || status=1; \
 	exit $$status
 
-# Slow checks against ns-3 and closed-form models (bench/ and tests marked slow).
+# Slow checks against ns-3, the real kernel (the testbed) and closed-form models
+# (bench/ and tests marked slow).
 # bench/ installs and builds what it needs (the ns3 wheel, its dumbbell program) itself.
 validate: $(STAMP_BUILD)
-	@if [ -f bench/validate_ns3.py ]; then $(PY) bench/validate_ns3.py; \
-	 else echo "bench/validate_ns3.py: not written yet"; fi
-	$(PY) -m pytest tests -m slow; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 5 ]
+	@status=0; \
+	$(PY) bench/validate_ns3.py || status=1; \
+	$(PY) bench/validate_testbed.py || status=1; \
+	$(PY) bench/validate_testbed.py --whole-run || status=1; \
+	$(PY) -m pytest tests -m slow; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ] || status=1; \
+	exit $$status
 
 bench: $(STAMP_BUILD)
 	$(PY) bench/bench.py

@@ -9,12 +9,16 @@ throughput within 15 %, mean RTT within 20 % and retransmissions within 20 %
 writes bench/out/testbed.json, exits 1 if any check fails. Needs root (the
 testbed); the eBPF controllers for the LIA scenarios.
 
-    python bench/validate_testbed.py [NAME ...]
+    python bench/validate_testbed.py [--whole-run] [NAME ...]
+
+`--whole-run` measures from time 0 instead of after the scenarios' 5 s warm-up,
+so slow start counts (where CUBIC's HyStart makes the kernel differ most).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import common
@@ -49,7 +53,7 @@ def check_flow(sim: dict, tb: dict) -> dict:
     }
 
 
-def main(names: list[str]) -> int:
+def main(names: list[str], whole_run: bool = False) -> int:
     import mpcc
     import mpcc.testbed as testbed
     from mpcc.compare import compare
@@ -61,10 +65,12 @@ def main(names: list[str]) -> int:
     out = common.OUT / "testbed"
     rows, failed = [], False
     for name in names or SCENARIOS:
-        path = common.SCENARIOS / f"{name}.toml"
-        folder = out / name
-        sim = mpcc.run(path, out=folder / "simulator", force=True)
-        tb = testbed.run(path, out=folder / "testbed", force=True)
+        scenario = (common.SCENARIOS / f"{name}.toml").read_text()
+        if whole_run:
+            scenario = re.sub(r'(?m)^warmup = .*$', 'warmup = "0s"', scenario)
+        folder = out / (name + ("-whole" if whole_run else ""))
+        sim = mpcc.run(scenario, out=folder / "simulator", force=True)
+        tb = testbed.run(scenario, out=folder / "testbed", force=True)
         compare(folder / "simulator", folder / "testbed", folder / "compare", force=True,
                 labels=("simulator", "testbed"))
         for flow in sim.summary["flows"]:
@@ -81,9 +87,10 @@ def main(names: list[str]) -> int:
               f"| {r['throughput'] * 100:+.1f} % | {r['sim_rtt_ms']:.1f} / {r['tb_rtt_ms']:.1f} | "
               f"{r['rtt'] * 100:+.1f} % | {r['sim_retx']} / {r['tb_retx']} | "
               f"{'ok' if not bad else '**' + ', '.join(bad) + '**'} |")
-    (common.OUT / "testbed.json").write_text(json.dumps(rows, indent=1))
+    (common.OUT / f"testbed{'-whole' if whole_run else ''}.json").write_text(json.dumps(rows, indent=1))
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    args = sys.argv[1:]
+    sys.exit(main([a for a in args if a != "--whole-run"], whole_run="--whole-run" in args))

@@ -231,3 +231,43 @@ def test_ctrl_c_tears_everything_down(write_scenario):
     assert proc.returncode == 130, err
     assert no_leftovers() == []
     assert not (path.parent / "out").exists()
+
+
+@needs_testbed
+def test_every_application_runs_over_real_sockets():
+    """Web page loads, a VBR stream, an on-off source and a file over one link."""
+    result = run("""
+duration = "8s"
+[links.l]
+rate = "10Mbps"
+delay = "20ms"
+queue = { kind = "droptail", packets = 50 }
+[[flows]]
+name = "web"
+cc = "cubic"
+path = ["l"]
+app = { kind = "web", objects = ["14480B", "14480B", "14480B"], think = { kind = "fixed", value = 1 } }
+[[flows]]
+name = "video"
+cc = "cubic"
+path = ["l"]
+app = { kind = "vbr", fps = 25, rate = "2Mbps", cv = 0.3 }
+[[flows]]
+name = "bg"
+cc = "reno"
+path = ["l"]
+app = { kind = "onoff", on = { kind = "fixed", value = 2 }, off = { kind = "fixed", value = 2 } }
+[[flows]]
+name = "file"
+cc = "cubic"
+path = ["l"]
+app = { kind = "file", size = "500KB" }
+""")
+    flows = result.summary["flows"]
+    assert all(f["error"] is None for f in flows.values())
+    web = flows["web"]
+    # A page: request and three objects, at least one RTT; one page per second of think time.
+    assert 5 <= web["pages"] <= 8 and 0.04 <= web["page_load_mean_s"] <= 1.0
+    assert abs(flows["video"]["goodput_bps"] - 2e6) <= 0.2 * 2e6
+    assert flows["video"]["app_delay_p50_s"] >= 0.02       # at least the one-way delay
+    assert 0 < flows["file"]["fct_s"] < 8 and flows["bg"]["goodput_bps"] > 1e6

@@ -129,6 +129,16 @@ def records(n_bytes: int, size: int = RECORD) -> bytes:
     return b"".join(HEADER.pack(s, stamp) + bytes(s - HEADER.size) for s in sizes)
 
 
+def restamp(data: bytes, stamp: int) -> bytes:
+    """The records with every header's time set to `stamp` (a write's due time)."""
+    buf, off = bytearray(data), 0
+    while off < len(buf):
+        size, _ = HEADER.unpack_from(buf, off)
+        HEADER.pack_into(buf, off, size, stamp)
+        off += size
+    return bytes(buf)
+
+
 def send_stream(sock, total: int | None, deadline_ns: int) -> int:
     """Bulk (total None) or a file of `total` bytes, as fast as the socket takes
     them. The send buffer holds at most TCP_NOTSENT_LOWAT unsent bytes, so a
@@ -162,11 +172,97 @@ def send_cbr(sock, rate_bps: float, chunk: int, deadline_ns: int) -> int:
         due = start + int(k * period)
         if due >= deadline_ns or not sleep_until(due):
             break
-        data = bytearray(records(chunk, size=max(chunk, HEADER.size)))
-        struct.pack_into("<Q", data, 4, due)
-        sock.sendall(bytes(data))
+        data = restamp(records(chunk, size=max(chunk, HEADER.size)), due)
+        sock.sendall(data)
         sent += len(data)
         k += 1
+    return sent
+
+
+def draw(rng, dist: dict) -> float:
+    """One value of a distribution as the scenario defines it (docs/applications.md)."""
+    import math
+
+    kind = dist["kind"]
+    if kind == "fixed":
+        return dist["value"]
+    if kind == "uniform":
+        return rng.uniform(dist["min"], dist["max"])
+    if kind == "exponential":
+        return rng.expovariate(1 / dist["mean"])
+    if kind == "lognormal":
+        sigma2 = math.log(1 + dist["cv"] ** 2)
+        return rng.lognormvariate(math.log(dist["mean"]) - sigma2 / 2, math.sqrt(sigma2))
+    if kind == "pareto":
+        scale = dist["mean"] * (dist["shape"] - 1) / dist["shape"]
+        return scale * rng.paretovariate(dist["shape"])
+    raise ValueError(f"unknown distribution {kind!r}")
+
+
+def send_onoff(sock, app: dict, rng, deadline_ns: int) -> int:
+    """Bulk while on, silent while off; each period's length drawn when it begins."""
+    on, sent, t = app["start_on"], 0, now_ns()
+    while t < deadline_ns and not STOP.is_set():
+        length = int(draw(rng, app["on_ns"] if on else app["off_ns"]))
+        end = min(deadline_ns, t + length)
+        if on:
+            sent += send_stream(sock, None, end)
+        else:
+            sleep_until(end)
+        on, t = not on, end
+    return sent
+
+
+def send_frames(sock, app: dict, rng, deadline_ns: int) -> int:
+    """VBR: one frame every 1/fps seconds, written at once and stamped with its
+    due time; sizes from the trace (`sizes`) or log-normal around rate/8/fps."""
+    import math
+
+    sock.setblocking(True)
+    sizes, period = app.get("sizes"), 1e9 / app["fps"]
+    mean = app["rate_bps"] / 8 / app["fps"] if app.get("rate_bps") else 0
+    sigma2 = math.log(1 + app["cv"] ** 2)
+    start, k, sent = now_ns(), 0, 0
+    while not STOP.is_set():
+        if sizes is not None and k >= len(sizes) and not app["loop_trace"]:
+            break
+        due = start + int(k * period)
+        if due >= deadline_ns or not sleep_until(due):
+            break
+        if sizes is not None:
+            size = sizes[k % len(sizes)]
+        elif app["cv"] == 0:
+            size = round(mean)
+        else:
+            size = round(rng.lognormvariate(math.log(mean) - sigma2 / 2, math.sqrt(sigma2)))
+        k += 1
+        if size <= 0:
+            continue
+        data = restamp(records(size), due)
+        sock.sendall(data)
+        sent += len(data)
+    return sent
+
+
+def respond(sock, deadline_ns: int) -> int:
+    """Web server side: every 8-byte request (u64 bytes) is answered with that
+    many bytes, stamped when written."""
+    sock.setblocking(True)
+    sock.settimeout(0.2)
+    pending, sent = b"", 0
+    while not STOP.is_set() and now_ns() < deadline_ns:
+        try:
+            data = sock.recv(4096)
+        except socket.timeout:
+            continue
+        if not data:
+            break
+        pending += data
+        while len(pending) >= 8:
+            (n,) = struct.unpack_from("<Q", pending)
+            pending = pending[8:]
+            sock.sendall(records(n))
+            sent += n
     return sent
 
 
@@ -192,13 +288,21 @@ def client(spec: dict) -> dict:
         th = threading.Thread(target=sampler, args=(sock, spec, result["rows"], lock), daemon=True)
         th.start()
         app = spec["app"]
+        import random
+        rng = random.Random(spec["seed"])
         if app["kind"] in ("bulk", "file"):
             result["sent_bytes"] = send_stream(sock, app.get("size_bytes"), stop_ns)
         elif app["kind"] == "cbr":
             result["sent_bytes"] = send_cbr(sock, app["rate_bps"], app["chunk_bytes"], stop_ns)
+        elif app["kind"] == "vbr":
+            result["sent_bytes"] = send_frames(sock, app, rng, stop_ns)
+        elif app["kind"] == "onoff":
+            result["sent_bytes"] = send_onoff(sock, app, rng, stop_ns)
+        elif app["kind"] == "web":
+            result["sent_bytes"] = respond(sock, stop_ns)
         else:
             raise ValueError(f"application {app['kind']!r} is not supported by the testbed")
-        if app["kind"] != "bulk":
+        if app["kind"] not in ("bulk", "onoff", "web"):
             sock.shutdown(socket.SHUT_WR)
         sleep_until(end_ns)
         STOP.set()
@@ -246,6 +350,61 @@ class Receiver:
         del self.buf[:off]
 
 
+class PageLoader:
+    """Web client side of one connection: requests each page's objects (all at
+    once, or one after another), times the page from its first request to its
+    last byte, thinks, and requests the next page."""
+
+    def __init__(self, conn, web: dict, port: int, t0: int):
+        import random
+
+        self.conn, self.web, self.port, self.t0 = conn, web, port, t0
+        self.rng = random.Random(web["seed"])
+        self.loads: list[tuple[int, float]] = []   # (request time ns after t0, load time s)
+        self.waiting = 0                            # bytes still expected for the current request(s)
+        self.queue: list[int] = []                  # sequential fetch: objects not yet requested
+        self.page_started = None
+        self.next_page_at = now_ns()
+        self.pages_left = web.get("pages")
+
+    def objects(self) -> list[int]:
+        web = self.web
+        if web.get("objects"):
+            return list(web["objects"])
+        count = max(1, round(draw(self.rng, web["object_count"])))
+        return [max(1, round(draw(self.rng, web["object_bytes"]))) for _ in range(count)]
+
+    def _request(self, sizes: list[int]) -> None:
+        self.waiting += sum(max(s, HEADER.size) for s in sizes)
+        self.conn.sendall(b"".join(struct.pack("<Q", s) for s in sizes))
+
+    def tick(self) -> None:
+        """Starts the next page when its think time is over."""
+        if self.page_started is not None or self.pages_left == 0 or now_ns() < self.next_page_at:
+            return
+        self.page_started = now_ns()
+        objs = self.objects()
+        if self.web.get("fetch") == "sequential":
+            self.queue = objs[1:]
+            self._request(objs[:1])
+        else:
+            self._request(objs)
+
+    def received(self, n: int) -> None:
+        self.waiting -= n
+        if self.waiting > 0 or self.page_started is None:
+            return
+        if self.queue:
+            self._request([self.queue.pop(0)])
+            return
+        done = now_ns()
+        self.loads.append((self.page_started - self.t0, (done - self.page_started) / 1e9))
+        self.page_started = None
+        if self.pages_left is not None:
+            self.pages_left -= 1
+        self.next_page_at = done + int(draw(self.rng, self.web["think_ns"]))
+
+
 def server(spec: dict) -> None:
     listeners = {}
     for port in spec["ports"]:
@@ -259,6 +418,9 @@ def server(spec: dict) -> None:
     t0 = int(sys.stdin.readline())   # the scenario's time zero, once the emulator runs
     conns: dict[int, tuple[socket.socket, Receiver, int]] = {}
     per_port: dict[int, list[Receiver]] = {p: [] for p in spec["ports"]}
+    web = {int(p): w for p, w in spec.get("web", {}).items()}
+    loaders: dict[int, PageLoader] = {}
+    finished: list[PageLoader] = []
     errors = []
     poller = select.poll()
     for fd in listeners:
@@ -266,7 +428,9 @@ def server(spec: dict) -> None:
     poller.register(sys.stdin.fileno(), select.POLLIN)
     running = True
     while running:
-        for fd, _ in poller.poll(200):
+        for loader in loaders.values():
+            loader.tick()
+        for fd, _ in poller.poll(5 if loaders else 200):
             if fd == sys.stdin.fileno():
                 running = False
             elif fd in listeners:
@@ -277,6 +441,8 @@ def server(spec: dict) -> None:
                     continue
                 conn.setblocking(False)
                 rcv = Receiver(t0)
+                if port in web:
+                    loaders[conn.fileno()] = PageLoader(conn, web[port], port, t0)
                 per_port[port].append(rcv)
                 conns[conn.fileno()] = (conn, rcv, port)
                 poller.register(conn.fileno(), select.POLLIN)
@@ -292,19 +458,28 @@ def server(spec: dict) -> None:
                 if data:
                     try:
                         rcv.feed(data, now_ns())
+                        if fd in loaders:
+                            loaders[fd].received(len(data))
                     except ValueError as e:
                         errors.append(f"port {port}: {e}")
                         data = b""
+                    except OSError as e:
+                        errors.append(f"port {port}: request failed: {e}")
                 if not data:
                     poller.unregister(fd)
                     del conns[fd]
+                    if fd in loaders:
+                        finished.append(loaders.pop(fd))
                     with_reset(conn)
     for conn, _, _ in conns.values():
         with_reset(conn)
+    pages = {}
+    for loader in [*finished, *loaders.values()]:
+        pages.setdefault(str(loader.port), []).extend(loader.loads)
     out = {str(p): [{"reads": r.reads, "delays": r.delays, "stamps": r.stamps} for r in rs]
            for p, rs in per_port.items()}
     with open(spec["out"], "w") as f:
-        json.dump({"ports": out, "errors": errors}, f)
+        json.dump({"ports": out, "pages": pages, "errors": errors}, f)
 
 
 # ---------------------------------------------------------------- calibration

@@ -123,6 +123,12 @@ def results(plan: Plan, raw: dict, wall_s: float) -> tuple[dict, dict]:
         if f.app["kind"] == "file" and reads and sum(n for _, n in reads) >= f.app["size_bytes"]:
             fct = (reads[-1][0] - f.start_ns) / 1e9
         goodput = delivered * 8 / window_s if fct is None else f.app["size_bytes"] * 8 / fct
+        web = {}
+        if f.app["kind"] == "web":
+            loads = [s for t, s in raw["server"].get("pages", {}).get(str(f.port), []) if t >= w0]
+            stats = _stats("page_load", loads)
+            web = {"pages": len(loads), "page_load_mean_s": stats["page_load_mean_s"],
+                   "page_load_p50_s": stats["page_load_p50_s"], "page_load_p95_s": stats["page_load_p95_s"]}
         flows[f.name] = {
             "cc": f.cc, "kernel_cc": f.kernel_cc,
             "scheduler": "minrtt",  # the kernel's default scheduler (docs/testbed.md)
@@ -137,6 +143,7 @@ def results(plan: Plan, raw: dict, wall_s: float) -> tuple[dict, dict]:
             **_stats("rtt", all_rtt),
             **_stats("app_delay", delays),
             "subflows": subs,
+            **web,
             "error": client.get("error"),
         }
         for metric, samples in ((0, all_rtt), (1, delays)):

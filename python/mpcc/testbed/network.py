@@ -38,6 +38,13 @@ def _sh(*cmd: str, check: bool = True) -> subprocess.CompletedProcess:
     return proc
 
 
+def flow_seed(seed: int, index: int) -> int:
+    """The seed of a flow's application randomness (Python's generator in the
+    endpoints: the same scenario and seed draw the same values, but not the
+    simulator's values)."""
+    return seed * 1_000_003 + index
+
+
 def emulator_binary() -> Path:
     """The mpcc-emu binary: MPCC_EMU, else the workspace's release build."""
     env = os.environ.get("MPCC_EMU")
@@ -173,8 +180,9 @@ class Network:
         """Starts the server, the emulator's clock and every flow's client; waits
         for the scenario's duration; returns the raw measurements."""
         plan = self.plan
-        server_spec = {"ports": [f.port for f in plan.flows], "out": str(self.work / "server.json")}
-        (self.work / "server-spec.json").write_text(json.dumps(server_spec))
+        seed = plan.config["seed"]
+        web = {str(f.port): {**f.app, "seed": flow_seed(seed, f.index)} for f in plan.flows if f.app["kind"] == "web"}
+        server_spec = {"ports": [f.port for f in plan.flows], "web": web, "out": str(self.work / "server.json")}
         self.server = self.spawn_in(self.server_ns, "server", server_spec)
         if self.server.stdout.readline().strip() != "ready":
             raise TestbedError(f"the testbed's server did not start: {self._stderr('server')}")
@@ -187,7 +195,7 @@ class Network:
                     "cc": f.kernel_cc, "src": f.subflows[0].addr, "subflow_addrs": [s.addr for s in f.subflows],
                     "t0_ns": self.t0_ns, "start_ns": f.start_ns, "stop_ns": f.stop_ns,
                     "end_ns": plan.duration_ns, "sample_ns": plan.config["sample_interval_ns"] or 100_000_000,
-                    "app": f.app, "notsent_lowat": NOTSENT_LOWAT, "out": str(self.work / f"client{f.index}.json")}
+                    "app": f.app, "seed": flow_seed(seed, f.index), "notsent_lowat": NOTSENT_LOWAT, "out": str(self.work / f"client{f.index}.json")}
             clients.append(self.spawn_in(self.client_ns(f.index), f"client{f.index}", spec, stdin=subprocess.DEVNULL))
         end = self.t0_ns + plan.duration_ns
         while time.monotonic_ns() < end:

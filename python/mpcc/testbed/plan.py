@@ -36,7 +36,7 @@ MAX_SUBFLOWS = 8
 # bounds (measured; see "Limits").
 MAX_LINK_BPS = 200e6
 MAX_TOTAL_BPS = 400e6
-APPS = ("bulk", "file", "cbr")
+APPS = ("bulk", "file", "cbr", "vbr", "web", "onoff")
 SERVER_ADDR = "10.200.0.1"
 BASE_PORT = 5000
 # TCP settings the testbed can honour: the Linux stack's own defaults.
@@ -137,8 +137,26 @@ def _app(fc: dict, field_: str, errors: list[str]) -> dict:
         return {"kind": "file", "size_bytes": app["bytes"]}
     if kind == "cbr":
         return {"kind": "cbr", "rate_bps": app["rate_bps"], "chunk_bytes": app["chunk_bytes"] or fc["tcp"]["mss"]}
+    if kind == "vbr":
+        spec = {"kind": "vbr", "fps": app["fps"], "rate_bps": app.get("rate_bps"), "cv": app.get("cv", 0.5),
+                "loop_trace": app.get("loop_trace", True), "sizes": None}
+        if app.get("trace"):
+            spec["sizes"] = _frame_sizes(app["trace"])
+        return spec
+    if kind == "onoff":
+        return {"kind": "onoff", "on_ns": app["on_ns"], "off_ns": app["off_ns"], "start_on": app.get("start_on", True)}
+    if kind == "web":
+        return {"kind": "web", "objects": app.get("objects"), "object_count": app.get("object_count"),
+                "object_bytes": app.get("object_bytes"), "think_ns": app.get("think_ns")
+                or {"kind": "fixed", "value": 1e9}, "pages": app.get("pages"), "fetch": app.get("fetch", "parallel")}
     errors.append(f"{field_}.app.kind: {kind!r} is not supported by the testbed yet; allowed: {', '.join(APPS)}")
     return {}
+
+
+def _frame_sizes(path: str) -> list[int]:
+    """A VBR frame trace (the scenario loader has checked it): one size per line."""
+    with open(path) as f:
+        return [int(line) for line in f if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _link_rate(link: dict) -> float:
