@@ -75,14 +75,14 @@ scheduler = "redundant"
 [[flows]]
 name = "c"
 cc = "reno"
-path = ["slow"]
-app = { kind = "web", objects = ["10KB"], pages = 2 }
+paths = [["slow"], ["slow"]]
+receiver = "popctl"
 tcp = { profile = "ns3" }
 """)
     assert any(p.startswith("links.fast: 1000 Mbit/s is above") for p in problems), problems
     assert any(p.startswith("flows[0].cc: 'mpmtp' has no implementation in the kernel") for p in problems)
     assert any(p.startswith("flows[1].scheduler: 'redundant'") for p in problems)
-    assert any(p.startswith("flows[2].app.kind: 'web' is not supported") for p in problems)
+    assert any(p.startswith("flows[2].receiver: 'popctl' is not supported") for p in problems)
     assert any(p.startswith("flows[2].tcp.profile: 'ns3'") for p in problems)
     assert all("\n" not in p for p in problems)
 
