@@ -44,7 +44,7 @@ TCP_INFO_FIELDS = (
     ("ca_state", "B", 1), ("snd_mss", "I", 16), ("unacked", "I", 24), ("sacked", "I", 28),
     ("lost", "I", 32), ("retrans", "I", 36), ("rtt_us", "I", 68), ("rttvar_us", "I", 72),
     ("ssthresh", "I", 76), ("cwnd", "I", 80), ("total_retrans", "I", 100),
-    ("bytes_acked", "Q", 120), ("bytes_received", "Q", 128), ("segs_out", "I", 136), ("data_segs_out", "I", 156),
+    ("bytes_acked", "Q", 120), ("bytes_received", "Q", 128), ("segs_out", "I", 136), ("notsent_bytes", "I", 144), ("data_segs_out", "I", 156),
     ("bytes_sent", "Q", 200), ("bytes_retrans", "Q", 208), ("total_rto", "H", 240),
 )
 STOP = threading.Event()
@@ -139,6 +139,26 @@ def restamp(data: bytes, stamp: int) -> bytes:
     return bytes(buf)
 
 
+SIOCOUTQNSD = 0x894B
+
+
+def unsent(sock) -> int:
+    """Bytes of a multipath connection written and not yet sent: those the MPTCP
+    socket holds (SIOCOUTQNSD) plus those queued on its subflows (tcp_info
+    notsent_bytes), where the kernel pushes data well before it can be sent."""
+    import fcntl
+
+    held = struct.unpack("i", fcntl.ioctl(sock.fileno(), SIOCOUTQNSD, b"\0" * 4))[0]
+    n, infos = _mptcp_getsockopt(sock.fileno(), MPTCP_TCPINFO, TCP_INFO_LEN)
+    return held + sum(struct.unpack_from("<I", infos, i * TCP_INFO_LEN + 144)[0] for i in range(n))
+
+
+# Unsent bytes a multipath sender keeps at most (set by `client`): MPTCP takes
+# TCP_NOTSENT_LOWAT but moves data on to its subflows' queues, where it waits
+# unbounded (0.5-1 MB each at 30 Mbit/s), so send_stream checks itself.
+UNSENT_BOUND: int | None = None
+
+
 def send_stream(sock, total: int | None, deadline_ns: int) -> int:
     """Bulk (total None) or a file of `total` bytes, as fast as the socket takes
     them. The send buffer holds at most TCP_NOTSENT_LOWAT unsent bytes, so a
@@ -153,6 +173,9 @@ def send_stream(sock, total: int | None, deadline_ns: int) -> int:
             sent += chunk
         _, writable, _ = select.select([], [sock], [], 0.05)
         if not writable:
+            continue
+        if UNSENT_BOUND is not None and unsent(sock) >= UNSENT_BOUND:
+            time.sleep(0.0005)  # MPTCP keeps writable beyond its unsent bound: wait here
             continue
         try:
             n = sock.send(pending)
@@ -273,7 +296,9 @@ def client(spec: dict) -> dict:
     result = {"rows": [], "sent_bytes": 0, "connected_ns": None, "error": None}
     if not sleep_until(t0 + spec["start_ns"]):
         return result
+    global UNSENT_BOUND
     proto = IPPROTO_MPTCP if spec["proto"] == "mptcp" else 0
+    UNSENT_BOUND = spec["notsent_lowat"] if proto else None
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
     try:
         sock.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, spec["cc"].encode())
