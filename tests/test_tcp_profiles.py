@@ -96,3 +96,40 @@ def test_pacing_brings_a_tiny_buffer_to_eq_3_9(buffer):
     w_bdp = 10e6 * 0.1 / 12000
     expected = eq_3_9(w_bdp / (w_bdp + buffer + 1))
     assert abs(utilization / expected - 1) <= 0.10, (utilization, expected)
+
+
+HYSTART_LINK = """
+duration = "10s"
+sample_interval = "100ms"
+[links.l]
+rate = "10Mbps"
+delay = "40ms"
+queue = { kind = "droptail", packets = 100 }
+[[flows]]
+name = "a"
+cc = "cubic"
+path = ["l"]
+"""
+
+
+def test_hystart_is_the_linux_profiles_and_ends_slow_start_early():
+    """Measured on the testbed (docs/validation.md): Linux's CUBIC leaves slow start
+    at 118 segments with 12 retransmissions; without HyStart the simulator's CUBIC
+    overshoots to 308 segments and loses 379 packets. With it, slow start must end
+    below the path's BDP plus buffer (169 segments) with a handful of losses."""
+    def first_10s(**tcp):
+        data = tomllib.loads(HYSTART_LINK)
+        data["tcp"] = {"profile": "linux", **tcp}
+        return run(data, plots=False)
+
+    on, off = first_10s(), first_10s(hystart=False)
+    assert sc.Scenario.from_dict(tomllib.loads(HYSTART_LINK)).to_config()["flows"][0]["tcp"].get("hystart") is None
+    peak = lambda r: r.flow_series[r.flow_series["t_s"] < 2.0]["cwnd"].max()  # noqa: E731
+    assert peak(on) < 169 < peak(off)
+    assert on.summary["flows"]["a"]["retransmissions"] <= 20 < off.summary["flows"]["a"]["retransmissions"]
+    # The rfc profile has it off, and cc_params.hystart wins over the profile.
+    data = tomllib.loads(HYSTART_LINK)
+    data["tcp"] = {"profile": "rfc"}
+    assert peak(run(data, plots=False)) > 169
+    data["flows"][0]["cc_params"] = {"hystart": 1.0}
+    assert peak(run(data, plots=False)) < 169

@@ -529,6 +529,7 @@ class Tcp(Strict):
     pacing_ca_ratio: int = Field(default=120, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ca_ratio
     nic_rate: Optional[Rate] = None  # the host's line rate; None: the first link's rate
     nic_backpressure: Optional[bool] = None
+    hystart: Optional[bool] = None  # CUBIC's HyStart (its cc_params.hystart wins)
 
     def resolved_min_rto(self) -> int:
         return self.min_rto if self.min_rto is not None else tcp_profile(self.profile)["min_rto_ns"]
@@ -1152,7 +1153,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     }
     tcp["profile"] = merged.profile
     # Switches left unset take the profile's value in the simulator.
-    for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure"):
+    for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
+                 "hystart"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -136,7 +136,12 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 return Err(format!("{}: {b}; allowed: at least 2 segments ({} bytes)", field("tcp.init_ssthresh_bytes"), 2 * tcp.mss));
             }
         }
-        let params = Params(fc.cc_params.clone());
+        let mut params = Params(fc.cc_params.clone());
+        // A controller with HyStart takes the profile's switch unless the scenario sets it.
+        let info = mpcc_algo::registry::check(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
+        if info.params.iter().any(|p| p.name == "hystart") && !params.0.contains_key("hystart") {
+            params.0.insert("hystart".into(), if tcp.mechanisms().hystart { 1.0 } else { 0.0 });
+        }
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = fc.app.bytes();
         if app_bytes == 0 {

@@ -391,6 +391,7 @@ pub struct TcpConfig {
     /// link of the flow's path).
     pub nic_rate_bps: Option<u64>,
     pub nic_backpressure: Option<bool>,
+    pub hystart: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -420,6 +421,7 @@ impl Default for TcpConfig {
             pacing_ca_ratio: 120,
             nic_rate_bps: None,
             nic_backpressure: None,
+            hystart: None,
         }
     }
 }
@@ -431,7 +433,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -21,6 +21,13 @@ import math
 from .plan import Plan
 
 INFINITE_SSTHRESH = 0x7FFFFFFF
+# Summary fields of the simulator the kernel does not expose: null here, so that
+# both summaries have the same fields.
+UNMEASURED_FLOW = ("data_dup_segments", "data_reorder_peak_segments", "reorder_mean_segments",
+                   "reorder_peak_segments", "reinjections", "lost_retransmissions", "rack_losses",
+                   "spurious_timeouts", "tlp_probes", "undone_recoveries")
+UNMEASURED_SUBFLOW = ("reinjections", "lost_retransmissions", "rack_losses", "spurious_timeouts", "tlp_probes",
+                      "undone_recoveries")
 CDF_POINTS = 201
 PERCENTILES = (50, 95, 99)
 
@@ -97,6 +104,7 @@ def results(plan: Plan, raw: dict, wall_s: float) -> tuple[dict, dict]:
                 "retransmissions": _delta(last, first, "total_retrans") if last else None,
                 "timeouts": _delta(last, first, "total_rto") if last else None,
                 "losses": None,
+                **dict.fromkeys(UNMEASURED_SUBFLOW),
                 "cost": 0.0, "cost_per_mbit": 0.0,
                 **_stats("rtt", rtts),
             }
@@ -140,6 +148,8 @@ def results(plan: Plan, raw: dict, wall_s: float) -> tuple[dict, dict]:
             **{k: (sum(s[k] for s in subs) if all(s[k] is not None for s in subs) else None)
                for k in ("sent_packets", "retransmissions", "timeouts", "drops")},
             "losses": None,
+            **dict.fromkeys(UNMEASURED_FLOW),
+            "cost": 0.0,
             **_stats("rtt", all_rtt),
             **_stats("app_delay", delays),
             "subflows": subs,

@@ -8,6 +8,7 @@
 //! §4.1.2). A Reno estimate `W_est` (AIMD(alpha_cubic, beta)) runs beside it and wins
 //! whenever `W_cubic(t) < W_est` (Reno-friendly region). See docs/algorithms/cubic.md.
 
+use super::hystart::HyStart;
 use crate::common::{may_grow, nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use mpcc_core::Nanos;
@@ -33,6 +34,8 @@ pub struct Cubic {
     pub k: f64,
     /// Reno-friendly window estimate, segments.
     pub w_est: f64,
+    /// HyStart, when on (Linux's default; [`Cubic::with_hystart`]).
+    pub hystart: Option<HyStart>,
 }
 
 impl Cubic {
@@ -49,7 +52,14 @@ impl Cubic {
             epoch: None,
             k: 0.0,
             w_est: init_cwnd,
+            hystart: None,
         }
+    }
+
+    /// The same with HyStart leaving slow start early (module `hystart`).
+    pub fn with_hystart(mut self, on: bool) -> Cubic {
+        self.hystart = on.then(HyStart::default);
+        self
     }
 
     /// W_cubic(t), t in seconds since the stage began.
@@ -100,6 +110,13 @@ impl Cubic {
 impl SubflowCc for Cubic {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
+        // HyStart looks at every ACK in slow start, before growth, as Linux's
+        // pkts_acked hook runs before cong_avoid.
+        if let Some(h) = &mut self.hystart {
+            if self.cwnd < self.ssthresh && ev.acked > 0.0 && h.on_ack(ev, self.cwnd) {
+                self.ssthresh = self.cwnd;
+            }
+        }
         if !may_grow(ev) {
             return;
         }
@@ -121,6 +138,9 @@ impl SubflowCc for Cubic {
                 // with K = 0 and W_max = cwnd at its start.
                 self.w_max = 0.0;
                 self.cwnd = MIN_CWND;
+                if let Some(h) = &mut self.hystart {
+                    h.reset(); // Linux resets CUBIC, HyStart included, on a timeout
+                }
             }
             CongestionKind::Loss | CongestionKind::Ecn => {
                 // §4.7 fast convergence: a shrinking saturation point releases more.

@@ -17,6 +17,7 @@ macro_rules! window_fields {
 
 pub mod binomial;
 pub mod cubic;
+pub mod hystart;
 pub mod reno;
 pub mod vegas;
 pub mod veno;
@@ -45,6 +46,7 @@ pub static REGISTRY: &[AlgoInfo] = &[
             param("c", 0.4, 0.01, 10.0, "cubic scaling constant C, segments/s^3"),
             param("beta", 0.7, 0.1, 0.99, "beta_cubic: window kept on a congestion event"),
             param("fast_convergence", 1.0, 0.0, 1.0, "1 = fast convergence on, 0 = off (values >= 0.5 mean on)"),
+            param("hystart", 0.0, 0.0, 1.0, "1 = HyStart ends slow start early (Linux); default: the TCP profile's hystart"),
         ],
     ),
     single(
@@ -116,7 +118,9 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
     let iw = p("init_cwnd");
     Some(match name {
         "reno" => Controller::Reno(Uncoupled::new(reno::Reno::new(iw, p("beta")))),
-        "cubic" => Controller::Cubic(Uncoupled::new(cubic::Cubic::new(iw, p("c"), p("beta"), p("fast_convergence") >= 0.5))),
+        "cubic" => Controller::Cubic(Uncoupled::new(
+            cubic::Cubic::new(iw, p("c"), p("beta"), p("fast_convergence") >= 0.5).with_hystart(p("hystart") >= 0.5),
+        )),
         "vegas" => Controller::Vegas(Uncoupled::new(vegas::Vegas::new(iw, p("alpha"), p("beta"), p("gamma")))),
         "veno" => Controller::Veno(Uncoupled::new(veno::Veno::new(iw, p("beta"), p("random_loss_factor")))),
         "westwood" => Controller::Westwood(Uncoupled::new(westwood::Westwood::new(iw))),
