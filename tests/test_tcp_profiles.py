@@ -133,3 +133,35 @@ def test_hystart_is_the_linux_profiles_and_ends_slow_start_early():
     assert peak(run(data, plots=False)) > 169
     data["flows"][0]["cc_params"] = {"hystart": 1.0}
     assert peak(run(data, plots=False)) < 169
+
+
+def test_host_jitter_breaks_the_phase_effect():
+    """docs/host.md#host-jitter: without jitter the shorter-RTT flow loses far more
+    packets than the longer one at a DropTail bottleneck (a phase effect); with a
+    jitter of one packet time there, drops even out and the shorter RTT gets more."""
+
+    def totals(**tcp):
+        drops, rate = {"short": 0, "long": 0}, {"short": 0.0, "long": 0.0}
+        for seed in (1, 2, 3):
+            data = tomllib.loads((SCENARIOS / "tcp/phase_effect.toml").read_text())
+            data.update(seed=seed, tcp=tcp)
+            flows = run(data, plots=False).summary["flows"]
+            for f in drops:
+                drops[f] += flows[f]["drops"]
+                rate[f] += flows[f]["goodput_bps"]
+        return drops, rate
+
+    drops, rate = totals()
+    assert drops["short"] >= 2 * drops["long"] and rate["short"] < rate["long"]
+    drops, rate = totals(host_jitter="600us")
+    assert 0.75 <= drops["short"] / drops["long"] <= 1.33
+    assert rate["short"] > rate["long"]
+
+
+def test_host_jitter_is_seeded_and_zero_changes_nothing():
+    data = tomllib.loads((SCENARIOS / "tcp/phase_effect.toml").read_text())
+    data["duration"] = "10s"
+    plain = run(data, plots=False).summary["flows"]
+    assert run({**data, "tcp": {"host_jitter": "0s"}}, plots=False).summary["flows"] == plain
+    jittered = [run({**data, "tcp": {"host_jitter": "600us"}}, plots=False).summary["flows"] for _ in range(2)]
+    assert jittered[0] == jittered[1] != plain

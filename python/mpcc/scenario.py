@@ -530,6 +530,7 @@ class Tcp(Strict):
     nic_rate: Optional[Rate] = None  # the host's line rate; None: the first link's rate
     nic_backpressure: Optional[bool] = None
     hystart: Optional[bool] = None  # CUBIC's HyStart (its cc_params.hystart wins)
+    host_jitter: Optional[Duration] = None  # each packet's host delay, uniform in [0, host_jitter)
 
     def resolved_min_rto(self) -> int:
         return self.min_rto if self.min_rto is not None else tcp_profile(self.profile)["min_rto_ns"]
@@ -539,6 +540,13 @@ class Tcp(Strict):
     def _positive(cls, v):
         if v is not None and v <= 0:
             raise PydanticCustomError("range", "{msg}", {"msg": "must be positive"})
+        return v
+
+    @field_validator("host_jitter")
+    @classmethod
+    def _jitter_range(cls, v):
+        if v is not None and v > 1_000_000_000:
+            raise PydanticCustomError("range", "{msg}", {"msg": f"{v / 1e9:g} s is too long; allowed: 0 to 1s"})
         return v
 
     @field_validator("mss")
@@ -1159,6 +1167,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:
         tcp["delack_timeout_ns"] = merged.delack_timeout
+    if merged.host_jitter is not None:
+        tcp["host_jitter_ns"] = merged.host_jitter
     if merged.nic_rate is not None:
         tcp["nic_rate_bps"] = int(merged.nic_rate)
     for name in ("pacing_ss_ratio", "pacing_ca_ratio"):

@@ -19,6 +19,7 @@ const STREAM_LINK_LOSS: u64 = 1 << 32;
 const STREAM_LINK_CAPACITY: u64 = 2 << 32;
 const STREAM_LINK_QUEUE: u64 = 3 << 32;
 const STREAM_APP: u64 = 4 << 32;
+const STREAM_HOST_JITTER: u64 = 5 << 32;
 
 pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
     let mut out = Vec::with_capacity(cfg.links.len());
@@ -176,9 +177,10 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             rcv.sub = sf as u16;
             // The sending host's NIC (host.rs): at the first link's rate unless given.
             let mech = tcp.mechanisms();
-            let nic = (mech.nic_backpressure || mech.pacing).then(|| {
+            let nic = (mech.nic_backpressure || mech.pacing || mech.host_jitter_ns > 0).then(|| {
                 let rate = tcp.nic_rate_bps.map_or_else(|| links[fwd[0].0 as usize].capacity.nominal_bps(), |r| r as f64);
-                crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure)
+                let rng = Rng::stream(cfg.seed, STREAM_HOST_JITTER + ((i as u64) << 12) + sf as u64);
+                crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure, mech.host_jitter_ns, rng)
             });
             subs.push(Subflow {
                 nic,

@@ -392,6 +392,7 @@ pub struct TcpConfig {
     pub nic_rate_bps: Option<u64>,
     pub nic_backpressure: Option<bool>,
     pub hystart: Option<bool>,
+    pub host_jitter_ns: Option<u64>,
 }
 
 impl Default for TcpConfig {
@@ -422,6 +423,7 @@ impl Default for TcpConfig {
             nic_rate_bps: None,
             nic_backpressure: None,
             hystart: None,
+            host_jitter_ns: None,
         }
     }
 }
@@ -442,6 +444,9 @@ impl TcpConfig {
         }
         if let Some(v) = self.min_rto_ns {
             m.min_rto_ns = v;
+        }
+        if let Some(v) = self.host_jitter_ns {
+            m.host_jitter_ns = v;
         }
         m
     }

@@ -13,11 +13,19 @@
 //! controller asks for (`CongestionControl::pacing_rate`). No pacing before the
 //! first RTT sample.
 //!
-//! Without either switch there is no NIC: packets enter their first link at once,
-//! as before profiles existed.
+//! Host jitter (`tcp.host_jitter`): each packet leaves the host after a processing
+//! delay drawn uniformly from [0, host_jitter), in order (never before an earlier
+//! packet of its subflow). A real host's softirq and scheduling delays vary by tens
+//! of microseconds; without any, ACK-clocked senders reach a DropTail queue in a
+//! fixed phase and one of them loses nearly every drop (Floyd and Jacobson, "On
+//! Traffic Phase Effects in Packet-Switched Gateways", 1992). With jitter alone
+//! the NIC serialises nothing: a packet enters its first link when its delay ends.
+//!
+//! Without any of these switches there is no NIC: packets enter their first link at
+//! once, as before profiles existed.
 
 use crate::packet::Packet;
-use mpcc_core::Nanos;
+use mpcc_core::{Nanos, Rng};
 use std::collections::VecDeque;
 
 /// Linux's TSQ budget: about 1 ms of data at the pacing rate (sk_pacing_shift 10).
@@ -41,10 +49,15 @@ pub struct Nic {
     pub blocked: bool,
     /// Packets allowed to wait (TSQ), from the latest rate.
     pub limit: usize,
+    /// Host jitter: the upper bound of each packet's processing delay (0: none),
+    /// its random stream, and when each queued packet may leave (FIFO).
+    jitter_ns: Nanos,
+    rng: Rng,
+    release: VecDeque<Nanos>,
 }
 
 impl Nic {
-    pub fn new(rate_bps: f64, pacing: bool, backpressure: bool) -> Nic {
+    pub fn new(rate_bps: f64, pacing: bool, backpressure: bool, jitter_ns: Nanos, rng: Rng) -> Nic {
         Nic {
             queue: VecDeque::with_capacity(8),
             rate_bps,
@@ -54,7 +67,41 @@ impl Nic {
             backpressure,
             blocked: false,
             limit: TSQ_MIN_PACKETS,
+            jitter_ns,
+            rng,
+            release: VecDeque::new(),
         }
+    }
+
+    /// The sender hands a packet to the host at `now`.
+    #[inline]
+    pub fn push(&mut self, p: Packet, now: Nanos) {
+        if self.jitter_ns > 0 {
+            let delay = (self.rng.uniform() * self.jitter_ns as f64) as Nanos;
+            let last = self.release.back().copied().unwrap_or(0);
+            self.release.push_back((now + delay).max(last));
+        }
+        self.queue.push_back(p);
+    }
+
+    /// Takes the packet at the head of the queue.
+    #[inline]
+    pub fn pop(&mut self) -> Option<Packet> {
+        self.release.pop_front();
+        self.queue.pop_front()
+    }
+
+    /// The earliest time the head packet may start: its processing delay is over.
+    #[inline]
+    pub fn ready_at(&self, now: Nanos) -> Nanos {
+        self.release.front().map_or(now, |&t| t.max(now))
+    }
+
+    /// Whether the NIC serialises at its line rate (pacing or backpressure); with
+    /// jitter alone it only delays.
+    #[inline]
+    pub fn serialises(&self) -> bool {
+        self.pacing || self.backpressure
     }
 
     /// Segments the sender may still hand to the NIC (unbounded without backpressure).
@@ -110,7 +157,7 @@ mod tests {
 
     #[test]
     fn tsq_holds_about_a_millisecond() {
-        let mut n = Nic::new(1e9, false, true);
+        let mut n = Nic::new(1e9, false, true, 0, Rng::stream(1, 0));
         n.set_rate(125e6, 1500); // 1 Gbit/s: 1 ms is 83 packets
         assert_eq!(n.limit, 83);
         n.set_rate(f64::INFINITY, 1500); // no RTT sample yet: tcp_limit_output_bytes
@@ -118,8 +165,33 @@ mod tests {
         n.set_rate(1e5, 1500);
         assert_eq!(n.limit, 2);
         assert_eq!(n.room(), 2);
-        n.queue.extend([Packet::data(0, 0, 1500, 0); 2]);
+        n.push(Packet::data(0, 0, 1500, 0), 0);
+        n.push(Packet::data(0, 1, 1500, 0), 0);
         assert_eq!(n.room(), 0);
         assert!(n.blocked);
+    }
+
+    #[test]
+    fn jitter_delays_within_its_bound_and_keeps_order() {
+        // Packets 100 us apart, jitter below 50 us: independent uniform delays.
+        let mut n = Nic::new(1e9, false, false, 50_000, Rng::stream(7, 0));
+        assert!(!n.serialises());
+        for i in 0..1000u64 {
+            n.push(Packet::data(0, i, 1500, 0), i * 100_000);
+        }
+        let delays: Vec<_> = (0..1000).map(|i| n.release[i] - i as u64 * 100_000).collect();
+        assert!(delays.iter().all(|&d| d < 50_000));
+        let mean = delays.iter().sum::<u64>() as f64 / 1000.0;
+        assert!((mean - 25_000.0).abs() < 2_500.0, "mean delay {mean}");
+        assert!(delays.iter().any(|&d| d > 45_000) && delays.iter().any(|&d| d < 5_000));
+        assert_eq!(n.ready_at(0), n.release[0]);
+        assert_eq!(n.pop().map(|p| p.seq), Some(0));
+        // A burst (all at once): each leaves after its delay, none before an earlier one.
+        let mut n = Nic::new(1e9, false, false, 50_000, Rng::stream(8, 0));
+        for i in 0..100 {
+            n.push(Packet::data(0, i, 1500, 0), 0);
+        }
+        assert!(n.release.iter().zip(n.release.iter().skip(1)).all(|(a, b)| a <= b));
+        assert!(*n.release.back().unwrap() < 50_000);
     }
 }

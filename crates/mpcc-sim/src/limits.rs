@@ -100,6 +100,9 @@ fn flow(cfg: &Config, f: &FlowConfig) -> Result<(), String> {
     }
 }
 
+/// A host's processing delay is microseconds; a second is far past any host.
+const MAX_HOST_JITTER_NS: u64 = 1_000_000_000;
+
 fn tcp(field: &dyn Fn(&str) -> String, t: &TcpConfig) -> Result<(), String> {
     if t.header_bytes > MAX_HEADER_BYTES {
         return Err(format!("{}: {}; allowed: 0 to {MAX_HEADER_BYTES} bytes", field("tcp.header_bytes"), t.header_bytes));
@@ -108,6 +111,9 @@ fn tcp(field: &dyn Fn(&str) -> String, t: &TcpConfig) -> Result<(), String> {
     time(&field("tcp.min_rto_ns"), m.min_rto_ns, 1)?;
     time(&field("tcp.max_rto_ns"), t.max_rto_ns, 1)?;
     time(&field("tcp.delack_timeout_ns"), m.delack_timeout_ns, 0)?;
+    if m.host_jitter_ns > MAX_HOST_JITTER_NS {
+        return Err(format!("{}: {}; allowed: 0 to {MAX_HOST_JITTER_NS} ns (1 s)", field("tcp.host_jitter_ns"), m.host_jitter_ns));
+    }
     if m.min_rto_ns > t.max_rto_ns {
         return Err(format!("{}: {}; allowed: at most max_rto_ns ({})", field("tcp.min_rto_ns"), m.min_rto_ns, t.max_rto_ns));
     }

@@ -67,6 +67,7 @@ impl Profile {
                 pacing: false,
                 nic_backpressure: false,
                 hystart: false,
+                host_jitter_ns: 0,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -81,6 +82,7 @@ impl Profile {
                 pacing: false,
                 nic_backpressure: false, // opt-in: a NIC at the first link's rate locks phase with it (docs/host.md)
                 hystart: true,
+                host_jitter_ns: 0,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -96,6 +98,7 @@ impl Profile {
                 nic_backpressure: false, // ns-3 sockets see no qdisc backpressure: a full device queue drops
                 // ns-3's TcpCubic has HyStart on too, with other thresholds (docs/tcp.md): not modelled yet.
                 hystart: false,
+                host_jitter_ns: 0,
             },
         }
     }
@@ -119,6 +122,7 @@ impl Mechanisms {
             ("pacing", json!(self.pacing)),
             ("nic_backpressure", json!(self.nic_backpressure)),
             ("hystart", json!(self.hystart)),
+            ("host_jitter_ns", json!(self.host_jitter_ns)),
         ]
     }
 }
@@ -151,6 +155,11 @@ pub struct Mechanisms {
     /// HyStart ends slow start early in controllers that have it (CUBIC's
     /// `hystart` parameter, unless the scenario sets it).
     pub hystart: bool,
+    /// The sending host's processing delay: each packet leaves the host after a
+    /// delay drawn uniformly from [0, host_jitter_ns), never before an earlier
+    /// packet of its subflow (host.rs). Breaks the phase lock of a jitter-free
+    /// sender at a DropTail queue; 0: none.
+    pub host_jitter_ns: u64,
 }
 
 #[cfg(test)]
@@ -181,6 +190,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 12, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 13, "a new Mechanisms field must be listed in entries()");
     }
 }

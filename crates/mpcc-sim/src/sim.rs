@@ -285,7 +285,7 @@ impl Sim {
             }
             let s = &mut self.flows[flow].subs[p.sub as usize];
             if let Some(nic) = &mut s.nic {
-                nic.queue.push_back(p);
+                nic.push(p, self.now);
                 if !nic.busy {
                     self.nic_start(flow, p.sub);
                 }
@@ -332,14 +332,15 @@ impl Sim {
             ),
         };
         nic.set_rate(rate.unwrap_or(f64::INFINITY), bytes);
-        let start = if nic.pacing { now.max(nic.pace_next) } else { now };
+        let ready = nic.ready_at(now);
+        let start = if nic.pacing { ready.max(nic.pace_next) } else { ready };
         if nic.pacing {
             if let Some(r) = rate {
                 nic.pace_next = start + (bytes as f64 * 1e9 / r) as Nanos;
             }
         }
         nic.busy = true;
-        let done = start + nic.tx_time(bytes);
+        let done = if nic.serialises() { start + nic.tx_time(bytes) } else { start };
         self.events.schedule(done, Event::NicDone { flow, sub });
     }
 
@@ -349,7 +350,7 @@ impl Sim {
     fn nic_done(&mut self, flow: FlowId, sub: u16) {
         let s = &mut self.flows[flow].subs[sub as usize];
         let Some(nic) = &mut s.nic else { return };
-        let p = nic.queue.pop_front().expect("NicDone without a packet");
+        let p = nic.pop().expect("NicDone without a packet");
         let wake = std::mem::take(&mut nic.blocked);
         let first = s.fwd[0];
         self.arrive(first, p);

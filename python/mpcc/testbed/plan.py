@@ -41,8 +41,10 @@ SERVER_ADDR = "10.200.0.1"
 BASE_PORT = 5000
 # TCP settings the testbed can honour: the Linux stack's own defaults.
 TCP_FIXED = {"header_bytes": 52, "initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
+# `host_jitter_ns` models the timing variation a real host has by itself: the
+# testbed's hosts are real, so it is accepted and has nothing to set.
 TCP_KEYS = {"mss", "header_bytes", "min_rto_ns", "initial_rto_ns", "max_rto_ns", "rcv_buf_bytes",
-            "dupthresh", "profile"}
+            "dupthresh", "profile", "host_jitter_ns"}
 
 
 class TestbedRefusal(ValueError):
