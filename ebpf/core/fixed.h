@@ -119,19 +119,20 @@ MPCC_HELPER mpcc_u64 mpcc_div_q(mpcc_u64 a, mpcc_u64 b, unsigned q)
 /* Integer cube root: the largest y with y^3 <= x. Digit-by-digit, one binary
  * digit of y per step from the top (x has 22 groups of three bits): keep y and
  * x - y^3 scaled to the bits consumed so far, and take the next digit when
- * (2y + 1)^3 - (2y)^3 = 12y^2 + 6y + 1 still fits under the next group. */
+ * (2y + 1)^3 - (2y)^3 = 12y^2 + 6y + 1 still fits under the next group. The
+ * step is branch-free (x >> s and b stay below 2^63, so the sign of their
+ * difference decides): a branch would give the BPF verifier 2^22 paths. */
 MPCC_HELPER mpcc_u64 mpcc_icbrt(mpcc_u64 x)
 {
-	mpcc_u64 y = 0, b;
+	mpcc_u64 y = 0, b, take;
 	int s;
 
 	for (s = 63; s >= 0; s -= 3) {
 		y <<= 1;
 		b = 3 * y * (y + 1) + 1;
-		if ((x >> s) >= b) {
-			x -= b << s;
-			y++;
-		}
+		take = (~((x >> s) - b)) >> 63;
+		x -= (b << s) & (0 - take);
+		y += take;
 	}
 	return y;
 }
