@@ -184,6 +184,28 @@ def test_bulk_transfer_couples_two_real_subflows(kernel_clean, name):
 
 
 @needs_kernel
+def test_plain_tcp_runs_uncoupled(kernel_clean):
+    """On a plain TCP socket every program is Reno: the socket runs the
+    controller (ss names it) but never enters the connection map."""
+    with Testbed(shape="disjoint", rate_mbit=10) as tb:
+        for name in PROGRAMS:
+            fresh = name not in loaded()
+            load(name)
+            others = {c["msk"] for c in status([name])}  # connections of whoever else uses it
+            srv = tb.server(3)
+            cli = tb.client(2, "tcp", name)
+            using = wait_until(lambda: name in tb.exec("cli", "ss", "-tin", "state", "established").stdout, 1.5)
+            coupled = [c for c in status([name]) if c["msk"] not in others]
+            Testbed.finish(cli)
+            got = Testbed.finish(srv)[0]
+            assert using and coupled == [], (name, coupled)
+            assert sum(got["bytes"].values()) > 500_000, (name, got)
+            if fresh:
+                unload(name)
+    assert no_leftovers() == []
+
+
+@needs_kernel
 def test_load_use_unload_100_times(kernel_clean):
     names = list(PROGRAMS)
     with Testbed(shape="disjoint", rate_mbit=100) as tb:
