@@ -15,7 +15,7 @@ from conftest import ROOT
 from mpcc.run import run
 
 EBPF = ROOT / "ebpf"
-ALGOS = ["lia", "olia", "balia", "wvegas", "noda_ito", "mpveno"]
+ALGOS = ["lia", "olia", "balia", "wvegas", "noda_ito", "mpveno", "mpmtp"]
 
 # The textbook sender: the recorder does not record undo (a spurious reduction
 # restored), which the linux profile uses and the C cores do not implement yet.

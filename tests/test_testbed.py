@@ -65,7 +65,7 @@ rate = "1Gbps"
 rate = "10Mbps"
 [[flows]]
 name = "a"
-cc = "mpmtp"
+cc = "cdd"
 path = ["fast"]
 [[flows]]
 name = "b"
@@ -80,7 +80,7 @@ receiver = "popctl"
 tcp = { profile = "ns3" }
 """)
     assert any(p.startswith("links.fast: 1000 Mbit/s is above") for p in problems), problems
-    assert any(p.startswith("flows[0].cc: 'mpmtp' has no implementation in the kernel") for p in problems)
+    assert any(p.startswith("flows[0].cc: 'cdd' has no implementation in the kernel") for p in problems)
     assert any(p.startswith("flows[1].scheduler: 'redundant'") for p in problems)
     assert any(p.startswith("flows[2].receiver: 'popctl' is not supported") for p in problems)
     assert any(p.startswith("flows[2].tcp.profile: 'ns3'") for p in problems)
@@ -112,6 +112,17 @@ def test_accepts_what_it_can_build():
     assert [s.addr for s in f.subflows] == ["10.201.0.1", "10.201.0.2"]
     # ACKs without a reverse path: uncongested, with the forward path's delay.
     assert [(s.rev, s.rev_delay_ns) for s in f.subflows] == [([], 10_000_000), ([], 30_000_000)]
+
+
+def test_every_kernel_controller_maps_to_its_ebpf_program():
+    """With the default table (mpcc.kernel.PROGRAMS) each simulator controller
+    that has an eBPF version, MPMTP included, plans as that program."""
+    from mpcc.kernel import PROGRAMS
+
+    for name, algo in PROGRAMS.items():
+        p = plan_for(load(TWO_PATHS.format(cc=algo)), available={"reno", "cubic"})
+        assert p.bpf == [name] and p.flows[0].kernel_cc == name, (algo, p.bpf)
+    assert PROGRAMS["mpcc_mpmtp"] == "mpmtp"
 
 
 def test_cli_refusal_builds_nothing(write_scenario):

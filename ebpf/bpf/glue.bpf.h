@@ -9,7 +9,14 @@
  * of the connection's map entry, claimed with a compare-and-swap, and only it
  * writes there; the acting subflow reads its siblings' slots (a possibly stale
  * snapshot) to compute the aggregate and writes only its own socket. The slot is
- * freed in release(), and the last subflow to leave deletes the entry. */
+ * freed in release(), and the last subflow to leave deletes the entry.
+ *
+ * A core whose state does not fit icsk_ca_priv beside the glue's fields (MPMTP)
+ * defines MPCC_STATE_IN_SK_STORAGE: its state then lives in a socket-storage map,
+ * created at init for MPTCP subflows only and freed by the kernel with the
+ * socket; a subflow whose storage could not be created runs Reno. A core that
+ * keeps the smoothed RTT of a loss defines MPCC_LOSS_SRTT: ssthresh() hands it
+ * the kernel's srtt, which already includes the triggering ACK's sample. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -57,9 +64,20 @@ struct {
 	__type(value, struct mpcc_conn);
 } MPCC_XCAT(blank_, MPCC_ALGO) SEC(".maps");
 
+#ifdef MPCC_STATE_IN_SK_STORAGE
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, STATE);
+} MPCC_XCAT(mpcc_st_, MPCC_ALGO) SEC(".maps");
+#endif
+
 /* The per-subflow private area (icsk_ca_priv, zeroed by the kernel before init). */
 struct mpcc_priv {
+#ifndef MPCC_STATE_IN_SK_STORAGE
 	STATE st;
+#endif
 	__u64 msk;         /* connection key, 0 = not attached */
 	__u32 slot;        /* slot index + 1, 0 = none */
 	__u32 round_end;   /* snd_nxt when the current round began */
@@ -72,6 +90,18 @@ _Static_assert(sizeof(struct mpcc_priv) <= 13 * sizeof(__u64), "icsk_ca_priv hol
 static __always_inline struct mpcc_priv *priv_of(struct sock *sk)
 {
 	return (void *)((struct inet_connection_sock *)sk)->icsk_ca_priv;
+}
+
+/* The core's state of this subflow; 0 when it lives in socket storage and
+ * there is none (not created, or creation failed). */
+static __always_inline STATE *state_of(struct sock *sk, struct mpcc_priv *pv, int create)
+{
+#ifdef MPCC_STATE_IN_SK_STORAGE
+	return bpf_sk_storage_get(&MPCC_XCAT(mpcc_st_, MPCC_ALGO), sk, 0,
+				  create ? BPF_SK_STORAGE_GET_F_CREATE : 0);
+#else
+	return &pv->st;
+#endif
 }
 
 static __always_inline int after32(__u32 a, __u32 b)
@@ -184,10 +214,20 @@ void BPF_PROG(mpcc_init, struct sock *sk)
 {
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	struct mpcc_priv *pv = priv_of(sk);
+	STATE *st;
 
-	CORE(_init)(&pv->st, (__u64)tp->snd_cwnd << MPCC_W_SHIFT);
 	pv->round_end = tp->snd_nxt;
 	pv->mptcp = tp->is_mptcp ? 1 : 0;
+#ifdef MPCC_STATE_IN_SK_STORAGE
+	if (!pv->mptcp)
+		return;
+#endif
+	st = state_of(sk, pv, 1);
+	if (!st) {
+		pv->mptcp = 0;
+		return;
+	}
+	CORE(_init)(st, (__u64)tp->snd_cwnd << MPCC_W_SHIFT);
 	if (pv->mptcp) {
 		int self;
 		coupled(sk, pv, &self);
@@ -201,14 +241,17 @@ void BPF_PROG(mpcc_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 	struct mpcc_priv *pv = priv_of(sk);
 	struct mpcc_conn *c;
 	struct mpcc_ack ev = {};
+	STATE *st = 0;
 	int self = 0;
 
 	c = coupled(sk, pv, &self);
-	if (!c) {
+	if (c)
+		st = state_of(sk, pv, 0);
+	if (!st) {
 		tcp_reno_cong_avoid(sk, ack, acked);
 		return;
 	}
-	sync_from_kernel(tp, CORE(_win)(&pv->st));
+	sync_from_kernel(tp, CORE(_win)(st));
 	ev.acked = (__u64)acked << MPCC_W_SHIFT;
 	ev.rtt_us = pv->last_rtt_us;
 	pv->last_rtt_us = 0;
@@ -219,8 +262,8 @@ void BPF_PROG(mpcc_cong_avoid, struct sock *sk, __u32 ack, __u32 acked)
 		pv->round_end = tp->snd_nxt;
 	}
 	ev.may_grow = cwnd_limited(tp);
-	CORE(_on_ack)(&pv->st, c->slots, self, &ev);
-	sync_to_kernel(tp, CORE(_win)(&pv->st));
+	CORE(_on_ack)(st, c->slots, self, &ev);
+	sync_to_kernel(tp, CORE(_win)(st));
 }
 
 SEC("struct_ops/mpcc_ssthresh")
@@ -229,15 +272,22 @@ __u32 BPF_PROG(mpcc_ssthresh, struct sock *sk)
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	struct mpcc_priv *pv = priv_of(sk);
 	struct mpcc_conn *c;
+	STATE *st = 0;
 	__u64 ss;
 	int self = 0;
 
 	c = coupled(sk, pv, &self);
-	if (!c)
+	if (c)
+		st = state_of(sk, pv, 0);
+	if (!st)
 		return tcp_reno_ssthresh(sk);
-	sync_from_kernel(tp, CORE(_win)(&pv->st));
-	CORE(_on_congestion)(&pv->st, c->slots, self, MPCC_LOSS);
-	ss = CORE(_win)(&pv->st)->ssthresh >> MPCC_W_SHIFT;
+	sync_from_kernel(tp, CORE(_win)(st));
+#ifdef MPCC_LOSS_SRTT
+	if (tp->srtt_us)
+		CORE(_win)(st)->srtt_us = mpcc_clamp_rtt(tp->srtt_us >> 3);
+#endif
+	CORE(_on_congestion)(st, c->slots, self, MPCC_LOSS);
+	ss = CORE(_win)(st)->ssthresh >> MPCC_W_SHIFT;
 	return ss < 2 ? 2 : ss;
 }
 
@@ -246,10 +296,14 @@ void BPF_PROG(mpcc_set_state, struct sock *sk, __u8 new_state)
 {
 	struct mpcc_priv *pv = priv_of(sk);
 	struct inet_connection_sock *icsk = (void *)sk;
+	STATE *st;
 
 	/* The old state is still visible here: a return to Open ends recovery. */
-	if (new_state == CA_OPEN && BPF_CORE_READ_BITFIELD(icsk, icsk_ca_state) != CA_OPEN && pv->mptcp)
-		CORE(_on_recovery_exit)(&pv->st);
+	if (new_state == CA_OPEN && BPF_CORE_READ_BITFIELD(icsk, icsk_ca_state) != CA_OPEN && pv->mptcp) {
+		st = state_of(sk, pv, 0);
+		if (st)
+			CORE(_on_recovery_exit)(st);
+	}
 }
 
 SEC("struct_ops/mpcc_cwnd_event")
@@ -289,6 +343,9 @@ void BPF_PROG(mpcc_release, struct sock *sk)
 	c->slots[i].srtt_us = 0;
 	c->slots[i].rate = 0;
 	c->slots[i].interloss = 0;
+	c->slots[i].delivered = 0;
+	c->slots[i].losses = 0;
+	c->slots[i].alpha_mean = 0;
 	c->slots[i].owner = 0;
 	pv->slot = 0;
 	for (i = 0; i < MPCC_MAX_SUBFLOWS; i++)

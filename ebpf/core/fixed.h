@@ -76,6 +76,85 @@ MPCC_HELPER mpcc_u64 mpcc_muldiv(mpcc_u64 a, mpcc_u64 b, mpcc_u64 c)
 	return a * b / c;
 }
 
+/* (a * b) >> q from the exact 128-bit product (four 32x32 partial products),
+ * saturated at 2^64 - 1. Unlike mpcc_muldiv it keeps every bit of both factors,
+ * which chains of fixed-point factors (MPMTP) need. q < 64. */
+MPCC_HELPER mpcc_u64 mpcc_mul_q(mpcc_u64 a, mpcc_u64 b, unsigned q)
+{
+	mpcc_u64 al = a & 0xffffffffULL, ah = a >> 32, bl = b & 0xffffffffULL, bh = b >> 32;
+	mpcc_u64 ll = al * bl, lh = al * bh, hl = ah * bl;
+	mpcc_u64 mid = (ll >> 32) + (lh & 0xffffffffULL) + (hl & 0xffffffffULL);
+	mpcc_u64 lo = (ll & 0xffffffffULL) | (mid << 32);
+	mpcc_u64 hi = ah * bh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+
+	q &= 63;
+	if (q == 0)
+		return hi ? ~0ULL : lo;
+	if (hi >> q)
+		return ~0ULL;
+	return (hi << (64 - q)) | (lo >> q);
+}
+
+/* (a << q) / b: the whole part exactly, the fraction from the remainder with b
+ * cut to its top 64 - q bits (relative error below 2^-(63 - q)). Saturates at
+ * 2^64 - 1; a zero divisor gives 0, as BPF division does. q < 64. */
+MPCC_HELPER mpcc_u64 mpcc_div_q(mpcc_u64 a, mpcc_u64 b, unsigned q)
+{
+	mpcc_u64 whole, rem;
+	unsigned nb, s = 0;
+
+	if (b == 0)
+		return 0;
+	q &= 63;
+	whole = a / b;
+	rem = a % b;
+	if (q && (whole >> (64 - q)))
+		return ~0ULL;
+	nb = mpcc_bits(b);
+	if (nb > 64 - q)
+		s = nb - (64 - q);
+	return (whole << q) + ((rem >> s) << q) / (b >> s);
+}
+
+/* Integer cube root: the largest y with y^3 <= x. Digit-by-digit, one binary
+ * digit of y per step from the top (x has 22 groups of three bits): keep y and
+ * x - y^3 scaled to the bits consumed so far, and take the next digit when
+ * (2y + 1)^3 - (2y)^3 = 12y^2 + 6y + 1 still fits under the next group. The
+ * step is branch-free (x >> s and b stay below 2^63, so the sign of their
+ * difference decides): a branch would give the BPF verifier 2^22 paths. */
+MPCC_HELPER mpcc_u64 mpcc_icbrt(mpcc_u64 x)
+{
+	mpcc_u64 y = 0, b, take;
+	int s;
+
+	for (s = 63; s >= 0; s -= 3) {
+		y <<= 1;
+		b = 3 * y * (y + 1) + 1;
+		take = (~((x >> s) - b)) >> 63;
+		x -= (b << s) & (0 - take);
+		y += take;
+	}
+	return y;
+}
+
+/* Cube root of a fixed-point value, fixed point in and out: with x = v 2^32,
+ * cbrt(v) 2^32 = cbrt(x 2^64) = icbrt(x 2^j) 2^((64 - j) / 3) for j = 1 mod 3.
+ * j is the largest such shift that keeps x 2^j in 64 bits, so the integer root
+ * has 21 significant bits (relative error below 2^-20) at any magnitude; only
+ * x >= 2^63 sheds two low bits first (j = -2). */
+MPCC_HELPER mpcc_u64 mpcc_cbrt(mpcc_u64 x)
+{
+	unsigned room, j;
+
+	if (x == 0)
+		return 0;
+	room = 64 - mpcc_bits(x);
+	if (room == 0)
+		return mpcc_icbrt(x >> 2) << 22;
+	j = room - (room + 2) % 3;
+	return mpcc_icbrt(x << j) << ((64 - j) / 3);
+}
+
 /* One acknowledgement as the cores see it (the transport measures, the core
  * decides). Windows and segment counts in MPCC_ONE units, times in microseconds. */
 struct mpcc_ack {
@@ -100,7 +179,9 @@ struct mpcc_path {
 	mpcc_u32 srtt_us;    /* 0: no RTT yet, left out of the coupling sums */
 	mpcc_u32 rtt_us;
 	mpcc_u32 min_rtt_us;
-	mpcc_u32 pad;
+	mpcc_u32 losses;     /* MPMTP: loss events since the subflow started */
+	mpcc_u64 delivered;  /* MPMTP: segments delivered since it started */
+	mpcc_u64 alpha_mean; /* MPMTP: last loss cycle's mean alpha, fixed point */
 };
 
 /* The window state every core keeps for its own subflow. */

@@ -18,8 +18,9 @@
 #include "../core/wvegas.h"
 #include "../core/noda.h"
 #include "../core/mpveno.h"
+#include "../core/mpmtp.h"
 
-enum algo { LIA, OLIA, BALIA, WVEGAS, NODA, MPVENO };
+enum algo { LIA, OLIA, BALIA, WVEGAS, NODA, MPVENO, MPMTP };
 
 union state {
 	struct lia_state lia;
@@ -28,6 +29,7 @@ union state {
 	struct wvegas_state wvegas;
 	struct noda_state noda;
 	struct mpveno_state mpveno;
+	struct mpmtp_state mpmtp;
 };
 
 static struct mpcc_path paths[MPCC_MAX_SUBFLOWS];
@@ -38,6 +40,7 @@ static int parse_algo(const char *name, enum algo *a)
 	static const struct { const char *name; enum algo a; } known[] = {
 		{"lia", LIA}, {"olia", OLIA}, {"balia", BALIA},
 		{"wvegas", WVEGAS}, {"noda_ito", NODA}, {"mpveno", MPVENO},
+		{"mpmtp", MPMTP},
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (!strcmp(known[i].name, name)) {
@@ -62,7 +65,8 @@ static struct mpcc_win *win(enum algo a, int sf)
 	case BALIA: return balia_win(&st[sf].balia);
 	case WVEGAS: return wvegas_win(&st[sf].wvegas);
 	case NODA: return noda_win(&st[sf].noda);
-	default: return mpveno_win(&st[sf].mpveno);
+	case MPVENO: return mpveno_win(&st[sf].mpveno);
+	default: return mpmtp_win(&st[sf].mpmtp);
 	}
 }
 
@@ -76,6 +80,7 @@ static void add(enum algo a, int sf, double cwnd, double ssthresh)
 	case WVEGAS: wvegas_init(&st[sf].wvegas, w); break;
 	case NODA: noda_init(&st[sf].noda, w); break;
 	case MPVENO: mpveno_init(&st[sf].mpveno, w); break;
+	case MPMTP: mpmtp_init(&st[sf].mpmtp, w); break;
 	}
 	win(a, sf)->ssthresh = fx(ssthresh);
 	paths[sf].owner = (mpcc_u64)sf + 1;
@@ -91,6 +96,7 @@ static void ack(enum algo a, int sf, const struct mpcc_ack *ev)
 	case WVEGAS: wvegas_on_ack(&st[sf].wvegas, paths, sf, ev); break;
 	case NODA: noda_on_ack(&st[sf].noda, paths, sf, ev); break;
 	case MPVENO: mpveno_on_ack(&st[sf].mpveno, paths, sf, ev); break;
+	case MPMTP: mpmtp_on_ack(&st[sf].mpmtp, paths, sf, ev); break;
 	}
 }
 
@@ -103,6 +109,7 @@ static void congestion(enum algo a, int sf, int kind)
 	case WVEGAS: wvegas_on_congestion(&st[sf].wvegas, paths, sf, kind); break;
 	case NODA: noda_on_congestion(&st[sf].noda, paths, sf, kind); break;
 	case MPVENO: mpveno_on_congestion(&st[sf].mpveno, paths, sf, kind); break;
+	case MPMTP: mpmtp_on_congestion(&st[sf].mpmtp, paths, sf, kind); break;
 	}
 }
 
@@ -115,6 +122,7 @@ static void recovery_exit(enum algo a, int sf)
 	case WVEGAS: wvegas_on_recovery_exit(&st[sf].wvegas); break;
 	case NODA: noda_on_recovery_exit(&st[sf].noda); break;
 	case MPVENO: mpveno_on_recovery_exit(&st[sf].mpveno); break;
+	case MPMTP: mpmtp_on_recovery_exit(&st[sf].mpmtp); break;
 	}
 }
 
@@ -183,8 +191,14 @@ int main(int argc, char **argv)
 			ack(a, sf, &ev);
 		} else if (kind == 'C') {
 			char k;
-			if (sscanf(buf, "C %d %lf %c %lf %lf", &sf, &now, &k, &rust_cwnd, &rust_ss) != 5)
+			double srtt = 0;
+			int n = sscanf(buf, "C %d %lf %c %lf %lf %lf", &sf, &now, &k, &rust_cwnd, &rust_ss, &srtt);
+			if (n != 5 && n != 6)
 				return fail(line, "bad C line");
+			/* MPMTP keeps the event's smoothed RTT (this ACK's sample
+			 * included), as the BPF glue passes the kernel's. */
+			if (a == MPMTP && srtt > 0)
+				win(a, sf)->srtt_us = us(srtt);
 			congestion(a, sf, k == 'T' ? MPCC_TIMEOUT : k == 'E' ? MPCC_ECN : MPCC_LOSS);
 		} else if (kind == 'X') {
 			if (sscanf(buf, "X %d %lf %lf %lf", &sf, &now, &rust_cwnd, &rust_ss) != 4)

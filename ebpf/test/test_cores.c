@@ -11,6 +11,7 @@
 #include "../core/wvegas.h"
 #include "../core/noda.h"
 #include "../core/mpveno.h"
+#include "../core/mpmtp.h"
 
 static int passed, failed;
 
@@ -226,6 +227,190 @@ static void test_mpveno(void)
 	near("mpveno N2", seg(s.o.w.ssthresh), 16.0, 1e-6);
 }
 
+/* The fixed-point helpers MPMTP needs, against exact host arithmetic. */
+static void test_fixed(void)
+{
+	static const mpcc_u64 cubes[][2] = {
+		{0, 0}, {1, 1}, {7, 1}, {8, 2}, {26, 2}, {27, 3}, {999999, 99}, {1000000, 100},
+		{1ULL << 63, 1ULL << 21}, {~0ULL, 2642245}, /* 2642245^3 < 2^64 <= 2642246^3 */
+	};
+	for (unsigned i = 0; i < sizeof cubes / sizeof cubes[0]; i++) {
+		char what[48];
+		snprintf(what, sizeof what, "icbrt(%llu)", cubes[i][0]);
+		near(what, (double)mpcc_icbrt(cubes[i][0]), (double)cubes[i][1], 0);
+	}
+	/* Cube root of fixed-point values from 10^-6 to 10^6 (of the value the
+	 * fixed point holds: 10^-6 itself is 4295 units). */
+	double worst = 0;
+	for (double v = 1e-6; v < 1e6; v *= 1.37) {
+		double got = seg(mpcc_cbrt(fx(v))), want = cbrt(seg(fx(v)));
+		worst = fmax(worst, fabs(got - want) / want);
+	}
+	near("cbrt relative error < 2^-19", worst < 1.0 / (1 << 19), 1, 0);
+	/* mul_q is the exact 128-bit product shifted; div_q keeps >= 32 bits. */
+	static const mpcc_u64 ab[][2] = {
+		{0xffffffffffffffffULL, 0xffffffffffffffffULL}, {0x123456789abcdefULL, 0xfedcba987654321ULL},
+		{3ULL << 40, 5ULL << 20}, {1ULL << 32, 1ULL << 32}, {12345, 67890},
+	};
+	int exact = 1, close = 1;
+	for (unsigned i = 0; i < sizeof ab / sizeof ab[0]; i++) {
+		unsigned __int128 prod = (unsigned __int128)ab[i][0] * ab[i][1];
+		unsigned __int128 want = prod >> 40;
+		mpcc_u64 got = mpcc_mul_q(ab[i][0], ab[i][1], 40);
+		exact &= want >> 64 ? got == ~0ULL : got == (mpcc_u64)want;
+		if (ab[i][1] && (((unsigned __int128)ab[i][0] << 32) / ab[i][1]) >> 64 == 0) {
+			double w = (double)(((unsigned __int128)ab[i][0] << 32) / ab[i][1]);
+			close &= fabs((double)mpcc_div_q(ab[i][0], ab[i][1], 32) - w) <= w * 0x1p-31 + 1;
+		}
+	}
+	near("mul_q exact (saturating)", exact, 1, 0);
+	near("div_q within 2^-31", close, 1, 0);
+	/* k = (C (4 - beta) / (4 beta))^(1/3) beta for C = 0.4, beta = 0.3. */
+	near("mpmtp k", (double)MPMTP_K / MPCC_ONE, cbrt(0.4 * 3.7 / 1.2) * 0.3, 1e-9);
+}
+
+/* One MPMTP subflow: cwnd w, srtt in ms, in congestion avoidance. */
+static void mpmtp_one(struct mpmtp_state *s, struct mpcc_path *p, double w, double srtt_ms)
+{
+	memset(p, 0, sizeof(struct mpcc_path) * MPCC_MAX_SUBFLOWS);
+	mpmtp_init(s, fx(w));
+	s->w.ssthresh = fx(2);
+	s->w.srtt_us = s->w.rtt_us = s->w.min_rtt_us = (mpcc_u32)(srtt_ms * 1000);
+	p[0].owner = 1;
+	mpmtp_publish(s, &p[0]);
+}
+
+/* The paper's Eq. 30 for one subflow (mpmtp.md): delta = k rtt w^(2/3) / abar. */
+static double mpmtp_delta1(double w, double rtt_s, double abar)
+{
+	return cbrt(0.4 * 3.7 / 1.2) * 0.3 * rtt_s * pow(w, 2.0 / 3.0) / abar;
+}
+
+static void test_mpmtp(void)
+{
+	struct mpcc_path p[MPCC_MAX_SUBFLOWS];
+	struct mpmtp_state s;
+	struct mpcc_ack ev = {MPCC_ONE, 100000, 100000, 100000, 0, 1, 0};
+
+	/* Decrease beta = 0.3 and w_max; the concave alpha falls from
+	 * alpha_max = 0.7 w_max at the epoch start to 1 at w_max (Eqs. 10-12). */
+	mpmtp_one(&s, p, 100, 100);
+	mpmtp_on_congestion(&s, p, 0, MPCC_LOSS);
+	near("mpmtp loss: cwnd 0.7 w", seg(s.w.cwnd), 70, 1e-6);
+	near("mpmtp loss: w_max", seg(s.w_max), 100, 0);
+	near("mpmtp loss: RTT_max = srtt", s.loss_rtt_us, 100000, 0);
+	near("mpmtp concave alpha(70) = 70", seg(mpmtp_shape(&s)), 70, 1e-6);
+	s.w.cwnd = fx(85); /* c = 69 / 900: alpha = 69 * 225 / 900 + 1 */
+	near("mpmtp concave alpha(85)", seg(mpmtp_shape(&s)), 69.0 / 4 + 1, 1e-6);
+	s.w.cwnd = fx(99.999);
+	near("mpmtp concave alpha(w_max-)", seg(mpmtp_shape(&s)), 1, 1e-6);
+	/* One ACK at 85: w += delta B alpha / w with B = 1 (one path) and delta
+	 * from Eq. 30 with abar = 1 (no finished cycle yet). */
+	s.w.cwnd = fx(85);
+	mpmtp_on_ack(&s, p, 0, &ev);
+	near("mpmtp increase delta alpha / w", seg(s.w.cwnd), 85 + mpmtp_delta1(85, 0.1, 1) * 18.25 / 85, 1e-6);
+	mpmtp_one(&s, p, 10, 100);
+	mpmtp_on_congestion(&s, p, 0, MPCC_TIMEOUT);
+	near("mpmtp timeout: cwnd 1, ssthresh 7", seg(s.w.cwnd) + seg(s.w.ssthresh), 8, 1e-6);
+
+	/* Convex profile at w >= w_max: alpha 1 on entry, +1 per round, capped at w. */
+	mpmtp_one(&s, p, 50, 100);
+	s.w_max = fx(50);
+	near("mpmtp convex entry", seg(mpmtp_shape(&s)), 1, 0);
+	ev.round_start = 1;
+	mpmtp_on_ack(&s, p, 0, &ev);
+	mpmtp_on_ack(&s, p, 0, &ev);
+	near("mpmtp convex two rounds", seg(s.alpha_cvx), 3, 0);
+	s.w.cwnd = fx(2.5);
+	mpmtp_on_ack(&s, p, 0, &ev);
+	near("mpmtp convex cap at w", seg(s.alpha_cvx), 2.5, 1e-9);
+	ev.round_start = 0;
+
+	/* Linear factor from (RTT_min, 1) to (RTT_max, 1/w): rise at 120 ms, loss
+	 * at 200 ms, w = 20 (the Rust controller's test values). */
+	mpmtp_one(&s, p, 20, 120);
+	s.w_max = fx(30);
+	s.rise_us = 120000;
+	s.loss_rtt_us = 200000;
+	near("mpmtp L(RTT_min) = 1", seg(mpmtp_linear(&s)), 1, 1e-9);
+	s.w.srtt_us = 200000;
+	near("mpmtp L(RTT_max) = 1/w", seg(mpmtp_linear(&s)), 0.05, 1e-9);
+	s.w.srtt_us = 160000;
+	double l2 = (0.05 * 0.2 - 0.12) / 0.95;
+	near("mpmtp L on the hyperbola", seg(mpmtp_linear(&s)), (l2 + 0.12) / (l2 + 0.16), 1e-8);
+	s.w.srtt_us = 300000;
+	near("mpmtp L beyond RTT_max", seg(mpmtp_linear(&s)), 0.05, 1e-9);
+
+	/* RTT rise: a finished round's minimum above 9/8 of the base RTT (100 ms). */
+	mpmtp_one(&s, p, 20, 100);
+	s.w_max = fx(30);
+	struct mpcc_ack r = {MPCC_ONE, 105000, 100000, 100000, 0, 1, 0};
+	mpmtp_on_ack(&s, p, 0, &r);
+	r.round_start = 1;
+	mpmtp_on_ack(&s, p, 0, &r); /* round min 105 < 112.5 */
+	r.round_start = 0;
+	r.rtt_us = 115000;
+	mpmtp_on_ack(&s, p, 0, &r);
+	r.round_start = 1;
+	mpmtp_on_ack(&s, p, 0, &r); /* 105 (this round began with it) < 112.5 */
+	near("mpmtp no rise at 105 ms", s.rise_us, 0, 0);
+	r.round_start = 0;
+	mpmtp_on_ack(&s, p, 0, &r);
+	r.round_start = 1;
+	mpmtp_on_ack(&s, p, 0, &r); /* 115 > 112.5 */
+	near("mpmtp rise at 115 ms", s.rise_us, 115000, 0);
+
+	/* B (Eqs. 18-21): p = 1 %, 2 %, 1.5 %, mean 1.5 %: 4/3 on the least lossy,
+	 * 1 - 0.01/0.015 = 1/3 on the lossiest, the hyperbola b1 / (b2 + p) between. */
+	static const double lossy[3][2] = {{1000, 10}, {1000, 20}, {1000, 15}};
+	struct mpmtp_balance bal;
+	memset(p, 0, sizeof p);
+	for (int i = 0; i < 3; i++) {
+		p[i].owner = i + 1;
+		p[i].delivered = (mpcc_u64)lossy[i][0];
+		p[i].losses = (mpcc_u32)lossy[i][1];
+	}
+	int on = mpmtp_balance_of(p, &bal);
+	double bh = 1.0 / 3, bl = 4.0 / 3, b2 = (bl * 0.01 - bh * 0.02) / (bh - bl);
+	near("mpmtp B lossiest", seg(mpmtp_balance(&p[1], &bal, on)), bh, 1e-8);
+	near("mpmtp B least lossy", seg(mpmtp_balance(&p[0], &bal, on)), bl, 1e-8);
+	near("mpmtp B between", seg(mpmtp_balance(&p[2], &bal, on)), bh * (b2 + 0.02) / (b2 + 0.015), 1e-8);
+	p[1].losses = 200; /* 1 - (0.2 - 0.01) / 0.075 < 0: floored at 0.1 */
+	on = mpmtp_balance_of(p, &bal);
+	near("mpmtp B floor", seg(mpmtp_balance(&p[1], &bal, on)), 0.1, 1e-9);
+	p[1].losses = 10;
+	p[2].losses = 10;
+	near("mpmtp B = 1 at equal rates", mpmtp_balance_of(p, &bal), 0, 0);
+
+	/* delta (Eq. 30): one path w = 100, rtt 100 ms; two paths of 50 on one
+	 * bottleneck give a quarter of it; a cycle mean alpha of 4 divides by 4;
+	 * clamped at 10 (w = 10^5). */
+	mpmtp_one(&s, p, 100, 100);
+	double one = mpmtp_delta1(100, 0.1, 1);
+	near("mpmtp delta one path", seg(mpmtp_delta(p)), one, 1e-6);
+	p[0].alpha_mean = fx(4);
+	near("mpmtp delta abar 4", seg(mpmtp_delta(p)), one / 4, 1e-6);
+	static const double two[2][2] = {{50, 100}, {50, 100}};
+	set_paths(p, 2, two);
+	p[0].alpha_mean = p[1].alpha_mean = MPCC_ONE;
+	near("mpmtp delta two paths", seg(mpmtp_delta(p)), one / 4, 1e-6);
+	static const double huge[1][2] = {{100000, 100}};
+	set_paths(p, 1, huge);
+	p[0].alpha_mean = MPCC_ONE;
+	near("mpmtp delta clamp 10", seg(mpmtp_delta(p)), 10, 0);
+
+	/* abar: the concave alpha's mean per acked segment over the last cycle. */
+	mpmtp_one(&s, p, 100, 100);
+	mpmtp_on_congestion(&s, p, 0, MPCC_LOSS);
+	near("mpmtp abar 1 after an empty cycle", seg(s.alpha_mean), 1, 0);
+	s.w.cwnd = fx(70);
+	mpmtp_on_ack(&s, p, 0, &ev); /* alpha(70) = 70 */
+	s.w.cwnd = fx(99);           /* alpha(99) = 69 / 900 + 1 */
+	mpmtp_on_ack(&s, p, 0, &ev);
+	mpmtp_on_congestion(&s, p, 0, MPCC_LOSS);
+	near("mpmtp abar two acks", seg(s.alpha_mean), (70 + 69.0 / 900 + 1) / 2, 1e-4);
+}
+
 /* One subflow of every core grows like Reno: acked / cwnd per ACK in CA. */
 #define RENO_CHECK(algo)                                                         \
 	do {                                                                     \
@@ -252,6 +437,8 @@ int main(void)
 	test_wvegas();
 	test_noda();
 	test_mpveno();
+	test_fixed();
+	test_mpmtp();
 	RENO_CHECK(lia);
 	RENO_CHECK(olia);
 	RENO_CHECK(balia);

@@ -11,7 +11,8 @@
 //! # mpcc-cc-record 1 cc=lia flow=mptcp subflows=2
 //! N sf cwnd ssthresh                                  subflow added
 //! A sf now acked rtt srtt min_rtt flags cwnd ssthresh ACK (flags: 1 recovery, 2 round start, 4 app-limited)
-//! C sf now kind cwnd ssthresh                         congestion (kind: L loss, E ECN, T timeout)
+//! C sf now kind cwnd ssthresh srtt                    congestion (kind: L loss, E ECN, T timeout;
+//!                                                     srtt: the smoothed RTT the event carries)
 //! X sf now cwnd ssthresh                              recovery exit
 //! ```
 //! Times in nanoseconds, windows in segments (shortest round-trip float text).
@@ -64,10 +65,11 @@ impl CcRecorder {
             CongestionKind::Timeout => 'T',
         };
         self.line(format_args!(
-            "C {sf} {} {kind} {} {}\n",
+            "C {sf} {} {kind} {} {} {}\n",
             ev.now,
             cc.cwnd(sf),
-            cc.ssthresh(sf)
+            cc.ssthresh(sf),
+            ev.srtt
         ));
     }
 

@@ -23,6 +23,7 @@ PROGRAMS = {
     "mpcc_wvegas": "wvegas",
     "mpcc_noda": "noda_ito",
     "mpcc_mpveno": "mpveno",
+    "mpcc_mpmtp": "mpmtp",
 }
 
 AVAILABLE = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
