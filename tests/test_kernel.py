@@ -8,7 +8,6 @@ creates namespaces cleans up in a fixture, also after a failure.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from mpcc.kernel import PROGRAMS, load, loaded, status, unload
+from mpcc.kernel import PROGRAMS, load, loaded, machine_lock, status, unload
 from mpcc.kernel.requirements import missing_requirement
 from mpcc.kernel.testbed import Testbed, wait_until
 
@@ -59,16 +58,15 @@ def no_leftovers(timeout: float = 10.0) -> list[str]:
 
 
 # Kernel tests load and unload the same controllers machine-wide, so two test
-# runs (two checkouts, or CI beside a developer) take turns on this lock.
-LOCK = Path("/run/lock" if Path("/run/lock").is_dir() else "/tmp") / "mpcc-kernel-tests.lock"
+# runs (two checkouts, CI beside a developer, a testbed run) take turns on
+# mpcc.kernel.machine_lock.
 
 
 @pytest.fixture
 def kernel_clean():
     """One test at a time on this machine; builds the objects, and unloads every
     mpcc controller it finds loaded afterwards but those loaded before it began."""
-    with open(LOCK, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with machine_lock():
         yield from _kernel_clean()
 
 

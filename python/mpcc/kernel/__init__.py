@@ -7,6 +7,7 @@ two-namespace MPTCP testbed the real-kernel tests use.
 """
 
 from .programs import PROGRAMS, KernelError, available, build, list_programs, load, loaded, status, unload
+from .lock import machine_lock
 from .requirements import missing_requirement
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "list_programs",
     "load",
     "loaded",
+    "machine_lock",
     "missing_requirement",
     "status",
     "unload",

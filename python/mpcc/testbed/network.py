@@ -61,6 +61,7 @@ class Network:
         self.namespaces: list[str] = []
         self.procs: list[subprocess.Popen] = []
         self.loaded: list[str] = []
+        self._lock = None  # the kernel controllers' machine-wide lock, while they are in use
         self.emulator: subprocess.Popen | None = None
         self.server: subprocess.Popen | None = None
         self.t0_ns: int | None = None
@@ -129,8 +130,10 @@ class Network:
     def _load_controllers(self) -> None:
         if not self.plan.bpf:
             return
-        from ..kernel import load, loaded
+        from ..kernel import load, loaded, machine_lock
 
+        self._lock = machine_lock()
+        self._lock.__enter__()
         already = set(loaded())
         for name in self.plan.bpf:
             if name not in already:
@@ -279,6 +282,9 @@ class Network:
                 except ValueError:
                     pass
             self.loaded.clear()
+        if self._lock is not None:
+            self._lock.__exit__(None, None, None)
+            self._lock = None
 
 
 def leftovers(prefix: str = "mpcctb") -> list[str]:
