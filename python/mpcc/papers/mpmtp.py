@@ -357,6 +357,16 @@ def headline_verdict(data):
                                      "the run: " + "; ".join(texts))
 
 
+def table2_loss_rates(data):
+    """Table 2: per-subflow loss rates of MPMTP without and with B_r."""
+    df = data.get("load_balancing")
+    if df is None or df.empty:
+        return []
+    paper = {"MPMTP without B_r": (3.19e-5, 1e-7), "MPMTP with B_r": (8.3e-6, 1e-7)}
+    return [(f"Table 2, {label}: subflow {i} (losses / sent)", _mean(df, label, f"loss_rate{i}"), rates[i - 1])
+            for label, rates in paper.items() for i in (1, 2)]
+
+
 # ---- figures -----------------------------------------------------------------------
 
 
@@ -491,6 +501,7 @@ def draw_subflows(data):
 
 PAPER = Paper(
     name="mpmtp",
+    environment=table2_loss_rates,
     tcp_profile="ns3",
     tcp_profile_reason="ns-2 simulations with SACK; ns-3's TCP is the nearest simulated stack mpcc models",
     title="Lee & Chung: MPMTP, multipath congestion control for streaming",

@@ -130,6 +130,9 @@ class Paper:
     # names one, and why: ns-2/ns-3 papers `ns3`, testbed papers `linux`.
     tcp_profile: str = "linux"
     tcp_profile_reason: str = ""
+    # environment(measurements) -> [(what, measured loss rate, the paper's stated rate)]:
+    # the report sets each beside the paper's and flags a difference of more than 2 x.
+    environment: Callable[[Measurements], list] | None = None
 
     def tcp_line(self) -> str:
         return f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")
