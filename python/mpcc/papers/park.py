@@ -85,7 +85,7 @@ MODEL_RENO = Experiment(
     quick_overrides={"duration": "120s", "warmup": "20s"},
     description="Fig. 3.4: one Reno flow, DropTail, T_p = 100 ms, capacity 5/10/20/40 Mbit/s, buffer for "
     "r = W_BDP / W_loss from 0.3 to 0.9 (W_loss = W_BDP + buffer + 1); 300 s with 30 s warm-up (quick: 120 s, "
-    "20 s). Deterministic: one run per point. utilization = x / c.",
+    "20 s). One run per point: its only random element is a start offset (start_jitter 100 ms), and the verdict compares it with a formula, not with another run. utilization = x / c.",
 )
 
 # (buffer LTE, buffer WiFi) in packets: W_loss,1 at about 1.3 W_BDP,1 while W_loss,0 is swept, then the other way
@@ -134,7 +134,7 @@ MODEL_LIA = Experiment(
     description="Fig. 3.7: LIA, (c0, c1) = (20, 5) Mbit/s, T_p = 50 ms, minrtt; DropTail buffers per variant "
     "(W_loss = W_BDP + buffer + 1); 200 s with 20 s warm-up (quick: 100 s). x_r = the link's utilization "
     "(each subflow has its own link); lia_r = the analysis (mpcc.model.lia_rates), reno_r = uncoupled Eq. 3.9. "
-    "Deterministic: one run per point.",
+    "One run per point: its only random element is a start offset (start_jitter 100 ms), and the verdict compares it with a formula, not with another run.",
 )
 
 
@@ -311,12 +311,13 @@ RTSC = Experiment(
     scenario=HERE / "rtsc_minrtt_rtsc.toml",
     variants=tuple(_rtsc_variant(s, r, c1) for c1 in RTSC_C1 for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
     metrics=rtsc_metrics,
-    replications=1,
-    quick_replications=1,
+    replications=3,
+    quick_replications=2,
     quick_overrides=RTSC_QUICK,
     description="Sec. 3.6.3: LIA with round-robin or minRTT, conventional receiver or R-TSC (C_a = 4), "
     "LTE 40 Mbit/s T_p 30 ms (W_loss about 7 MB), WiFi c1 = 15/12/8 Mbit/s T_p 15 ms (W_loss about 720 KB), "
-    "CBR stream 35.85 Mbit/s; 30 s (quick: 20 s). No random element: one run per point.",
+    "CBR stream 35.85 Mbit/s; 30 s (quick: 20 s). No other random element: seeded start offsets (start_jitter "
+    "100 ms) make the replications differ.",
 )
 
 
@@ -337,8 +338,10 @@ def rtsc_series(result, variant):
 
 RTSC_SERIES = RTSC.series(
     rtsc_series,
-    "The rtsc runs at c1 = 12 Mbit/s: per-subflow time series (0.5 s samples).",
+    "The rtsc runs at c1 = 12 Mbit/s (first seed): per-subflow time series (0.5 s samples).",
     variants=tuple(_rtsc_variant(s, r, 12e6) for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
+    replications=1,
+    quick_replications=1,
 )
 
 
@@ -467,8 +470,8 @@ def _pop_experiment(kind: str) -> Experiment:
         scenario=HERE / f"popctl_{kind}.toml",
         variants=_pop_variants(kind),
         metrics=pop_metrics,
-        replications=5 if kind == "random_walk" else 1,
-        quick_replications=2 if kind == "random_walk" else 1,
+        replications=5 if kind == "random_walk" else 3,
+        quick_replications=2,
         quick_overrides=_pop_quick(kind),
         description=f"Ch. 4, {kind.replace('_', ' ')} capacity: one 25 ms path (RTT 50 ms), capacity 20/40/80 Mbit/s"
         + {"static": "", "periodic": " dropping to 1/5 for 1 s every 5 s",
@@ -477,7 +480,8 @@ def _pop_experiment(kind: str) -> Experiment:
         "100 ms) and 20 subflows through a DropTail buffer of 10000 packets; the proposal: 20 subflows, receiver "
         "'popctl', the same DropTail buffer. 60 s with 5 s warm-up (quick: 25 s). utilization = goodput / mean "
         "payload capacity; near_full_share = share of 1 s windows with goodput >= 90 % of the payload capacity."
-        + ("" if kind == "random_walk" else " No random element: one run per point."),
+        + ("" if kind == "random_walk" else " No other random element: seeded start offsets (start_jitter "
+                                            "100 ms) make the replications differ."),
     )
 
 
