@@ -12,7 +12,7 @@ META = {"mpcc": "0", "commit": "abc", "simulator": "0", "mode": "quick"}
 def _claims(paper):
     """The claims as the pipeline passes them to the report, with a placeholder verdict."""
     return [ClaimResult(c.id, c.text, c.figure, "not tested here", "r", c.source, c.quote, c.rule,
-                        "; ".join(f"{h.date}: {h.change} ({h.reason})" for h in c.rule_history))
+                        c.history_text())
             for c in paper.claims]
 
 

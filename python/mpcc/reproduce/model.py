@@ -110,6 +110,9 @@ class Claim:
     rule_history: tuple[RuleChange, ...] = ()
     compares: bool = False
 
+    def history_text(self) -> str:
+        return "; ".join(f"{h.date}: {h.change} ({h.reason})" for h in self.rule_history)
+
 
 @dataclass(frozen=True)
 class Paper:
