@@ -124,7 +124,8 @@ DROPTAIL_BUFFER = Experiment(
     quick_replications=1,
     quick_overrides={"duration": "100s", "warmup": "20s"},
     description="One Reno flow, 10 Mbit/s DropTail bottleneck, 100 ms base RTT, buffer set for "
-    "r = W_BDP / W_loss; 300 s with 30 s warm-up (quick: 100 s, 20 s). One run per point: its only random element is a start offset (start_jitter 100 ms), and the verdict compares it with a formula, not with another run.",
+    "r = W_BDP / W_loss; 300 s with 30 s warm-up (quick: 100 s, 20 s). No random element (one flow, constant "
+    "link; a start offset would only shift the run): one run per point.",
 )
 
 FAIRNESS = Experiment(
@@ -136,7 +137,8 @@ FAIRNESS = Experiment(
     quick_replications=1,
     quick_overrides={"duration": "60s", "warmup": "10s"},
     description="N Reno flows, equal 40 ms RTT, 20 Mbit/s bottleneck with a one-BDP buffer, starts "
-    "100 ms apart; 200 s with 20 s warm-up (quick: 60 s, 10 s). One run per point: its only random element is a start offset (start_jitter 100 ms), and the verdict compares it with a formula, not with another run.",
+    "100 ms apart; 200 s with 20 s warm-up (quick: 60 s, 10 s). One run per point; seeded start offsets "
+    "(start_jitter 100 ms) vary the flows' starts between seeds.",
 )
 
 # ---- claims ------------------------------------------------------------------------
@@ -320,8 +322,9 @@ PAPER = Paper(
         "Padhye's timeout T0 is taken as RTT + 200 ms (Linux's RTO floor) and b = 1 (no delayed ACKs).",
         "Model predictions use each run's measured mean RTT; verdicts compare the mean goodput over "
         "replications with the model at the mean RTT.",
-        "The DropTail and fairness scenarios have no random element but a seeded start offset per flow "
-        "(start_jitter 100 ms, issue 15); they run once per point and have no confidence interval.",
+        "The DropTail scenario has no random element (one flow, constant link: a start offset would only shift "
+        "the run); the fairness scenario has seeded start offsets per flow (start_jitter 100 ms). Both run "
+        "once per point and have no confidence interval.",
         "W_loss counts the packet in transmission: W_loss = W_BDP + buffer + 1.",
     ),
 )
