@@ -305,8 +305,11 @@ def test_the_report_says_when_replications_are_identical():
     from mpcc.reproduce.report import identical_replications
 
     rows = [{"experiment": "e", "variant": v, "replication": r, "seed": r + 1, "goodput": g}
-            for v, gs in (("copies", (5.0, 5.0, 5.0)), ("varied", (5.0, 5.1, 4.9))) for r, g in enumerate(gs)]
+            for v, gs in (("copies", (5.0, 5.0, 5.0)), ("varied", (5.0, 5.1, 4.9)),
+                          ("shifted", (5.0, 5.0001, 4.9999))) for r, g in enumerate(gs)]
     note = identical_replications(pd.DataFrame(rows))
-    assert note.startswith("Replications identical in 1 of 2 variants (copies)")
+    assert note.startswith("Replications identical in 1 of 3 variants (copies)")
+    assert "nearly identical (every value within 0.1%) in 1 of 3 variants (shifted)" in note
     assert identical_replications(pd.DataFrame([r for r in rows if r["variant"] == "varied"])) == ""
+    assert "nearly" not in identical_replications(pd.DataFrame([r for r in rows if r["variant"] != "shifted"]))
     assert identical_replications(pd.DataFrame([r for r in rows if r["replication"] == 0])) == ""

@@ -114,23 +114,42 @@ def variant_params(exp) -> list[str]:
     return list(dict.fromkeys(k for v in exp.variants for k in v.params))
 
 
+NEARLY_SAME = 1e-3  # replications whose every metric differs by less than this (relative) are the same run
+
+
 def identical_replications(df) -> str:
-    """A warning when some variant's replications measured exactly the same values
-    (its scenario has no random element, so its confidence intervals are zero-width
-    and the replications are copies); "" otherwise or with one replication."""
+    """A warning when some variant's replications measured the same values, exactly or
+    to within NEARLY_SAME (the same run seen through a shifted sampling grid): its
+    scenario has no random element, so its confidence intervals are (near) zero-width and
+    the replications are copies; "" otherwise or with one replication."""
     if "replication" not in df or df["replication"].nunique() < 2:
         return ""
     ids = set(ID_COLUMNS)
     metrics = [c for c in df.columns if c not in ids and df[c].dtype.kind in "fiub"]
     values = df[metrics].astype(object).where(df[metrics].notna(), None)  # NaN equals NaN here
-    same = [variant for variant, runs in values.groupby(df["variant"], sort=False)
-            if len({tuple(map(tuple, r.to_numpy().tolist())) for _, r in runs.groupby(df["replication"])}) == 1]
-    if not same:
-        return ""
+    same, near = [], []
+    for variant, runs in values.groupby(df["variant"], sort=False):
+        if len({tuple(map(tuple, r.to_numpy().tolist())) for _, r in runs.groupby(df["replication"])}) == 1:
+            same.append(variant)
+            continue
+        numeric = df.loc[runs.index, metrics].astype(float)
+        spread = (numeric.max() - numeric.min()).abs() / numeric.abs().max().where(lambda x: x > 0)
+        if len(numeric) > 1 and bool((spread.fillna(0) < NEARLY_SAME).all()):
+            near.append(variant)
     total = df["variant"].nunique()
-    return (f"Replications identical in {len(same)} of {total} variants ({', '.join(map(str, same[:5]))}"
-            f"{', ...' if len(same) > 5 else ''}): their scenario has no random element, so the seeds "
-            "gave copies and the intervals are zero-width.")
+    notes = []
+    if same:
+        notes.append(f"Replications identical in {len(same)} of {total} variants ({_names(same)}): their scenario has "
+                     "no random element, so the seeds gave copies and the intervals are zero-width.")
+    if near:
+        notes.append(f"Replications nearly identical (every value within {NEARLY_SAME:.1%}) in {len(near)} of {total} "
+                     f"variants ({_names(near)}): the seeds only shifted the same run, so the intervals are "
+                     "near zero-width.")
+    return " ".join(notes)
+
+
+def _names(variants) -> str:
+    return ", ".join(map(str, variants[:5])) + (", ..." if len(variants) > 5 else "")
 
 
 CLAIM_COLUMNS = ["id", "text", "figure", "verdict", "reason", "source", "quote", "rule", "rule_history"]
