@@ -156,6 +156,11 @@ CLAIM_COLUMNS = ["id", "text", "figure", "verdict", "reason", "source", "quote",
 VERDICT_ORDER = ("reproduced", "partly", "not reproduced", "not tested here")
 
 
+def quoted(quote: str) -> str:
+    """The paper's words in quotation marks; a note in parentheses (a formula, no paper) as is."""
+    return quote if quote.startswith("(") else f"“{quote}”"
+
+
 def tally(claims) -> str:
     return ", ".join(f"{sum(c.verdict == v for c in claims)} {v}" for v in VERDICT_ORDER)
 
@@ -235,7 +240,7 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         changed = (f'<br><span class="changed"><b>Rule changed after results were seen:</b> {e(c.rule_history)}'
                    "</span>" if c.rule_history else "")
         parts.append(
-            f"<tr><td>{e(c.id)}</td><td>{e(c.text)}<blockquote>“{e(c.quote)}” ({e(c.source)})</blockquote>"
+            f"<tr><td>{e(c.id)}</td><td>{e(c.text)}<blockquote>{e(quoted(c.quote))} ({e(c.source)})</blockquote>"
             f"<b>Rule:</b> {e(c.rule)}{changed}</td><td><a href=\"#{e(c.figure)}\">{e(c.figure)}</a></td>"
             f'<td class="{css}">{e(c.verdict)}</td><td>{e(c.reason)}</td></tr>'
         )
@@ -313,7 +318,7 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
                      f"{_md_cell(c.reason)} |")
     lines += ["", "### The papers' words and the rules", ""]
     for c in claims:
-        lines += [f"- **{c.id}** ({c.source}): “{c.quote}”", f"  - Rule: {c.rule}"]
+        lines += [f"- **{c.id}** ({c.source}): {quoted(c.quote)}", f"  - Rule: {c.rule}"]
         if c.rule_history:
             lines.append(f"  - **Rule changed after results were seen:** {c.rule_history}")
     lines += ["", "## Figures", ""]
