@@ -115,7 +115,7 @@ def test_mpveno_wireless_verdicts_follow_the_data():
     full = _wireless({"MPVeno b=3": lambda p: 19e6, "MPVeno b=6": lambda p: 19e6, "OLIA": lambda p: 19e6,
                       "MPTCPW": lambda p: 19e6, "LIA": lambda p: 19e6})
     verdict, reason = mpveno.olia_verdict(full)
-    assert verdict == "not tested here" and "capacity-limited" in reason
+    assert verdict == "not tested here" and "both at capacity" in reason
 
 
 def test_mpmtp_verdicts_follow_the_data():

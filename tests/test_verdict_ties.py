@@ -126,4 +126,7 @@ def test_compare_separates_only_when_the_intervals_do_not_overlap():
     assert verdicts.compare([0.0153], [0.0153]) == verdicts.TIE
     assert verdicts.compare([0.0153], [0.0160]) == verdicts.BELOW
     assert verdicts.points([("a", 1.0, None)], "x", "y")[0] == verdicts.NOT_TESTED
-    assert verdicts.points([("a", 1.0, None), ("b", 2.0, True)], "x", "y")[0] == "reproduced"
+    # Passing where tested, a tie elsewhere: only partly.
+    assert verdicts.points([("a", 1.0, None), ("b", 2.0, True)], "x", "y")[0] == "partly"
+    assert verdicts.points([("a", 1.0, None), ("b", 2.0, False)], "x", "y")[0] == "not reproduced"
+    assert verdicts.points([("a", 1.0, True), ("b", 2.0, True)], "x", "y")[0] == "reproduced"

@@ -18,11 +18,13 @@ EQUAL_RELATIVE = 1e-6
 
 
 def from_share(passed: int, total: int, untested: int = 0) -> str:
-    """All tested points pass: reproduced; some: partly; none: not reproduced. No
-    tested point but some untested (ties): not tested here."""
+    """`total` tested points, `passed` of them passing, `untested` more that test nothing.
+    Every point tested and passing: reproduced; some passing: partly (also when the others
+    were not tested: the claim holds only where it could be tested); none passing: not
+    reproduced; none tested: not tested here."""
     if total == 0 and untested > 0:
         return NOT_TESTED
-    if total > 0 and passed == total:
+    if total > 0 and passed == total and untested == 0:
         return "reproduced"
     if passed > 0:
         return "partly"
@@ -96,7 +98,8 @@ def magnitude(measured, paper: float, band: tuple[float, float] = (0.8, 1.25)) -
 def combine(parts: dict) -> str:
     """A verdict from sub-verdicts of one claim (each one of the verdicts): all
     reproduced: reproduced; every tested part failed: not reproduced; nothing
-    tested: not tested here; otherwise partly."""
+    tested: not tested here; otherwise (also reproduced parts beside untested ones)
+    partly."""
     tested = [v for v in parts.values() if v != NOT_TESTED]
     if not tested:
         return NOT_TESTED
