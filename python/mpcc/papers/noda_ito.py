@@ -343,7 +343,8 @@ PAPER = Paper(
         "20: one more per path every 8 s from 28 s to 100 s), CUBIC (Linux's default on the load hosts), bulk. "
         "The paper does not say whether the count is per path or in total.",
         "Traffic: the paper's client fetched Web pages; the simulator now has a Web workload (app.kind = "
-        "\"web\"), but this reproduction still runs a bulk transfer from the server (not yet switched). The client's congestion control (LIA in the "
+        "\"web\"), but this reproduction still runs a bulk transfer from the server (not yet switched). "
+        "The client's congestion control (LIA in the "
         "paper) plays no role: only the server sends data.",
         "The proposal's open points (slow start, loss reaction, floor) follow docs/algorithms/noda_ito.md: "
         "standard slow start, halve on loss, floor 1 segment, MeanRTT updated once per round. wVegas uses "
@@ -351,7 +352,8 @@ PAPER = Paper(
         "RTT variance: the population variance of every RTT sample of the connection (both subflows) after the "
         "warm-up; the per-subflow variance is shown too. Mean throughput: the connection's goodput.",
         "Verdicts compare the proposal with the lowest of LIA, OLIA and wVegas by their 95 % intervals over "
-        "replications: 'lower' = the intervals apart with the proposal below, a tie is not tested. The paper's duration and number of "
-        "repetitions are not given: 120 s runs (20 s warm-up), 10 replications (quick: 60 s, 3).",
+        "replications: 'lower' = the intervals apart with the proposal below, a tie is not tested. The "
+        "paper's duration and number of repetitions are not given: 120 s runs (20 s warm-up), 10 replications "
+        "(quick: 60 s, 3).",
     ),
 )

@@ -77,7 +77,8 @@ def points(checks: list[tuple], what: str, tolerance_text: str, fmt: str = ".4g"
     untested = [c for c in checks if c[2] is None]
     passed = sum(bool(ok) for _, _, ok in tested)
     values = [v for _, v, _ in checks]
-    reason = f"{what} {min(values):{fmt}} to {max(values):{fmt}}; {passed} of {len(tested)} tested points {tolerance_text}"
+    reason = (f"{what} {min(values):{fmt}} to {max(values):{fmt}}; {passed} of {len(tested)} tested points "
+              f"{tolerance_text}")
     failing = [f"{label}: {v:{fmt}}" for label, v, ok in tested if not ok]
     if failing:
         reason += " (outside: " + ", ".join(failing[:3]) + (", ..." if len(failing) > 3 else "") + ")"
