@@ -4,6 +4,8 @@ goodput against random loss, friendliness to OLIA. Scenarios: scenarios/mpveno/.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
 from . import SCENARIOS
@@ -128,6 +130,24 @@ CONGESTION_BALANCE = Experiment(
     description="Links (40 Mbit/s, 30 ms) and (32 Mbit/s, 90 ms) with 20 and 12 Westwood+ flows; one 2-path "
     "MPTCPW or wMPTCPW connection. 200 s with 50 s warm-up (quick: 60 s, 20 s). share_i = subflow i's "
     "throughput / mean background goodput on link i; shift = share2 / share1.",
+)
+# Link 1 loses about 4 x the paper's 0.29 % with RED at BDP/4..3 BDP/4. Scaling link 1's
+# RED limit and thresholds by 3.5 brings it to the paper's rate (MPTCPW, seeds 1-2, 200 s:
+# x 1 1.1 %, x 2.5 0.42 %, x 3 0.34 %, x 3.5 0.27 %; 60 s: x 2 0.55 %, x 4 0.22 %); link 2 is
+# already within 2 x. The claim is judged on the paper's stated setup (buffer = BDP); this
+# variant shows whether the loss regime changes the outcome.
+CB_CALIBRATED_SCALE = 3.5
+CB_CALIBRATED_QUEUE = {"kind": "red", "limit": round(288 * CB_CALIBRATED_SCALE),
+                       "min_th": round(72 * CB_CALIBRATED_SCALE), "max_th": round(216 * CB_CALIBRATED_SCALE),
+                       "max_p": 0.1, "weight": 0.002, "gentle": True, "mean_pktsize": "1040B"}
+CONGESTION_BALANCE_CALIBRATED = replace(
+    CONGESTION_BALANCE,
+    name="congestion_balance_calibrated",
+    variants=tuple(replace(v, overrides={**v.overrides, "links.link1.queue": CB_CALIBRATED_QUEUE})
+                   for v in CB_VARIANTS),
+    description="congestion_balance with link 1's RED limit and thresholds scaled by 3.5 (1008, 252, 756 packets), "
+    "which brings link 1's loss rate to the paper's 0.29 % (an environment variant: the paper states buffer = "
+    "BDP; no verdict is judged on it).",
 )
 CONGESTION_BALANCE_SERIES = CONGESTION_BALANCE.series(
     congestion_balance_series,
@@ -285,6 +305,11 @@ def congestion_balance_verdict(data):
               f"{share2['MPTCPW']:.2f} (shift {shift['MPTCPW']:.2f}, total = {to_bg2['MPTCPW']:.2f} x a path-2 flow), "
               f"wMPTCPW {share1['wMPTCPW']:.2f} / {share2['wMPTCPW']:.2f} (shift {shift['wMPTCPW']:.2f}); "
               f"moving = shift >= {SHIFT_MOVES}, not moving = shift within [{PARTLY_BAND[0]:.2f}, {PARTLY_BAND[1]}]")
+    cal = data.get("congestion_balance_calibrated")
+    if cal is not None and not cal.empty:
+        shifts = _means(cal, "cc", "shift")
+        reason += ("; at the paper's loss rate (link 1 RED x 3.5, not judged): shift "
+                   + ", ".join(f"{cc} {v:.2f}" for cc, v in shifts.items()))
     return verdicts.from_share(int(moves) + int(stays), 2), reason
 
 
@@ -403,15 +428,17 @@ def headline_verdict(data):
 def link_loss_checks(data):
     """Sec. II-C: the loss rates the paper observed on the congestion-balance links
     (0.29 % / 0.1 % with MPTCPW, 0.31 % / 0.08 % with wMPTCPW)."""
-    df = data.get("congestion_balance")
-    if df is None or df.empty:
-        return []
     out = []
-    for cc, paper in (("MPTCPW", (0.0029, 0.001)), ("wMPTCPW", (0.0031, 0.0008))):
-        rows = df[df["cc"] == cc]
-        for i, p in enumerate(paper, start=1):
-            if not rows.empty:
-                out.append((f"congestion balance, {cc}: link {i}", float(rows[f"loss_rate_link{i}"].mean()), p))
+    for name, what in (("congestion_balance", "congestion balance"),
+                       ("congestion_balance_calibrated", "calibrated variant (link 1 RED x 3.5)")):
+        df = data.get(name)
+        if df is None or df.empty:
+            continue
+        for cc, paper in (("MPTCPW", (0.0029, 0.001)), ("wMPTCPW", (0.0031, 0.0008))):
+            rows = df[df["cc"] == cc]
+            for i, p in enumerate(paper, start=1):
+                if not rows.empty:
+                    out.append((f"{what}, {cc}: link {i}", float(rows[f"loss_rate_link{i}"].mean()), p))
     return out
 
 
@@ -542,7 +569,7 @@ PAPER = Paper(
     summary="Congestion balance of MPTCPW against wMPTCPW, fairness of MPVeno with TCP Veno on one bottleneck, "
     "goodput against random loss of MPVeno (beta 3 and 6), OLIA, MPTCPW and LIA, and friendliness of MPTCPW "
     "and MPVeno to OLIA on wired paths (ns-2 setup: SACK, RED, buffer = BDP, 1000-byte packets).",
-    experiments=(CONGESTION_BALANCE, CONGESTION_BALANCE_SERIES, FAIRNESS, FAIRNESS_SERIES, WIRELESS_BOTH,
+    experiments=(CONGESTION_BALANCE, CONGESTION_BALANCE_CALIBRATED, CONGESTION_BALANCE_SERIES, FAIRNESS, FAIRNESS_SERIES, WIRELESS_BOTH,
                  WIRELESS_PATH2, WIRELESS_SERIES, FRIENDLINESS, FRIENDLINESS_SERIES),
     figures=(
         Figure("congestion_balance", "Congestion balance: MPTCPW against wMPTCPW (Fig. 2)",
