@@ -122,6 +122,9 @@ def test_compare_separates_only_when_the_intervals_do_not_overlap():
     assert verdicts.compare([1.0, 1.05, 0.95], [1.01, 1.06, 0.96]) == verdicts.TIE
     assert verdicts.compare([2.0, 2.1, 1.9], [1.0, 1.05, 0.95]) == verdicts.ABOVE
     assert verdicts.compare([1.0, 1.05, 0.95], [2.0, 2.1, 1.9]) == verdicts.BELOW
+    # An interval computed elsewhere (e.g. a paired change) against zero.
+    assert verdicts.compare(verdicts.Interval(-0.005, 0.007), 0.0) == verdicts.TIE
+    assert verdicts.compare(verdicts.Interval(-0.05, 0.01), 0.0) == verdicts.BELOW
     # One value per side: a tie only when equal.
     assert verdicts.compare([0.0153], [0.0153]) == verdicts.TIE
     assert verdicts.compare([0.0153], [0.0160]) == verdicts.BELOW

@@ -620,7 +620,7 @@ def tsc_verdict(data):
         text = f"d_net {d0 * 1e3:.0f} -> {d1 * 1e3:.0f} ms: {c0:.2f} -> {c1:.2f} ({c1 / c0 - 1:+.1%}"
         rel = (by_seed[d1] / by_seed[d0] - 1).dropna().tolist() if by_seed is not None else []
         mean, half, n = mean_ci(rel) if rel else (c1 / c0 - 1, math.nan, 1)
-        cmp = verdicts.compare((mean, half), 0.0)
+        cmp = verdicts.compare(verdicts.Interval(mean, half), 0.0)
         text += f", paired over {n} seeds {mean:+.1%} +- {half:.1%}: {'lower' if cmp == verdicts.BELOW else cmp})"
         checks.append((f"cost {d0 * 1e3:.0f} -> {d1 * 1e3:.0f} ms", c1 / c0, None if cmp == verdicts.TIE
                        else cmp == verdicts.BELOW))

@@ -4,11 +4,13 @@ intervals.
 
 A point whose compared quantities are equal within their intervals (a tie), or
 where the baseline leaves nothing to improve, tests nothing: it is counted apart,
-never as a pass. A claim with only such points is "not tested here"."""
+never as a pass. A claim with only such points is "not tested here"; one with some is
+at most "partly" (it holds only where it could be tested)."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 NOT_TESTED = "not tested here"
 TIE = "tie"
@@ -35,13 +37,20 @@ def within(measured: float, reference: float, tolerance: float) -> bool:
     return abs(measured - reference) <= tolerance * abs(reference)
 
 
+class Interval(NamedTuple):
+    """A mean and the half-width of its 95 % interval, computed elsewhere (e.g. paired)."""
+
+    mean: float
+    half: float
+
+
 def _interval(x) -> tuple[float, float]:
-    """(mean, half-width) of replications, or of a given (mean, half-width) pair;
-    a single value has half-width 0."""
+    """(mean, half-width) of replications' values, of an Interval, or of one number
+    (half-width 0)."""
     from .stats import mean_ci
 
-    if isinstance(x, tuple) and len(x) == 2:
-        mean, half = float(x[0]), float(x[1])
+    if isinstance(x, Interval):
+        mean, half = float(x.mean), float(x.half)
     elif isinstance(x, (int, float)):
         mean, half = float(x), 0.0
     else:
@@ -51,8 +60,8 @@ def _interval(x) -> tuple[float, float]:
 
 def compare(a, b) -> str:
     """"above" or "below" when the 95 % intervals of the means of `a` and `b` do not
-    overlap, else "tie". `a`, `b`: the replications' values, a (mean, half-width)
-    pair, or one number. Means equal to EQUAL_RELATIVE are a tie whatever the intervals."""
+    overlap, else "tie". `a`, `b`: the replications' values, an Interval, or one
+    number. Means equal to EQUAL_RELATIVE are a tie whatever the intervals."""
     ma, ha = _interval(a)
     mb, hb = _interval(b)
     if math.isnan(ma) or math.isnan(mb):
