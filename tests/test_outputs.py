@@ -50,7 +50,8 @@ PAPER = Paper(
                                   for p in (0.001, 0.01, 0.02)),
                             metrics, replications=2, quick_replications=2),),
     figures=(Figure("goodput", "Goodput", "one point per run", draw),),
-    claims=(Claim("c", "The flow moves data.", "goodput", verdict),),
+    claims=(Claim("c", "The flow moves data.", "goodput", verdict, source="tests", quote="The flow moves data.",
+                  rule="always reproduced"),),
 )
 '''
 TINY_SCENARIO = """

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import mpcc_command, run_cli
 from mpcc.papers import NAMES, load, tcp
-from mpcc.reproduce import Claim, Paper
+from mpcc.reproduce import VERDICTS, Claim, Paper
 from mpcc.reproduce.cache import RunCache, run_key
 from mpcc.reproduce.pipeline import evaluate_claims, reproduce
 from mpcc.reproduce.plan import apply_overrides
@@ -109,7 +109,7 @@ def test_tcp_report_holds_claims_figures_and_data(tcp_report):
     assert outcome.stats.computed == outcome.stats.total > 0
     claims = pd.read_csv(folder / "data" / "claims.csv")
     assert list(claims["id"]) == [c.id for c in paper.claims]
-    assert set(claims["verdict"]) <= {"reproduced", "partly", "not reproduced"}
+    assert set(claims["verdict"]) <= set(VERDICTS)
     html = (folder / "index.html").read_text()
     md = (folder / "report.md").read_text()
     for c in outcome.claims:
@@ -144,7 +144,7 @@ def test_cli_reproduce_all_uses_the_cache_and_lists_pending_papers(tcp_report):
         else:
             claims = pd.read_csv(out / name / "data" / "claims.csv")
             assert len(claims) == len(paper.claims), name
-            assert set(claims["verdict"]) <= {"reproduced", "partly", "not reproduced"}
+            assert set(claims["verdict"]) <= set(VERDICTS)
     assert all(name in (out / "index.html").read_text() for name in NAMES)
     for name, paper in papers.items():
         if paper.pending:
@@ -186,7 +186,8 @@ PAPER = Paper(
                             tuple(Variant(f"p={p}", {"links.l.loss.p": p}, {"p": p}) for p in (1e-5, 2e-5, 5e-5, 1e-4)),
                             metrics, replications=4),),
     figures=(Figure("goodput", "Goodput", "mean goodput per flow", draw),),
-    claims=(Claim("fills", "The two flows fill the link.", "goodput", verdict),),
+    claims=(Claim("fills", "The two flows fill the link.", "goodput", verdict, source="tests",
+                  quote="The two flows fill the link.", rule="total goodput above 0.5 Gbit/s"),),
 )
 '''
 SLOW_RUNS = 16
@@ -304,8 +305,11 @@ def test_the_report_says_when_replications_are_identical():
     from mpcc.reproduce.report import identical_replications
 
     rows = [{"experiment": "e", "variant": v, "replication": r, "seed": r + 1, "goodput": g}
-            for v, gs in (("copies", (5.0, 5.0, 5.0)), ("varied", (5.0, 5.1, 4.9))) for r, g in enumerate(gs)]
+            for v, gs in (("copies", (5.0, 5.0, 5.0)), ("varied", (5.0, 5.1, 4.9)),
+                          ("shifted", (5.0, 5.0001, 4.9999))) for r, g in enumerate(gs)]
     note = identical_replications(pd.DataFrame(rows))
-    assert note.startswith("Replications identical in 1 of 2 variants (copies)")
+    assert note.startswith("Replications identical in 1 of 3 variants (copies)")
+    assert "nearly identical (every value within 0.1%) in 1 of 3 variants (shifted)" in note
     assert identical_replications(pd.DataFrame([r for r in rows if r["variant"] == "varied"])) == ""
+    assert "nearly" not in identical_replications(pd.DataFrame([r for r in rows if r["variant"] != "shifted"]))
     assert identical_replications(pd.DataFrame([r for r in rows if r["replication"] == 0])) == ""

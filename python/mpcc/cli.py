@@ -449,7 +449,8 @@ def cmd_reproduce(args) -> int:
             return _fail(f"{paper.name}: {e}", EXIT_INCOMPLETE)
         st = outcome.stats
         verdicts = [c.verdict for c in outcome.claims]
-        tally = ", ".join(f"{verdicts.count(v)} {v}" for v in ("reproduced", "partly", "not reproduced"))
+        tally = ", ".join(f"{verdicts.count(v)} {v}" for v in ("reproduced", "partly", "not reproduced",
+                                                                 "not tested here"))
         print(f"{paper.name}: {st.total} runs ({st.cached} from cache, {st.computed} computed); claims: {tally}")
         for c in outcome.claims:
             print(f"  {c.id}: {c.verdict}: {_line(c.reason)}")

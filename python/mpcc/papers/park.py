@@ -13,7 +13,7 @@ import tomllib
 
 from dataclasses import replace
 
-from ..reproduce import Claim, Experiment, Figure, Paper, Variant
+from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
 from . import SCENARIOS
 
@@ -28,7 +28,6 @@ NEAR_FULL_SHARE = 0.8  # ... over 80 % of the time
 UNDER_UTILIZED = 0.9  # mean utilization below 90 %: under-utilized
 MULTI_SECOND = 1.0  # 99th-percentile application delay at or above 1 s: "multi-second"
 BOUND_STATIC, BOUND_DYNAMIC = 0.6, 1.0  # population control's delay bounds (s), on the 99th percentile
-P95_ABOUT_2S = (1.0, 4.0)  # "95th percentile about 2 s": within a factor of 2
 DELAY_REQUIREMENT = 0.2  # ch. 2: d_send + d_net = 100 + 100 ms (the tightest TSC setting)
 TSC_WITHIN_SHARE = 0.95  # "TSC keeps delays within the bound": >= 95 % of segments within d_send + d_net
 
@@ -86,7 +85,8 @@ MODEL_RENO = Experiment(
     quick_overrides={"duration": "120s", "warmup": "20s"},
     description="Fig. 3.4: one Reno flow, DropTail, T_p = 100 ms, capacity 5/10/20/40 Mbit/s, buffer for "
     "r = W_BDP / W_loss from 0.3 to 0.9 (W_loss = W_BDP + buffer + 1); 300 s with 30 s warm-up (quick: 120 s, "
-    "20 s). Deterministic: one run per point. utilization = x / c.",
+    "20 s). No random element (one connection, constant links; a start offset would only shift the run): one run "
+    "per point. utilization = x / c.",
 )
 
 # (buffer LTE, buffer WiFi) in packets: W_loss,1 at about 1.3 W_BDP,1 while W_loss,0 is swept, then the other way
@@ -135,7 +135,7 @@ MODEL_LIA = Experiment(
     description="Fig. 3.7: LIA, (c0, c1) = (20, 5) Mbit/s, T_p = 50 ms, minrtt; DropTail buffers per variant "
     "(W_loss = W_BDP + buffer + 1); 200 s with 20 s warm-up (quick: 100 s). x_r = the link's utilization "
     "(each subflow has its own link); lia_r = the analysis (mpcc.model.lia_rates), reno_r = uncoupled Eq. 3.9. "
-    "Deterministic: one run per point.",
+    "No random element (one connection, constant links; a start offset would only shift the run): one run per point.",
 )
 
 
@@ -312,12 +312,13 @@ RTSC = Experiment(
     scenario=HERE / "rtsc_minrtt_rtsc.toml",
     variants=tuple(_rtsc_variant(s, r, c1) for c1 in RTSC_C1 for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
     metrics=rtsc_metrics,
-    replications=1,
-    quick_replications=1,
+    replications=3,
+    quick_replications=2,
     quick_overrides=RTSC_QUICK,
     description="Sec. 3.6.3: LIA with round-robin or minRTT, conventional receiver or R-TSC (C_a = 4), "
     "LTE 40 Mbit/s T_p 30 ms (W_loss about 7 MB), WiFi c1 = 15/12/8 Mbit/s T_p 15 ms (W_loss about 720 KB), "
-    "CBR stream 35.85 Mbit/s; 30 s (quick: 20 s). No random element: one run per point.",
+    "CBR stream 35.85 Mbit/s; 30 s (quick: 20 s). No other random element: seeded start offsets (start_jitter "
+    "100 ms) make the replications differ.",
 )
 
 
@@ -338,8 +339,10 @@ def rtsc_series(result, variant):
 
 RTSC_SERIES = RTSC.series(
     rtsc_series,
-    "The rtsc runs at c1 = 12 Mbit/s: per-subflow time series (0.5 s samples).",
+    "The rtsc runs at c1 = 12 Mbit/s (first seed): per-subflow time series (0.5 s samples).",
     variants=tuple(_rtsc_variant(s, r, 12e6) for s in RTSC_SCHEDULERS for r in ("none", "rtsc")),
+    replications=1,
+    quick_replications=1,
 )
 
 
@@ -468,8 +471,8 @@ def _pop_experiment(kind: str) -> Experiment:
         scenario=HERE / f"popctl_{kind}.toml",
         variants=_pop_variants(kind),
         metrics=pop_metrics,
-        replications=5 if kind == "random_walk" else 1,
-        quick_replications=2 if kind == "random_walk" else 1,
+        replications={"random_walk": 5, "periodic": 3, "static": 1}[kind],
+        quick_replications=1 if kind == "static" else 2,
         quick_overrides=_pop_quick(kind),
         description=f"Ch. 4, {kind.replace('_', ' ')} capacity: one 25 ms path (RTT 50 ms), capacity 20/40/80 Mbit/s"
         + {"static": "", "periodic": " dropping to 1/5 for 1 s every 5 s",
@@ -478,7 +481,11 @@ def _pop_experiment(kind: str) -> Experiment:
         "100 ms) and 20 subflows through a DropTail buffer of 10000 packets; the proposal: 20 subflows, receiver "
         "'popctl', the same DropTail buffer. 60 s with 5 s warm-up (quick: 25 s). utilization = goodput / mean "
         "payload capacity; near_full_share = share of 1 s windows with goodput >= 90 % of the payload capacity."
-        + ("" if kind == "random_walk" else " No random element: one run per point."),
+        + {"random_walk": "",
+           "periodic": " No other random element: seeded start offsets (start_jitter 100 ms) shift the connection "
+                       "against the capacity schedule, so the replications differ.",
+           "static": " No random element: one connection over a constant link is time-invariant (a start offset "
+                     "would only shift the run), so one run per point."}[kind],
     )
 
 
@@ -541,67 +548,104 @@ def lia_verdict(data):
     return verdict, reason
 
 
+# The thesis's figures for conventional MPTCP (sec. 2.5.1, Figs. 2.2 and 2.5), per variant.
+CONVENTIONAL_PAPER = {
+    "uncoupled": {"within_200ms": 0.24, "app_delay_p95_s": 2.02, "wifi_peak_utilization": 1.39},
+    "coupled": {"within_200ms": 0.18, "app_delay_p95_s": 1.96, "wifi_peak_utilization": 1.56},
+}
+# One unreplicated ns-3 run per figure in the thesis: reproduced when the measured mean is
+# within the project's "similar" band of it.
+SIMILAR_BAND = (0.8, 1.25)
+
+
 def conventional_verdict(data):
+    """Per variant, three of the thesis's figures: the share of packets within the 200 ms
+    requirement (24 % / 18 %), the p95 application delay (2.02 / 1.96 s) and the WiFi
+    peak utilization (1.39 / 1.56), each within SIMILAR_BAND of the thesis's value."""
     if not _has(data, "ch2_conventional"):
         return "not reproduced", "no measured data"
     df = data["ch2_conventional"]
-    parts, passed = [], 0
+    checks, parts = [], []
+    names = {"within_200ms": "within 200 ms", "app_delay_p95_s": "p95 (s)", "wifi_peak_utilization": "WiFi peak x/c"}
     for mptcp, rows in df.groupby("mptcp", sort=False):
-        p50, p95 = rows["app_delay_p50_s"].mean(), rows["app_delay_p95_s"].mean()
-        peak = rows["wifi_peak_utilization"].mean()
-        ok95 = P95_ABOUT_2S[0] <= p95 <= P95_ABOUT_2S[1]
-        few = p50 > DELAY_REQUIREMENT  # then fewer than half the packets meet the requirement
-        passed += int(ok95) + int(few)
-        share = "under 50 %" if few else ("50-95 %" if p95 > DELAY_REQUIREMENT else "over 95 %")
-        parts.append(f"{mptcp}: p50 {p50:.3f} s, p95 {p95:.3f} s, packets within {DELAY_REQUIREMENT * 1e3:.0f} ms "
-                     f"{share}, WiFi peak x/c {peak:.2f}, {rows['losses'].mean():.0f} losses")
-    reason = "; ".join(parts) + (f" (about 2 s: p95 within [{P95_ABOUT_2S[0]:g}, {P95_ABOUT_2S[1]:g}] s; "
-                                  "only a minority meets the requirement: p50 above it)")
-    return verdicts.from_share(passed, 2 * df["mptcp"].nunique()), reason
+        paper = CONVENTIONAL_PAPER.get(mptcp, {})
+        texts = []
+        for column, value in paper.items():
+            measured = rows[column].dropna().tolist()
+            ok = bool(measured) and verdicts.magnitude(measured, value, SIMILAR_BAND)
+            checks.append((f"{mptcp} {names[column]}", sum(measured) / len(measured) if measured else math.nan, ok))
+            texts.append(f"{names[column]} {verdicts.interval_text(measured, '.3g')} (thesis {value:g})")
+        per_seed = ", ".join(f"{v:.2f}" for v in rows["within_200ms"])
+        parts.append(f"{mptcp}: " + ", ".join(texts) + f", within 200 ms per seed {per_seed}")
+    passed = sum(ok for *_, ok in checks)
+    failing = [label for label, _, ok in checks if not ok]
+    reason = (f"{passed} of {len(checks)} figures within [{SIMILAR_BAND[0]}, {SIMILAR_BAND[1]}] x the thesis's "
+              f"(mean +- 95 % CI): " + "; ".join(parts)
+              + (f" (outside: {', '.join(failing)})" if failing else ""))
+    return verdicts.from_share(passed, len(checks)), reason
 
 
 def tsc_verdict(data):
     """Per d_net: TSC keeps >= TSC_WITHIN_SHARE of segments within d_send + d_net and more than conventional
-    MPTCP (uncoupled and coupled, same seeds) within the same bound; per step to a looser d_net: a lower mean
-    cost. All checks pass: reproduced; some: partly; none: not reproduced."""
+    MPTCP (uncoupled and coupled, same seeds) within the same bound; per step to a looser d_net: a lower
+    cost, paired over seeds with its 95 % interval below zero; TSC at d_net 100 ms costs more than
+    conventional MPTCP (the thesis's words), intervals apart. Ties are not tested."""
     if not _has(data, "ch2_tsc"):
         return "not reproduced", "no measured data"
-    tsc = data["ch2_tsc"].groupby("d_net_s", sort=True).mean(numeric_only=True)
-    conv = (data["ch2_conventional"].groupby("mptcp", sort=False).mean(numeric_only=True)
-            if _has(data, "ch2_conventional") else None)
-    passed, total, delay_parts, cost_parts = 0, 0, [], []
+    from ..reproduce.stats import mean_ci
+
+    runs = data["ch2_tsc"]
+    tsc = runs.groupby("d_net_s", sort=True).mean(numeric_only=True)
+    conv_runs = data["ch2_conventional"] if _has(data, "ch2_conventional") else None
+    checks, delay_parts, cost_parts = [], [], []
     for d_net, row in tsc.iterrows():
         ms = round((TSC_D_SEND + d_net) * 1e3)
+        mine = runs[runs["d_net_s"] == d_net]["within_bound"].tolist()
         ok = row.within_bound >= TSC_WITHIN_SHARE
         text = f"d_net {d_net * 1e3:.0f} ms: TSC {row.within_bound:.1%} within {ms} ms (p95 {row.app_delay_p95_s:.3f} s)"
-        if conv is not None and f"within_{ms}ms" in conv:
-            others = conv[f"within_{ms}ms"]
-            ok = ok and bool((row.within_bound > others).all())
-            text += ", conventional " + " / ".join(f"{m} {v:.1%}" for m, v in others.items())
-        passed, total = passed + int(ok), total + 1
+        if conv_runs is not None and f"within_{ms}ms" in conv_runs:
+            cmps = {m: verdicts.compare(mine, r[f"within_{ms}ms"].tolist())
+                    for m, r in conv_runs.groupby("mptcp", sort=False)}
+            if ok and verdicts.TIE in cmps.values() and verdicts.BELOW not in cmps.values():
+                ok = None
+            elif ok:
+                ok = all(c == verdicts.ABOVE for c in cmps.values())
+            text += ", conventional " + " / ".join(
+                f"{m} {r[f'within_{ms}ms'].mean():.1%} ({cmps[m]})" for m, r in conv_runs.groupby("mptcp", sort=False))
+        checks.append((f"delay d_net {d_net * 1e3:.0f} ms", row.within_bound, ok))
         delay_parts.append(text)
+    by_seed = runs.pivot_table(index="seed", columns="d_net_s", values="cost") if "seed" in runs else None
     costs = tsc["cost"]
-    by_seed = (data["ch2_tsc"].pivot_table(index="seed", columns="d_net_s", values="cost")
-               if "seed" in data["ch2_tsc"] else None)
     for (d0, c0), (d1, c1) in zip(costs.items(), list(costs.items())[1:]):
-        ok = c1 < c0
-        passed, total = passed + int(ok), total + 1
         text = f"d_net {d0 * 1e3:.0f} -> {d1 * 1e3:.0f} ms: {c0:.2f} -> {c1:.2f} ({c1 / c0 - 1:+.1%}"
-        if by_seed is not None and len(by_seed) > 1:
-            from ..reproduce.stats import mean_ci
-
-            rel = (by_seed[d1] / by_seed[d0] - 1).dropna()
-            mean, ci, n = mean_ci(rel.tolist())
-            text += f", paired over {n} seeds {mean:+.1%} +- {ci:.1%}, lower in {int((rel < 0).sum())} of {n}"
-        cost_parts.append(text + ")")
-    reason = (f"{passed} of {total} checks (>= {TSC_WITHIN_SHARE:.0%} within d_send + d_net and above conventional "
-              "MPTCP; lower cost at a looser d_net): " + "; ".join(delay_parts)
-              + "; cost per s (1 x WiFi + 10 x LTE Mbit/s) " + "; ".join(cost_parts))
-    if conv is not None:
-        reason += "; conventional cost " + " / ".join(f"{m} {v:.2f}" for m, v in conv["cost"].items())
+        rel = (by_seed[d1] / by_seed[d0] - 1).dropna().tolist() if by_seed is not None else []
+        mean, half, n = mean_ci(rel) if rel else (c1 / c0 - 1, math.nan, 1)
+        cmp = verdicts.compare(verdicts.Interval(mean, half), 0.0)
+        text += f", paired over {n} seeds {mean:+.1%} +- {half:.1%}: {'lower' if cmp == verdicts.BELOW else cmp})"
+        checks.append((f"cost {d0 * 1e3:.0f} -> {d1 * 1e3:.0f} ms", c1 / c0, None if cmp == verdicts.TIE
+                       else cmp == verdicts.BELOW))
+        cost_parts.append(text)
+    if conv_runs is not None and len(tsc):
+        tight = runs[runs["d_net_s"] == tsc.index.min()]["cost"].tolist()
+        for m, r in conv_runs.groupby("mptcp", sort=False):
+            cmp = verdicts.compare(tight, r["cost"].tolist())
+            checks.append((f"cost TSC {tsc.index.min() * 1e3:.0f} ms / conventional {m}",
+                           sum(tight) / len(tight) / r["cost"].mean(), None if cmp == verdicts.TIE
+                           else cmp == verdicts.ABOVE))
+            cost_parts.append(f"TSC d_net {tsc.index.min() * 1e3:.0f} ms {verdicts.interval_text(tight, '.2f')} vs "
+                              f"conventional {m} {verdicts.interval_text(r['cost'].tolist(), '.2f')} ({cmp}; thesis: "
+                              "higher)")
+    tested = [ok for *_, ok in checks if ok is not None]
+    passed = sum(tested)
+    untested = [label for label, _, ok in checks if ok is None]
+    reason = (f"{passed} of {len(tested)} tested checks (>= {TSC_WITHIN_SHARE:.0%} within d_send + d_net and above "
+              "conventional MPTCP; lower cost at a looser d_net; at d_net 100 ms a higher cost than conventional): "
+              + "; ".join(delay_parts) + "; cost per s (1 x WiFi + 10 x LTE Mbit/s) " + "; ".join(cost_parts))
+    if untested:
+        reason += f"; not tested (ties): {', '.join(untested)}"
     if "infeasible_slots" in tsc:
         reason += f"; infeasible slots {tsc['infeasible_slots'].sum() / tsc['slots'].sum():.1%}"
-    return verdicts.from_share(passed, total), reason
+    return verdicts.from_share(passed, len(tested), len(untested)), reason
 
 
 TSC_RTT_SHARE = 0.8  # Fig. 2.3: "more than 80 % of packets have RTT less than 2 d_net"
@@ -630,8 +674,10 @@ def tsc_wifi_rtt_verdict(data):
 
 
 # A conventional receiver's p95 below this leaves no delay for R-TSC to lower (the
-# paths' one-way delays are 7 and 15 ms); there R-TSC must only not raise it (5 %).
+# paths' one-way delays are 7 and 15 ms): such a point tests nothing.
 RTSC_NO_DELAY_S = 0.05
+# The thesis's LRF baseline: "an initial period of long delay of 5-10 seconds", "up to 4
+# seconds": conventional LRF's p95 in the first 20 s at least MULTI_SECOND.
 
 
 def rtsc_verdict(data):
@@ -642,20 +688,32 @@ def rtsc_verdict(data):
         if not _has(data, name):
             continue
         for (scheduler, c1), rows in data[name].groupby(["scheduler", "c1_mbps"], sort=False):
-            by = rows.groupby("receiver")["app_delay_p95_s"].mean()
-            if not {"none", "rtsc"} <= set(by.index):
+            by = {r: g["app_delay_p95_s"].dropna().tolist() for r, g in rows.groupby("receiver")}
+            if not {"none", "rtsc"} <= set(by):
                 continue
-            label, ratio = f"{start} {scheduler} c1={c1:g}", by["rtsc"] / by["none"]
-            if by["none"] < RTSC_NO_DELAY_S:
-                untouched.append(f"{label} ({by['none']:.3f} s)")
-                checks.append((label, ratio, ratio <= 1.05))
-            else:
-                checks.append((label, ratio, ratio < 1))
+            conv, mine = sum(by["none"]) / len(by["none"]), sum(by["rtsc"]) / len(by["rtsc"])
+            label, ratio = f"{start} {scheduler} c1={c1:g}", mine / conv
+            if conv < RTSC_NO_DELAY_S:
+                untouched.append(f"{label} ({conv:.3f} s)")
+                checks.append((label, ratio, None))
+                continue
+            cmp = verdicts.compare(by["rtsc"], by["none"])
+            checks.append((label, ratio, None if cmp == verdicts.TIE else cmp == verdicts.BELOW))
     verdict, reason = verdicts.points(checks, "p95 application delay R-TSC / conventional",
-                                      f"below 1 (or, where the conventional p95 is under {RTSC_NO_DELAY_S * 1e3:.0f} ms, "
-                                      "at most 1.05)", ".3f")
+                                      "below 1 (95 % intervals apart, or unequal means with one run)", ".3f")
     if untouched:
-        reason += "; no delay to lower for the conventional receiver at " + ", ".join(untouched)
+        reason += (f"; nothing to improve (conventional p95 under {RTSC_NO_DELAY_S * 1e3:.0f} ms, not tested) at "
+                   + ", ".join(untouched))
+    if _has(data, "rtsc_early"):
+        early = data["rtsc_early"]
+        lrf = early[(early.scheduler == "minrtt") & (early.receiver == "none")]
+        if not lrf.empty:
+            worst = float(lrf["app_delay_p95_s"].max())
+            if worst < MULTI_SECOND and verdict == "reproduced":
+                verdict = "partly"
+            seen = "present" if worst >= MULTI_SECOND else "absent"
+            reason += (f"; the thesis's LRF start-up delay (seconds): conventional LRF p95 in the first 20 s at most "
+                       f"{worst:.3f} s ({seen}; needs >= {MULTI_SECOND:g} s)")
     df = data["rtsc"]
     p95 = df.groupby(["scheduler", "receiver"], sort=False)["app_delay_p95_s"].mean()
     reason += "; p95 (s) at c1 = 12, unlimited ssthresh: " + ", ".join(
@@ -737,15 +795,26 @@ def popctl_tradeoff_verdict(data):
     for key, v in pc.iterrows():
         if key not in one.index or key not in twenty.index:
             continue
-        higher = v.utilization > one.loc[key].utilization
-        lower = v.app_delay_p95_s < twenty.loc[key].app_delay_p95_s
-        checks.append((f"{key[0]} {key[1]:g}", v.utilization, higher and lower))
+        sel = (df["kind"] == key[0]) & (df["capacity_mbps"] == key[1])
+        runs = {s: df[sel & (df["scheme"] == s)] for s in ("population control", "CoDel, 1 subflow",
+                                                            "CoDel, 20 subflows")}
+        higher = verdicts.compare(runs["population control"]["utilization"].tolist(),
+                                  runs["CoDel, 1 subflow"]["utilization"].tolist())
+        lower = verdicts.compare(runs["population control"]["app_delay_p95_s"].tolist(),
+                                 runs["CoDel, 20 subflows"]["app_delay_p95_s"].tolist())
+        if higher == verdicts.BELOW or lower == verdicts.ABOVE:
+            ok = False
+        else:
+            ok = None if verdicts.TIE in (higher, lower) else True
+        checks.append((f"{key[0]} {key[1]:g}", v.utilization, ok))
         parts.append(f"{key[0]} {key[1]:g}: util {v.utilization:.3f} vs {one.loc[key].utilization:.3f}, p95 "
                      f"{v.app_delay_p95_s:.3f} vs {twenty.loc[key].app_delay_p95_s:.3f} s")
-    passed = sum(ok for _, _, ok in checks)
-    reason = (f"{passed} of {len(checks)} points with higher utilization than 1 CUBIC + CoDel and lower p95 delay "
-              "than 20 subflows + CoDel: " + "; ".join(parts))
-    return verdicts.from_share(passed, len(checks)), reason
+    tested = [ok for _, _, ok in checks if ok is not None]
+    ties = [label for label, _, ok in checks if ok is None]
+    reason = (f"{sum(tested)} of {len(tested)} tested points with higher utilization than 1 CUBIC + CoDel and lower "
+              "p95 delay than 20 subflows + CoDel (95 % intervals apart): " + "; ".join(parts)
+              + (f"; not tested (ties): {', '.join(ties)}" if ties else ""))
+    return verdicts.from_share(sum(tested), len(tested), len(ties)), reason
 
 
 # ============================================================================
@@ -1084,6 +1153,10 @@ def draw_throughput_delay(data):
 # The paper
 # ============================================================================
 
+# The change every comparing claim got in issue 15.
+TIE_RULE = RuleChange("2026-11-25", "comparisons on means -> 95 % intervals apart (verdicts.compare), ties not "
+                      "tested", "issue 15: a tie is no evidence; after the runs of 2026-11-24 were known")
+
 PAPER = Paper(
     name="park",
     tcp_profile="ns3",
@@ -1141,39 +1214,120 @@ PAPER = Paper(
     claims=(
         Claim("conventional_delay", "Conventional MPTCP (uncoupled / coupled) carrying VBR video over WiFi and LTE: "
               "only 24 % / 18 % of packets meet the delay requirement; the 95th percentile is about 2 s; WiFi "
-              "utilization peaks at 1.39 / 1.56.", "ch2_conventional", conventional_verdict, "Sec. 2.5.1, Figs. 2.2, 2.5"),
+              "utilization peaks at 1.39 / 1.56.", "ch2_conventional", conventional_verdict,
+              "Sec. 2.5.1, Fig. 2.2; Sec. 2.5.2, Fig. 2.5",
+              quote="Fig. 2.2 shows that under MPTCP with uncoupled congestion control, even though the sum of "
+              "wireless capacity is much higher than traffic rate, only 24% of transmitted packets arrive within "
+              "the required delay and the 95-percentile delay is about 2.02 second. [...] Only 18% of transmitted "
+              "packets satisfy the required delay, and the 95-percentile delay is about 1.96 second. [...] For the "
+              "conventional MPTCPs, the instantaneous utility peaks in 1.39 and 1.56 for the Wi-Fi connection, "
+              "respectively.",
+              rule="Per variant (uncoupled, coupled), three figures: the share of segments within 200 ms (d_send + "
+              "the tightest d_net) against 24 % / 18 %, the p95 application delay against 2.02 / 1.96 s, the WiFi "
+              "peak of (100 ms sending rate / capacity) against 1.39 / 1.56. Each passes when the measured mean is "
+              "within [0.8, 1.25] x the thesis's value (one unreplicated run in the thesis; the project's "
+              "'similar' band). All six: reproduced; some: partly.",
+              rule_history=(RuleChange("2026-11-25", "mean p50 above 200 ms and p95 within [1, 4] s, the WiFi peak "
+                                       "unchecked -> the three figures each within [0.8, 1.25] x the thesis's",
+                                       "a review: 48.8 % / 50.6 % of packets met 200 ms against 24 % / 18 %, the p95 "
+                                       "band allowed a factor 2 and the peak was never judged; changed after those "
+                                       "runs"),)),
         Claim("tsc", "TSC keeps the application delay within the bound d_send + d_net where conventional MPTCP does "
-              "not, and trades cost for delay: a looser d_net (100, 200, 500 ms) lowers the cost (here: >= 95 % of "
-              "segments within the bound and more than conventional MPTCP at the same bound, for each d_net; a lower "
-              "mean cost at each looser d_net).", "ch2_tsc", tsc_verdict, "Sec. 2.5, Figs. 2.2-2.5"),
+              "not, and trades cost for delay: a looser d_net (100, 200, 500 ms) lowers the cost, and at 100 ms TSC "
+              "costs more than conventional MPTCP.", "ch2_tsc", tsc_verdict, "Sec. 2.5.1, Fig. 2.2; Sec. 2.5.2, "
+              "Fig. 2.4",
+              quote="In contrast, our proposed traffic splitting scheme with different network delay constraint of "
+              "d_thr^net = {100, 200, 500} ms successfully maintains the application-level delays [...] as "
+              "decreasing d_thr^net, MPTCP-TSC routes more traffic through the LTE connection, which increases the "
+              "total user cost. MPTCP-TSC with d_thr^net = 100 ms has even higher cost than the conventional MPTCP "
+              "at the expense of low application-level delay.",
+              rule="Per d_net: at least 95 % of segments within d_send + d_net ('maintains', fixed before the first "
+              "runs) and more than each conventional MPTCP within the same bound, 95 % intervals apart. Per step "
+              "to a looser d_net: the paired per-seed cost change has its 95 % interval below zero. At d_net = "
+              "100 ms: TSC's cost above each conventional MPTCP's, intervals apart. Ties are not tested.",
+              rule_history=(RuleChange("2026-11-25", "any lower mean cost at a looser d_net; the thesis's 'higher "
+                                       "cost than conventional at 100 ms' unchecked -> paired change below zero "
+                                       "with its interval, and the 100 ms comparison added", "a review: the cost "
+                                       "checks passed on steps under 1 % (-0.7 % +- 0.4 %); changed after those "
+                                       "runs"),),
+              compares=True),
         Claim("tsc_wifi_rtt", "Under conventional MPTCP more than 40 % of the WiFi packets experience additional "
-              "network queueing delay; under TSC more than 80 % have an RTT below 2 d_net (here: conventional WiFi "
-              "RTT median >= 10 ms above its minimum; TSC's share of WiFi RTT samples within 2 d_net above 80 % for "
-              "each d_net).", "ch2_tsc", tsc_wifi_rtt_verdict, "Sec. 2.5.1, Fig. 2.3"),
+              "network queueing delay; under TSC more than 80 % have an RTT below 2 d_net.", "ch2_tsc",
+              tsc_wifi_rtt_verdict, "Sec. 2.5.1, Fig. 2.3",
+              quote="Fig. 2.3 illustrates that more than 40% of packets experience additional network queueing "
+              "delay under the conventional MPTCPs, indicating that too many packets are injected to the Wi-Fi "
+              "subflow. Under our MPTCP-TSC, more than 80% of packets have RTT less than 2d_thr^net.",
+              rule="Conventional MPTCP's WiFi RTT median at least 10 ms (half the path's 20 ms minimum RTT) above "
+              "its minimum, so more than half, hence more than 40 %, of the packets queue; TSC's share of WiFi RTT "
+              "samples within 2 d_net above 80 % for each d_net."),
         Claim("eq_3_9", "Eq. 3.9, x = (3/4) c / (1 - r + r^2), predicts a single Reno flow's average rate over "
-              "buffer sizes and capacities (here: within 10 % for r from 1/2 to 0.9).", "model_reno",
-              eq_3_9_verdict, "Sec. 3.3, Fig. 3.4"),
+              "buffer sizes and capacities.", "model_reno", eq_3_9_verdict, "Sec. 3.3.2, Fig. 3.4",
+              quote="We observe that i) our analysis (3.9) is accurate and provides good estimation under "
+              "different network conditions",
+              rule="Per capacity (5-40 Mbit/s) and r = W_BDP / W_loss from 1/2 (the equation's domain) to 0.9: "
+              "the simulated rate within 10 % of Eq. 3.9 ('accurate'; the thesis gives no error figure)."),
         Claim("lia_model", "The LIA rate analysis (3.11-3.19) matches simulated subflow rates for (c0, c1) = "
-              "(20, 5) Mbit/s, T_p = 50 ms across loss windows (here: within 10 %, and closer than uncoupled "
-              "Eq. 3.9 for the small subflow).", "model_lia", lia_verdict, "Sec. 3.6.1, Fig. 3.7"),
+              "(20, 5) Mbit/s, T_p = 50 ms across loss windows.", "model_lia", lia_verdict, "Sec. 3.6.2, Fig. 3.7",
+              quote="Fig. 3.7(a) shows that the simulation results and the analytical results are well matched.",
+              rule="Each subflow's simulated rate within 10 % of the analysis ('well matched') at every buffer "
+              "pair, and the analysis closer than uncoupled Eq. 3.9 for the small subflow (else partly)."),
         Claim("rtsc", "R-TSC gives a lower application-level delay than LIA with a conventional receiver, with "
-              "round-robin and with lowest-RTT-first scheduling, for c1 = 15, 12, 8 Mbit/s (here: lower p95, with "
-              "Linux's unlimited initial ssthresh and with 65535 bytes; where the conventional receiver's p95 is "
-              "under 50 ms there is no delay to lower, and R-TSC must not raise it).",
-              "rtsc_delay_cdf", rtsc_verdict, "Sec. 3.6.3"),
-        Claim("cubic_codel", "One CUBIC flow through in-network CoDel under-utilizes the link (here: mean utilization "
-              "below 90 %), more so at higher capacity.", "pop_summary", cubic_codel_verdict, "Sec. 4.5, Figs. 4.5, 4.7, 4.9"),
-        Claim("many_subflows", "Twenty subflows through CoDel have multi-second delays (here: p99 application delay "
-              ">= 1 s).", "pop_delay_cdf", many_subflows_verdict, "Sec. 4.5.1"),
+              "round-robin and with lowest-RTT-first scheduling, for c1 = 15, 12, 8 Mbit/s; with LRF the "
+              "conventional receiver has a long initial delay.", "rtsc_delay_cdf", rtsc_verdict, "Sec. 3.6.3, "
+              "Figs. 3.8, 3.9",
+              quote="We observe that MPTCP-LIA with R-TSC receiver achieves significantly better delay performance "
+              "than that with the conventional receiver. [...] When LRF is employed, there exists an initial "
+              "period of long delay of 5–10 seconds which depends on the difference of the minimum RTT.",
+              rule="Per scheduler, c1 and start-up (unlimited ssthresh; 65535 B over the first 20 s): R-TSC's p95 "
+              "application delay below the conventional receiver's, 95 % intervals apart (with one run, unequal "
+              "means). Where the conventional p95 is under 50 ms there is nothing to improve: not tested. LRF's "
+              "baseline must show the thesis's start-up delay (conventional LRF p95 >= 1 s in the first 20 s), "
+              "else at most partly.",
+              rule_history=(
+                  RuleChange("2026-11-22", "ratio below 1 everywhere -> where the conventional p95 is under 50 ms, "
+                             "R-TSC need only stay within 1.05 x", "added with the rtsc_early runs after the "
+                             "unlimited-ssthresh minRTT points (0.0153 s on both sides) had failed"),
+                  RuleChange("2026-11-25", "the 1.05 x pass removed: such points are not tested; comparisons need "
+                             "95 % intervals apart; LRF's start-up delay checked", "a review: three of twelve points "
+                             "passed on a tie; the thesis's multi-second LRF delay never appears"),
+              ),
+              compares=True),
+        Claim("cubic_codel", "One CUBIC flow through in-network CoDel under-utilizes the link, more so at higher "
+              "capacity.", "pop_summary", cubic_codel_verdict, "Sec. 4.5.1, Figs. 4.5, 4.7, 4.9",
+              quote="However, as the increase of BDP, the link utilization gets smaller because 1 packet loss reduce "
+              "the window 30% and filling up BDP again takes longer time than smaller capacity's case.",
+              rule="Mean utilization of one CUBIC through CoDel below 90 % at every capacity and scenario (the "
+              "thesis counts 0.9 as full because ACKs share its bottleneck). The 'gets smaller with BDP' part is "
+              "not judged."),
+        Claim("many_subflows", "Twenty subflows through CoDel have multi-second delays.", "pop_delay_cdf",
+              many_subflows_verdict, "Sec. 4.5.1",
+              quote="The long delays are caused retransmission and RTO by more frequent and burst packet loss than "
+              "the single subflow's case by CoDeL. The delay increases up to several seconds.",
+              rule="p99 application delay of 20 subflows through CoDel at least 1 s at every capacity and scenario "
+              "(the simulator reports no maximum; p99 is stricter than the thesis's 'up to')."),
         Claim("popctl_static", "Population control keeps the delay under about 0.6 s with near-full utilization "
-              "over 80 % of the time, static capacity 20/40/80 Mbit/s (here: p99 delay, 1 s windows >= 90 %).",
-              "pop_summary", popctl_static_verdict, "Sec. 4.5.1, Fig. 4.6"),
+              "over 80 % of the time, static capacity 20/40/80 Mbit/s.", "pop_summary", popctl_static_verdict,
+              "Sec. 4.5.1, Fig. 4.6",
+              quote="Regardless of the capacities, the delays are bounded in 600 ms and over 80% of simulation "
+              "time, almost maximum link utilization is achieved.",
+              rule="Per capacity: p99 application delay at most 0.6 s and goodput at least 90 % of the payload "
+              "capacity in at least 80 % of 1 s windows."),
         Claim("popctl_dynamic", "Population control keeps the delay under about 1 s with near-full utilization over "
               "80 % of the time, periodic and random-walk capacity.", "pop_summary", popctl_dynamic_verdict,
-              "Sec. 4.5.2-4.5.3, Figs. 4.8, 4.9"),
+              "Sec. 4.5.2-4.5.3, Figs. 4.8, 4.9",
+              quote="The proposed scheme bound the delay under 1 sec, and it achieves almost maximum throughput over "
+              "80% of simulation time.",
+              rule="Per capacity, periodic and random-walk scenarios: p99 application delay at most 1 s and "
+              "goodput at least 90 % of the payload capacity in at least 80 % of 1 s windows."),
         Claim("popctl_tradeoff", "Population control surpasses the delay-throughput trade-off: higher utilization than "
               "one CUBIC through CoDel and lower delay than 20 subflows through CoDel, in every scenario.",
-              "throughput_delay", popctl_tradeoff_verdict, "Sec. 4.5.3, issue 4"),
+              "throughput_delay", popctl_tradeoff_verdict, "Sec. 4.5.3",
+              quote="Basically, conventional MPTCP shows the delay-throughput trade-off by the number of subflows. "
+              "However, the proposed scheme surpass the limit of trade-off.",
+              rule="Per scenario and capacity: population control's utilization above one CUBIC + CoDel's and its "
+              "p95 delay below 20 subflows + CoDel's, each with 95 % intervals apart (with one run, unequal "
+              "means); a tie is not tested.",
+              rule_history=(TIE_RULE,), compares=True),
     ),
     notes=(
         "TSC (ch2_tsc): the ch2_conventional scenario with the flow's paths turned into subflows with "
@@ -1184,9 +1338,8 @@ PAPER = Paper(
         "docs/algorithms/tsc.md. Conventional MPTCP's fraction within each "
         "bound comes from the same seeds. 'Within the bound' = at least 95 % of segments (fixed before the runs).",
         "Application-delay and RTT CDFs are drawn through the quantiles the simulator reports (min, p50, p95, p99): "
-        "it keeps no per-packet distribution in its summary. 'Fraction of packets meeting the requirement' is "
-        "therefore bracketed by those quantiles in conventional_delay (e.g. p50 above it: under 50 %); the TSC claim "
-        "uses the fractions within fixed bounds the simulator now reports (app_delay_within_*, tsc_within_bound).",
+        "it keeps no per-packet distribution in its summary. 'Fraction of packets meeting the requirement' is the "
+        "fraction within fixed bounds the simulator reports (app_delay_within_*, tsc_within_bound).",
         "Eq. 3.9: W_loss = W_BDP + buffer + 1 (the packet in transmission); T_p = 100 ms (not stated). LIA: "
         "(20, 5) Mbit/s, 25 ms each way, minrtt, as tests/test_model.py.",
         "Chapter 2 (scenarios/park/ch2_conventional.toml): WiFi a random walk 1-5 Mbit/s from 3 (averaging "
@@ -1208,6 +1361,8 @@ PAPER = Paper(
         "step every 2 s, sigma 0.7, clamped to [1/5, 8] x the capacity (the thesis gives no step law).",
         "Thresholds, fixed before the runs: near-full = goodput >= 90 % of the payload capacity in a 1 s window "
         "(the thesis counts ACK overhead, saying 0.9 is full for it); under-utilized = mean below 90 %; "
-        "multi-second = p99 >= 1 s; 'about 2 s' = p95 within [1, 4] s.",
+        "multi-second = p99 >= 1 s. Conventional MPTCP's figures (24 % / 18 % within 200 ms, p95 2.02 / 1.96 s, "
+        "WiFi peak 1.39 / 1.56) are each reproduced within [0.8, 1.25] x the thesis's value (since 2026-11-25; "
+        "before: p50 above 200 ms and p95 within [1, 4] s, the peak unchecked).",
     ),
 )

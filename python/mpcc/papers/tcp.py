@@ -124,7 +124,8 @@ DROPTAIL_BUFFER = Experiment(
     quick_replications=1,
     quick_overrides={"duration": "100s", "warmup": "20s"},
     description="One Reno flow, 10 Mbit/s DropTail bottleneck, 100 ms base RTT, buffer set for "
-    "r = W_BDP / W_loss; 300 s with 30 s warm-up (quick: 100 s, 20 s). Deterministic: one run per point.",
+    "r = W_BDP / W_loss; 300 s with 30 s warm-up (quick: 100 s, 20 s). No random element (one flow, constant "
+    "link; a start offset would only shift the run): one run per point.",
 )
 
 FAIRNESS = Experiment(
@@ -136,7 +137,8 @@ FAIRNESS = Experiment(
     quick_replications=1,
     quick_overrides={"duration": "60s", "warmup": "10s"},
     description="N Reno flows, equal 40 ms RTT, 20 Mbit/s bottleneck with a one-BDP buffer, starts "
-    "100 ms apart; 200 s with 20 s warm-up (quick: 60 s, 10 s). Deterministic: one run per point.",
+    "100 ms apart; 200 s with 20 s warm-up (quick: 60 s, 10 s). One run per point; seeded start offsets "
+    "(start_jitter 100 ms) vary the flows' starts between seeds.",
 )
 
 # ---- claims ------------------------------------------------------------------------
@@ -285,26 +287,44 @@ PAPER = Paper(
     ),
     claims=(
         Claim("mathis", "Reno's goodput is within 10 % of Mathis's B = MSS/RTT·sqrt(3/(2p)) for random loss "
-              "p from 0.1 % to 2 %.", "goodput_vs_loss", mathis_verdict, "Mathis et al. 1997, Eq. 3"),
+              "p from 0.1 % to 2 %.", "goodput_vs_loss", mathis_verdict, "Mathis et al. 1997, Eq. 3",
+              quote="(a formula, not a sentence) BW = MSS/RTT · C/sqrt(p), C = sqrt(3/2) for periodic loss",
+              rule="At each loss rate, the mean goodput over replications within 10 % of the formula at the "
+              "measured mean RTT (the project's model tolerance; the formula ignores timeouts)."),
         Claim("padhye", "Reno's goodput is within 10 % of Padhye's full model for random loss p from 0.1 % "
-              "to 2 %.", "goodput_vs_loss", padhye_verdict, "Padhye et al. 1998, Eq. 31"),
+              "to 2 %.", "goodput_vs_loss", padhye_verdict, "Padhye et al. 1998, Eq. 31",
+              quote="(a formula, not a sentence) the full model of Eq. 31, with timeouts and the receiver window",
+              rule="At each loss rate, the mean goodput within 10 % of the model at the measured mean RTT, with "
+              "T0 = RTT + 200 ms and b = 1."),
         Claim("eq_3_9", "A Reno flow through a DropTail buffer sends at x = (3/4) c / (1 - r + r²) "
               "(within 10 %) for r = W_BDP / W_loss from 1/2 to 0.9.", "utilization_vs_buffer",
-              eq_3_9_verdict, "Park, thesis, Eq. 3.9"),
+              eq_3_9_verdict, "Park, thesis, Sec. 3.3.2, Eq. 3.9, Fig. 3.4",
+              quote="We observe that i) our analysis (3.9) is accurate and provides good estimation under "
+              "different network conditions",
+              rule="At each r from 1/2 to 0.9, the utilization within 10 % of Eq. 3.9 ('accurate'; no error figure "
+              "in the thesis)."),
         Claim("full_link", "With a buffer of at least one BDP (r ≤ 1/2) the window never falls below the BDP "
               "and Reno keeps the link busy (utilization ≥ 98 %).", "utilization_vs_buffer",
-              full_link_verdict, "Park, thesis, Sec. 3 (domain of Eq. 3.9)"),
+              full_link_verdict, "Park, thesis, Sec. 3.3.2 (domain of Eq. 3.9)",
+              quote="(the domain of Eq. 3.9, not a sentence) with beta W_loss >= W_BDP the window never falls "
+              "below the BDP",
+              rule="At each r below 1/2, utilization at least 98 % (2 % for headers and the start)."),
         Claim("jain", "N Reno flows with equal RTTs share a DropTail bottleneck fairly: Jain's index ≥ 0.95 "
-              "for N = 2, 5, 10.", "fairness", jain_verdict, "foundation issue"),
+              "for N = 2, 5, 10.", "fairness", jain_verdict, "project requirement (foundation issue)",
+              quote="(no paper: a requirement of the project's foundation issue) equal-RTT Reno flows share fairly",
+              rule="Jain's index of the flows' goodputs at least 0.95 for N = 2, 5, 10."),
         Claim("utilization", "Together those flows fill the bottleneck: utilization ≥ 95 %.", "fairness",
-              utilization_verdict, "foundation issue"),
+              utilization_verdict, "project requirement (foundation issue)",
+              quote="(no paper: a requirement of the project's foundation issue) together they fill the link",
+              rule="Bottleneck utilization at least 95 % for N = 2, 5, 10."),
     ),
     notes=(
         "Padhye's timeout T0 is taken as RTT + 200 ms (Linux's RTO floor) and b = 1 (no delayed ACKs).",
         "Model predictions use each run's measured mean RTT; verdicts compare the mean goodput over "
         "replications with the model at the mean RTT.",
-        "The DropTail and fairness scenarios have no random element: every seed gives the same run, so "
-        "they run once per point and have no confidence interval.",
+        "The DropTail scenario has no random element (one flow, constant link: a start offset would only shift "
+        "the run); the fairness scenario has seeded start offsets per flow (start_jitter 100 ms). Both run "
+        "once per point and have no confidence interval.",
         "W_loss counts the packet in transmission: W_loss = W_BDP + buffer + 1.",
     ),
 )

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Union
 
-VERDICTS = ("reproduced", "partly", "not reproduced")
+# "not tested here": every compared point was a tie within the 95 % intervals, or
+# the baseline showed nothing to improve (mpcc.reproduce.verdicts).
+VERDICTS = ("reproduced", "partly", "not reproduced", "not tested here")
 
 # The measured data handed to figures and claims: experiment name -> tidy DataFrame
 # (one row per run, or per run and entity, with the variant's parameters as columns).
@@ -75,8 +77,24 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class RuleChange:
+    """A change to a claim's rule made after its results had been seen."""
+
+    date: str  # YYYY-MM-DD
+    change: str  # what the rule was and what it became
+    reason: str
+
+
+@dataclass(frozen=True)
 class Claim:
     """A statement of the paper and how to judge it.
+
+    `quote` is the paper's sentence the claim tests, copied exactly, `source` where it
+    stands (section, figure, table); `rule` says in words how the verdict is computed
+    from the measured data, derived from the quote (with the tolerance and why);
+    `rule_history` lists every change to the rule made after results were seen.
+    `compares` marks claims that compare measured quantities (a tie must not pass;
+    tests/test_verdict_ties.py drives each of them with equal data).
 
     `verdict(measurements)` returns `(verdict, reason)`: the verdict is one of
     VERDICTS and the reason is one line quoting the measured numbers.
@@ -87,6 +105,13 @@ class Claim:
     figure: str
     verdict: Callable[[Measurements], tuple[str, str]]
     source: str = ""
+    quote: str = ""
+    rule: str = ""
+    rule_history: tuple[RuleChange, ...] = ()
+    compares: bool = False
+
+    def history_text(self) -> str:
+        return "; ".join(f"{h.date}: {h.change} ({h.reason})" for h in self.rule_history)
 
 
 @dataclass(frozen=True)
@@ -108,6 +133,9 @@ class Paper:
     # names one, and why: ns-2/ns-3 papers `ns3`, testbed papers `linux`.
     tcp_profile: str = "linux"
     tcp_profile_reason: str = ""
+    # environment(measurements) -> [(what, measured loss rate, the paper's stated rate)]:
+    # the report sets each beside the paper's and flags a difference of more than 2 x.
+    environment: Callable[[Measurements], list] | None = None
 
     def tcp_line(self) -> str:
         return f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")
@@ -121,6 +149,8 @@ class Paper:
                 raise ValueError(f"paper {self.name}: duplicate {kind} {', '.join(dupes)}")
         figures = {f.id for f in self.figures}
         for claim in self.claims:
+            if not (claim.quote and claim.source and claim.rule):
+                raise ValueError(f"paper {self.name}: claim {claim.id} lacks its quote, source or rule")
             if claim.figure not in figures:
                 raise ValueError(f"paper {self.name}: claim {claim.id} refers to unknown figure {claim.figure}")
         for exp in self.experiments:

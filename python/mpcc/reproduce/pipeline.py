@@ -34,7 +34,8 @@ def evaluate_claims(paper: Paper, data: dict) -> list[ClaimResult]:
         verdict, reason = claim.verdict(data)
         if verdict not in VERDICTS:
             raise ValueError(f"claim {claim.id}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
-        results.append(ClaimResult(claim.id, claim.text, claim.figure, verdict, " ".join(str(reason).split())))
+        results.append(ClaimResult(claim.id, claim.text, claim.figure, verdict, " ".join(str(reason).split()),
+                                   claim.source, claim.quote, claim.rule, claim.history_text()))
     return results
 
 

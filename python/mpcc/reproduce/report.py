@@ -36,6 +36,10 @@ class ClaimResult:
     figure: str
     verdict: str
     reason: str
+    source: str = ""  # where the quote stands in the paper
+    quote: str = ""  # the paper's sentence the claim tests
+    rule: str = ""  # how the verdict is computed, in words
+    rule_history: str = ""  # changes to the rule made after results were seen ("" if none)
 
 
 def summary_table(df, params=()):
@@ -84,9 +88,25 @@ def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[Cla
 
     setups = [{**_setup(paper, exp, quick, folder), "identical": identical_replications(data[exp.name])}
               for exp in paper.experiments]
-    meta = {"mpcc": __version__, "commit": commit(), "simulator": version, "mode": "quick" if quick else "full"}
+    meta = {"mpcc": __version__, "commit": commit(), "simulator": version, "mode": "quick" if quick else "full",
+            "environment": environment_rows(paper, data)}
     (folder / "index.html").write_text(_html(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
     (folder / "report.md").write_text(_markdown(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
+
+
+ENV_FACTOR = 2.0  # a measured loss rate more than this factor from the paper's is flagged
+
+
+def environment_rows(paper: Paper, data: dict) -> list[tuple[str, str, str, str]]:
+    """(what, measured, paper's, note) for each loss rate the paper states, flagged when
+    they differ by more than ENV_FACTOR either way."""
+    rows = []
+    for label, measured, stated in (paper.environment(data) if paper.environment else []):
+        ratio = measured / stated if stated > 0 else float("inf")
+        off = not (1 / ENV_FACTOR <= ratio <= ENV_FACTOR)
+        note = f"{ratio:.3g} x the paper's" + (f": DIFFERS by more than {ENV_FACTOR:g} x" if off else "")
+        rows.append((label, f"{measured:.3g}", f"{stated:.3g}", note))
+    return rows
 
 
 def variant_params(exp) -> list[str]:
@@ -94,31 +114,61 @@ def variant_params(exp) -> list[str]:
     return list(dict.fromkeys(k for v in exp.variants for k in v.params))
 
 
+NEARLY_SAME = 1e-3  # replications whose every metric differs by less than this (relative) are the same run
+
+
 def identical_replications(df) -> str:
-    """A warning when some variant's replications measured exactly the same values
-    (its scenario has no random element, so its confidence intervals are zero-width
-    and the replications are copies); "" otherwise or with one replication."""
+    """A warning when some variant's replications measured the same values, exactly or
+    to within NEARLY_SAME (the same run seen through a shifted sampling grid): its
+    scenario has no random element, so its confidence intervals are (near) zero-width and
+    the replications are copies; "" otherwise or with one replication."""
     if "replication" not in df or df["replication"].nunique() < 2:
         return ""
     ids = set(ID_COLUMNS)
     metrics = [c for c in df.columns if c not in ids and df[c].dtype.kind in "fiub"]
     values = df[metrics].astype(object).where(df[metrics].notna(), None)  # NaN equals NaN here
-    same = [variant for variant, runs in values.groupby(df["variant"], sort=False)
-            if len({tuple(map(tuple, r.to_numpy().tolist())) for _, r in runs.groupby(df["replication"])}) == 1]
-    if not same:
-        return ""
+    same, near = [], []
+    for variant, runs in values.groupby(df["variant"], sort=False):
+        if len({tuple(map(tuple, r.to_numpy().tolist())) for _, r in runs.groupby(df["replication"])}) == 1:
+            same.append(variant)
+            continue
+        numeric = df.loc[runs.index, metrics].astype(float)
+        spread = (numeric.max() - numeric.min()).abs() / numeric.abs().max().where(lambda x: x > 0)
+        if len(numeric) > 1 and bool((spread.fillna(0) < NEARLY_SAME).all()):
+            near.append(variant)
     total = df["variant"].nunique()
-    return (f"Replications identical in {len(same)} of {total} variants ({', '.join(map(str, same[:5]))}"
-            f"{', ...' if len(same) > 5 else ''}): their scenario has no random element, so the seeds "
-            "gave copies and the intervals are zero-width.")
+    notes = []
+    if same:
+        notes.append(f"Replications identical in {len(same)} of {total} variants ({_names(same)}): their scenario has "
+                     "no random element, so the seeds gave copies and the intervals are zero-width.")
+    if near:
+        notes.append(f"Replications nearly identical (every value within {NEARLY_SAME:.1%}) in {len(near)} of {total} "
+                     f"variants ({_names(near)}): the seeds only shifted the same run, so the intervals are "
+                     "near zero-width.")
+    return " ".join(notes)
+
+
+def _names(variants) -> str:
+    return ", ".join(map(str, variants[:5])) + (", ..." if len(variants) > 5 else "")
+
+
+CLAIM_COLUMNS = ["id", "text", "figure", "verdict", "reason", "source", "quote", "rule", "rule_history"]
+VERDICT_ORDER = ("reproduced", "partly", "not reproduced", "not tested here")
+
+
+def quoted(quote: str) -> str:
+    """The paper's words in quotation marks; a note in parentheses (a formula, no paper) as is."""
+    return quote if quote.startswith("(") else f"“{quote}”"
+
+
+def tally(claims) -> str:
+    return ", ".join(f"{sum(c.verdict == v for c in claims)} {v}" for v in VERDICT_ORDER)
 
 
 def _claims_csv(claims: list[ClaimResult], path: Path) -> None:
     import pandas as pd
 
-    pd.DataFrame([c.__dict__ for c in claims], columns=["id", "text", "figure", "verdict", "reason"]).to_csv(
-        path, index=False
-    )
+    pd.DataFrame([c.__dict__ for c in claims], columns=CLAIM_COLUMNS).to_csv(path, index=False)
 
 
 def _setup(paper: Paper, exp, quick: bool, folder: Path) -> dict:
@@ -161,6 +211,8 @@ table { border-collapse: collapse; margin: 1em 0; width: 100%; }
 th, td { border: 1px solid #bbb; padding: 0.3em 0.5em; text-align: left; vertical-align: top; font-size: 0.92em; }
 th { background: #eee; }
 td.reproduced { background: #d8efd8; } td.partly { background: #fbefc6; } td.not-reproduced { background: #f6d5d5; }
+td.not-tested-here { background: #e4e4ef; } blockquote { margin: 0.3em 0 0.3em 1em; color: #333; font-style: italic; }
+.changed { color: #8a4b00; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #444; } code { background: #f3f3f3; padding: 0 0.2em; }
 .note { background: #f7f7f7; border-left: 4px solid #999; padding: 0.5em 1em; }
@@ -169,7 +221,6 @@ figcaption { font-size: 0.9em; color: #444; } code { background: #f3f3f3; paddin
 
 def _html(paper, claims, figures, setups, datasets, meta) -> str:
     e = html.escape
-    counts = {v: sum(c.verdict == v for c in claims) for v in ("reproduced", "partly", "not reproduced")}
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -179,14 +230,18 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         f"<h1>{e(paper.title)}</h1>",
         f"<p>{e(paper.reference)}</p><p>{e(paper.summary)}</p><p>{e(paper.tcp_line())}</p>",
         f'<p class="note">{e(_mode_line(meta))}</p>',
-        f"<h2>Claims</h2><p>{counts['reproduced']} reproduced, {counts['partly']} partly, "
-        f"{counts['not reproduced']} not reproduced.</p>",
-        "<table><tr><th>id</th><th>claim</th><th>figure</th><th>verdict</th><th>measured</th></tr>",
+        f"<h2>Claims</h2><p>{e(tally(claims))}. 'Not tested here': every compared point was a tie within "
+        "the 95 % intervals, or the baseline left nothing to improve.</p>",
+        "<table><tr><th>id</th><th>claim, the paper's words and the rule</th><th>figure</th><th>verdict</th>"
+        "<th>measured</th></tr>",
     ]
     for c in claims:
         css = c.verdict.replace(" ", "-")
+        changed = (f'<br><span class="changed"><b>Rule changed after results were seen:</b> {e(c.rule_history)}'
+                   "</span>" if c.rule_history else "")
         parts.append(
-            f'<tr><td>{e(c.id)}</td><td>{e(c.text)}</td><td><a href="#{e(c.figure)}">{e(c.figure)}</a></td>'
+            f"<tr><td>{e(c.id)}</td><td>{e(c.text)}<blockquote>{e(quoted(c.quote))} ({e(c.source)})</blockquote>"
+            f"<b>Rule:</b> {e(c.rule)}{changed}</td><td><a href=\"#{e(c.figure)}\">{e(c.figure)}</a></td>"
             f'<td class="{css}">{e(c.verdict)}</td><td>{e(c.reason)}</td></tr>'
         )
     parts.append("</table><h2>Figures</h2>")
@@ -197,6 +252,12 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
             f'(<a href="{e(svg)}">SVG</a>)</figcaption></figure>'
         )
     parts.append("<h2>Setup</h2>")
+    if meta.get("environment"):
+        parts.append("<h3>Environment check: loss rates against the paper's</h3><table><tr><th>what</th>"
+                     "<th>measured</th><th>paper</th><th></th></tr>")
+        parts += [f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td><td>{e(d)}</td></tr>"
+                  for a, b, c, d in meta["environment"]]
+        parts.append("</table>")
     for s in setups:
         parts.append(f"<h3>{e(s['name'])}</h3><p>{e(s['description'])}</p>")
         scenario = s["scenario"]
@@ -249,15 +310,26 @@ def _md_cell(text: str) -> str:
 def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
     lines = [f"# {paper.title}", "", paper.reference, "", paper.summary, "", paper.tcp_line(), "",
              f"_{_mode_line(meta)}_", "",
-             "## Claims", "", "| id | claim | figure | verdict | measured |", "|---|---|---|---|---|"]
+             "## Claims", "", f"{tally(claims)}. 'Not tested here': every compared point was a tie within the "
+             "95 % intervals, or the baseline left nothing to improve.", "",
+             "| id | claim | figure | verdict | measured |", "|---|---|---|---|---|"]
     for c in claims:
         lines.append(f"| {_md_cell(c.id)} | {_md_cell(c.text)} | {_md_cell(c.figure)} | **{c.verdict}** | "
                      f"{_md_cell(c.reason)} |")
+    lines += ["", "### The papers' words and the rules", ""]
+    for c in claims:
+        lines += [f"- **{c.id}** ({c.source}): {quoted(c.quote)}", f"  - Rule: {c.rule}"]
+        if c.rule_history:
+            lines.append(f"  - **Rule changed after results were seen:** {c.rule_history}")
     lines += ["", "## Figures", ""]
     for spec, png, svg in figures:
         lines += [f"### {spec.id}: {spec.title}", "", f"![{spec.title}]({png})", "",
                   f"{spec.caption} ([SVG]({svg}))", ""]
     lines += ["## Setup", ""]
+    if meta.get("environment"):
+        lines += ["### Environment check: loss rates against the paper's", "", "| what | measured | paper | |",
+                  "|---|---|---|---|"]
+        lines += [f"| {_md_cell(a)} | {b} | {c} | {_md_cell(d)} |" for a, b, c, d in meta["environment"]] + [""]
     for s in setups:
         lines += [f"### {s['name']}", "", s["description"], "",
                   f"Scenario: `{s['scenario']}`. Replications: {s['replications']} ({s['seeds']}).", ""]
