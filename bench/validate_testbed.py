@@ -2,7 +2,7 @@
 "Simulator against the real kernel").
 
 Runs each scenarios/validation/testbed_*.toml in the simulator (its `linux`
-profile) with five seeds and three times on the testbed (`mpcc testbed run`). The
+profile) with five seeds and five times on the testbed (`mpcc testbed run`). The
 kernel's runs differ by themselves; the simulator's seeds differ by a start jitter
 of up to 200 ms (`start_jitter`, simulator only: the testbed refuses it), so both
 sides are means over runs that start their loss cycles at different phases. Writes
@@ -71,7 +71,7 @@ def jittered(scenario: str, seed: int) -> str:
     return f'seed = {seed}\nstart_jitter = "200ms"\n' + re.sub(r'(?m)^(seed|start_jitter) = .*$\n?', '', scenario)
 
 
-def main(names: list[str], whole_run: bool = False, runs: int = 3, seeds: int = 5) -> int:
+def main(names: list[str], whole_run: bool = False, runs: int = 5, seeds: int = 5) -> int:
     import mpcc
     import mpcc.testbed as testbed
     from mpcc.compare import compare
@@ -119,7 +119,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="the simulator against the real kernel")
     parser.add_argument("names", nargs="*")
     parser.add_argument("--whole-run", action="store_true")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seeds", type=int, default=5)
     a = parser.parse_args()
     sys.exit(main(a.names, whole_run=a.whole_run, runs=a.runs, seeds=a.seeds))

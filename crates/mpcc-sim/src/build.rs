@@ -143,6 +143,10 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         if info.params.iter().any(|p| p.name == "hystart") && !params.0.contains_key("hystart") {
             params.0.insert("hystart".into(), if tcp.mechanisms().hystart { 1.0 } else { 0.0 });
         }
+        // Linux's CUBIC grows at least 5 % per RTT until its first loss (docs/algorithms/cubic.md).
+        if info.params.iter().any(|p| p.name == "initial_growth") && !params.0.contains_key("initial_growth") {
+            params.0.insert("initial_growth".into(), tcp.profile.cubic_initial_growth());
+        }
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = fc.app.bytes();
         if app_bytes == 0 {

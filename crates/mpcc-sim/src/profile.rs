@@ -50,6 +50,13 @@ impl Profile {
         }
     }
 
+    /// CUBIC's least growth per RTT until its first loss: Linux's `tcp_cubic.c`
+    /// (`cnt` at most 20 while `last_max_cwnd` is 0); none in RFC 9438 (and not
+    /// modelled for ns-3).
+    pub fn cubic_initial_growth(self) -> f64 {
+        if self == Profile::Linux { 0.05 } else { 0.0 }
+    }
+
     /// The switches this profile stands for.
     pub fn mechanisms(self) -> Mechanisms {
         let ms = 1_000_000;

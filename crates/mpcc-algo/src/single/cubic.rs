@@ -36,6 +36,13 @@ pub struct Cubic {
     pub w_est: f64,
     /// HyStart, when on (Linux's default; [`Cubic::with_hystart`]).
     pub hystart: Option<HyStart>,
+    /// Least growth per RTT, as a fraction of cwnd, in a stage that began with W_max
+    /// undefined (Linux: 5 %, `cnt` at most 20 while `last_max_cwnd` is 0; RFC 9438:
+    /// none). After HyStart ends slow start early the cubic curve from K = 0 is flat
+    /// for seconds; Linux grows at least this fast until the first loss.
+    initial_growth: f64,
+    /// The current stage began with W_max undefined.
+    w_max_unknown: bool,
 }
 
 impl Cubic {
@@ -53,7 +60,16 @@ impl Cubic {
             k: 0.0,
             w_est: init_cwnd,
             hystart: None,
+            initial_growth: 0.0,
+            w_max_unknown: false,
         }
+    }
+
+    /// The same with Linux's least growth (a fraction of cwnd per RTT) while W_max
+    /// is undefined.
+    pub fn with_initial_growth(mut self, fraction: f64) -> Cubic {
+        self.initial_growth = fraction;
+        self
     }
 
     /// The same with HyStart leaving slow start early (module `hystart`).
@@ -74,7 +90,8 @@ impl Cubic {
         self.epoch = Some(now);
         // Undefined W_max (first stage or after a timeout, RFC 9438 §4.8/§4.10):
         // W_max = cwnd_start, hence K = 0.
-        if self.w_max <= 0.0 {
+        self.w_max_unknown = self.w_max <= 0.0;
+        if self.w_max_unknown {
             self.w_max = self.cwnd;
         }
         // cbrt of a negative difference is fine: W_cubic(0) = cwnd_start either way.
@@ -95,15 +112,18 @@ impl Cubic {
         // Reno-friendly estimate (§4.3): alpha_cubic until W_est reaches cwnd_prior, then 1.
         let a = if self.w_est >= self.cwnd_prior { 1.0 } else { self.alpha_reno };
         self.w_est += a * acked / self.cwnd;
+        // Per acked segment, growth is the largest of the cubic's, the floor's and
+        // the Reno estimate's (Linux takes the smallest `cnt` of the three).
+        let floor = if self.w_max_unknown { self.initial_growth } else { 0.0 };
         if self.w_cubic(t) < self.w_est {
             // Never shrink on an ACK: cwnd may already sit above W_est from the cubic
             // target (it looks one RTT ahead), so take the larger.
-            self.cwnd = self.cwnd.max(self.w_est);
+            self.cwnd = (self.cwnd + floor * acked).max(self.w_est);
             return;
         }
         // Concave (cwnd < W_max) and convex regions share one rule (§4.4, §4.5).
         let target = self.w_cubic(t + rtt).clamp(self.cwnd, 1.5 * self.cwnd);
-        self.cwnd += (target - self.cwnd) / self.cwnd * acked;
+        self.cwnd += ((target - self.cwnd) / self.cwnd).max(floor) * acked;
     }
 }
 
@@ -168,6 +188,30 @@ mod tests {
     }
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn linux_grows_five_percent_per_rtt_until_the_first_loss() {
+        // Slow start ended (as by HyStart) at 100 with no loss yet: the curve from K = 0
+        // adds 0.4 t^3 and the Reno estimate (alpha 1 with no cwnd_prior) one a round:
+        // 110 after 1 s; Linux's floor adds 5 % of cwnd per RTT (100 ms), compounding: about
+        // 100 * 1.05^10 after 1 s.
+        let mut rfc = Cubic::new(100.0, 0.4, 0.7, true);
+        rfc.ssthresh = 100.0;
+        let mut linux = rfc.clone().with_initial_growth(0.05);
+        for ms in 1..=1000 {
+            let now = ms as Nanos * NS_PER_MS;
+            for c in [&mut rfc, &mut linux] {
+                c.on_ack(&ack(now, c.cwnd / 100.0)); // a window per RTT
+            }
+        }
+        assert!(rfc.cwnd < 111.0, "RFC 9438 from K = 0: {}", rfc.cwnd);
+        assert!(close(linux.cwnd, 100.0 * 1.05f64.powi(10), 3.0), "{}", linux.cwnd);
+        // After a loss W_max is known: no floor (the curve from the new K, as RFC 9438).
+        linux.on_congestion(&cong(CongestionKind::Loss));
+        let at_loss = linux.cwnd;
+        linux.on_ack(&ack(2 * NS_PER_SEC, 1.0));
+        assert!(linux.cwnd - at_loss < 0.05);
     }
 
     /// Kernel vector C1 (first loss at 100) and C6 (fast convergence at 90 after 100).

@@ -47,6 +47,13 @@ pub static REGISTRY: &[AlgoInfo] = &[
             param("beta", 0.7, 0.1, 0.99, "beta_cubic: window kept on a congestion event"),
             param("fast_convergence", 1.0, 0.0, 1.0, "1 = fast convergence on, 0 = off (values >= 0.5 mean on)"),
             param("hystart", 0.0, 0.0, 1.0, "1 = HyStart ends slow start early (Linux); default: the TCP profile's hystart"),
+            param(
+                "initial_growth",
+                0.0,
+                0.0,
+                0.5,
+                "least growth per RTT (fraction of cwnd) until the first loss: Linux 0.05, RFC 9438 0; default: the TCP profile's",
+            ),
         ],
     ),
     single(
@@ -119,7 +126,9 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
     Some(match name {
         "reno" => Controller::Reno(Uncoupled::new(reno::Reno::new(iw, p("beta")))),
         "cubic" => Controller::Cubic(Uncoupled::new(
-            cubic::Cubic::new(iw, p("c"), p("beta"), p("fast_convergence") >= 0.5).with_hystart(p("hystart") >= 0.5),
+            cubic::Cubic::new(iw, p("c"), p("beta"), p("fast_convergence") >= 0.5)
+                .with_hystart(p("hystart") >= 0.5)
+                .with_initial_growth(p("initial_growth")),
         )),
         "vegas" => Controller::Vegas(Uncoupled::new(vegas::Vegas::new(iw, p("alpha"), p("beta"), p("gamma")))),
         "veno" => Controller::Veno(Uncoupled::new(veno::Veno::new(iw, p("beta"), p("random_loss_factor")))),
