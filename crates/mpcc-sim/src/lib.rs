@@ -20,6 +20,7 @@ pub mod report;
 pub mod sched_state;
 pub mod scheduler;
 pub mod sim;
+pub mod sketch;
 pub mod tcp;
 pub mod tsc;
 
