@@ -191,7 +191,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 stop,
                 active: false,
                 cwnd: 0,
-                rtt: RttStats::default(),
+                rtt: RttStats::new(cfg.exact_percentiles),
                 drops: 0,
                 cost_per_mbit: cost,
                 last_arrival: 0,
@@ -223,6 +223,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             rng: Rng::stream(cfg.seed, STREAM_APP + i as u64),
             count_from: fc.start_ns.max(cfg.warmup_ns),
             req_delay,
+            exact_percentiles: cfg.exact_percentiles,
         };
         let app = crate::app::App::from_config(&fc.app, env)?;
         let mut data = DataSender::new(tcp.mss, buf_segs);
@@ -248,7 +249,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             app,
             rctl,
             rx_acks: Vec::with_capacity(4),
-            app_delay: RttStats::default(),
+            app_delay: RttStats::new(cfg.exact_percentiles),
             held: 0,
             held_peak: 0,
             held_area: 0,

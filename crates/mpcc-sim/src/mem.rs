@@ -8,6 +8,14 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
+/// The most `IN_USE` has been since the start or the last [`reset_peak`].
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+#[inline]
+fn grew(bytes: usize) {
+    let now = IN_USE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
 
 pub struct CountingAlloc;
 
@@ -17,7 +25,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
-            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+            grew(layout.size());
         }
         p
     }
@@ -25,7 +33,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
-            IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+            grew(layout.size());
         }
         p
     }
@@ -38,7 +46,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            IN_USE.fetch_add(new_size, Ordering::Relaxed);
+            grew(new_size);
             IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
         }
         p
@@ -48,4 +56,15 @@ unsafe impl GlobalAlloc for CountingAlloc {
 /// Heap bytes held through [`CountingAlloc`] (0 where it is not installed).
 pub fn in_use() -> usize {
     IN_USE.load(Ordering::Relaxed)
+}
+
+/// The most heap held at once since the start or the last [`reset_peak`] (an
+/// upper bound: a reallocation counts its old and new block together).
+pub fn peak() -> usize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+/// Starts a new peak from what is held now.
+pub fn reset_peak() {
+    PEAK.store(in_use(), Ordering::Relaxed);
 }
