@@ -30,7 +30,10 @@
 //! an increment. The counts live in one array covering the buckets seen so far; a
 //! value outside it grows the array by at least half its length (rare: a few times
 //! per sketch), so memory is at most about twice the buckets between the smallest
-//! and the largest value, and at most [`BUCKETS`] in all (26 KiB).
+//! and the largest value, and at most [`BUCKETS`] in all (13 KiB). Counts are
+//! `u32`, half the memory of `u64`; a bucket that passes 2^32 samples (hours of a
+//! multi-gigabit flow in one bucket) is carried into a side list, so no count is
+//! ever lost.
 
 /// Sub-bucket bits: 2^7 = 128 buckets per octave.
 pub const SUB_BITS: u32 = 7;
@@ -82,7 +85,10 @@ pub fn representative(i: u32) -> f64 {
 pub struct Sketch {
     /// Bucket of `counts[0]`.
     lo: u32,
-    counts: Vec<u64>,
+    /// Counts modulo 2^32 ...
+    counts: Vec<u32>,
+    /// ... and (bucket, 2^32 samples more) for the buckets that passed it.
+    wraps: Vec<(u32, u64)>,
     n: u64,
     min: u32,
     max: u32,
@@ -91,10 +97,17 @@ pub struct Sketch {
 impl Sketch {
     #[inline]
     pub fn add(&mut self, v: u32) {
-        let k = bucket(v).wrapping_sub(self.lo) as usize;
-        match self.counts.get_mut(k) {
-            Some(c) => *c += 1,
-            None => *self.grow_to(bucket(v)) += 1,
+        let i = bucket(v);
+        let wrapped = {
+            let c = match self.counts.get_mut(i.wrapping_sub(self.lo) as usize) {
+                Some(c) => c,
+                None => self.grow_to(i),
+            };
+            *c = c.wrapping_add(1);
+            *c == 0
+        };
+        if wrapped {
+            self.carry(i, 1);
         }
         if self.n == 0 {
             (self.min, self.max) = (v, v);
@@ -105,10 +118,26 @@ impl Sketch {
         self.n += 1;
     }
 
+    /// Bucket `i`'s count passed 2^32 `times` more times.
+    #[cold]
+    fn carry(&mut self, i: u32, times: u64) {
+        match self.wraps.iter_mut().find(|w| w.0 == i) {
+            Some(w) => w.1 += times,
+            None => self.wraps.push((i, times)),
+        }
+    }
+
+    /// Samples in bucket `lo + k`.
+    #[inline]
+    fn count_at(&self, k: usize) -> u64 {
+        let i = self.lo + k as u32;
+        self.counts[k] as u64 + self.wraps.iter().filter(|w| w.0 == i).map(|w| w.1 << 32).sum::<u64>()
+    }
+
     /// Widens the array to hold bucket `i` (by at least half its length, within
     /// `[0, BUCKETS)`); returns that bucket's count.
     #[cold]
-    fn grow_to(&mut self, i: u32) -> &mut u64 {
+    fn grow_to(&mut self, i: u32) -> &mut u32 {
         let len = self.counts.len() as u32;
         let (lo, hi) = if len == 0 {
             let lo = i.saturating_sub(FIRST_BUCKETS / 2);
@@ -122,7 +151,7 @@ impl Sketch {
                 (self.lo, (i + 1).saturating_add(slack).min(BUCKETS))
             }
         };
-        let mut counts = vec![0u64; (hi - lo) as usize];
+        let mut counts = vec![0u32; (hi - lo) as usize];
         let at = (self.lo.saturating_sub(lo)) as usize;
         if len > 0 {
             counts[at..at + len as usize].copy_from_slice(&self.counts);
@@ -138,12 +167,13 @@ impl Sketch {
     /// Forgets every value, keeping the array.
     pub fn clear(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = 0);
+        self.wraps.clear();
         self.n = 0;
     }
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.counts.capacity() * std::mem::size_of::<u64>()
+        self.counts.capacity() * std::mem::size_of::<u32>() + self.wraps.capacity() * std::mem::size_of::<(u32, u64)>()
     }
 
     /// The value of rank `rank` (1 = the smallest, n = the largest; clamped to
@@ -168,8 +198,8 @@ impl Sketch {
                 return self.max as f64;
             }
             debug_assert!(r > below, "ranks must not decrease");
-            while below + self.counts[k] < r {
-                below += self.counts[k];
+            while below + self.count_at(k) < r {
+                below += self.count_at(k);
                 k += 1;
             }
             representative(self.lo + k as u32).clamp(self.min as f64, self.max as f64)
@@ -191,9 +221,9 @@ impl Sketch {
             return 1.0;
         }
         let mut at_most = 0u64;
-        for (k, &c) in self.counts.iter().enumerate() {
-            if c > 0 && representative(self.lo + k as u32) <= t as f64 {
-                at_most += c;
+        for k in 0..self.counts.len() {
+            if representative(self.lo + k as u32) <= t as f64 {
+                at_most += self.count_at(k);
             }
         }
         at_most as f64 / self.n as f64
@@ -204,11 +234,20 @@ impl Sketch {
         if o.n == 0 {
             return;
         }
-        let first = o.counts.iter().position(|&c| c > 0).expect("a count") as u32;
-        let last = o.counts.iter().rposition(|&c| c > 0).expect("a count") as u32;
+        let first = (0..o.counts.len()).find(|&k| o.count_at(k) > 0).expect("a count") as u32;
+        let last = (0..o.counts.len()).rfind(|&k| o.count_at(k) > 0).expect("a count") as u32;
         self.grow_to_cover(o.lo + first, o.lo + last);
         for k in first..=last {
-            self.counts[(o.lo + k - self.lo) as usize] += o.counts[k as usize];
+            let i = o.lo + k;
+            let c = &mut self.counts[(i - self.lo) as usize];
+            let sum = *c as u64 + o.counts[k as usize] as u64;
+            *c = sum as u32;
+            if sum >> 32 > 0 {
+                self.carry(i, sum >> 32);
+            }
+        }
+        for &(i, times) in &o.wraps {
+            self.carry(i, times);
         }
         if self.n == 0 {
             (self.min, self.max) = (o.min, o.max);
@@ -358,6 +397,34 @@ mod tests {
     }
 
     #[test]
+    fn counts_past_2_to_the_32_are_carried() {
+        let mut s = Sketch::default();
+        for v in [1000, 2000, 3000] {
+            s.add(v);
+        }
+        // Pretend bucket(2000) already holds 2^32 - 1 samples beyond the one added.
+        let k = (bucket(2000) - s.lo) as usize;
+        s.counts[k] = u32::MAX;
+        s.n += u32::MAX as u64 - 1;
+        s.add(2000); // wraps
+        s.add(2000);
+        assert_eq!(s.count_at(k), (1u64 << 32) + 1);
+        let n = s.count();
+        assert_eq!(n, (1u64 << 32) + 3);
+        let r = representative(bucket(2000));
+        assert_eq!((s.at_rank(1), s.at_rank(2), s.at_rank(n - 1), s.at_rank(n)), (1000.0, r, r, 3000.0));
+        assert!((s.fraction_at_most(2010) - (n - 1) as f64 / n as f64).abs() < 1e-15);
+        // Merging carries too: twice the counts.
+        let mut m = s.clone();
+        m.merge(&s);
+        let k = (bucket(2000) - m.lo) as usize;
+        assert_eq!((m.count(), m.count_at(k)), (2 * n, (1u64 << 33) + 2));
+        assert_eq!(m.at_rank(n), r);
+        m.clear();
+        assert!(m.wraps.is_empty() && m.count() == 0);
+    }
+
+    #[test]
     fn empty_and_cleared() {
         let mut s = Sketch::default();
         assert!(s.at_rank(1).is_nan() && s.fraction_at_most(5).is_nan());
@@ -382,9 +449,9 @@ mod tests {
             s.add(40_000 + (r() % 40_000) as u32);
         }
         assert_eq!(s.heap_bytes(), one_octave, "more samples of the same range take no memory");
-        assert!(one_octave <= 2 * (SUB as usize + 2 * FIRST_BUCKETS as usize) * 8, "{one_octave} bytes");
+        assert!(one_octave <= 2 * (SUB as usize + 2 * FIRST_BUCKETS as usize) * 4, "{one_octave} bytes");
         s.add(u32::MAX);
         s.add(0);
-        assert!(s.heap_bytes() <= BUCKETS as usize * 8);
+        assert!(s.heap_bytes() <= BUCKETS as usize * 4);
     }
 }
