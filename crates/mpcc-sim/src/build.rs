@@ -6,7 +6,7 @@ use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
-use crate::metrics::RttStats;
+use crate::metrics::{Quantiles, RttStats};
 use crate::scheduler::{self, Scheduler};
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
@@ -35,6 +35,7 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             tx_until: 0,
             pipe: std::collections::VecDeque::with_capacity(64),
             stats: LinkStats::default(),
+            queue_delay: Quantiles::new(cfg.exact_percentiles),
         });
     }
     Ok(out)

@@ -3,39 +3,28 @@
 use crate::sketch::Sketch;
 use mpcc_core::Nanos;
 
-/// Delay samples (RTT, application delay, page-load time) of one flow: count,
-/// running mean and variance (Welford) and minimum, exact; percentiles and the CDF
-/// from a quantile sketch (`sketch.rs`: within [`crate::sketch::RELATIVE_ERROR`] of
-/// the exact ones, memory bounded by the range of the values), or, with
-/// `exact_percentiles` on, from every sample kept (4 bytes each).
+/// Percentiles of a set of delays at microsecond resolution: from a quantile
+/// sketch (`sketch.rs`: within [`crate::sketch::RELATIVE_ERROR`] of the exact ones,
+/// memory bounded by the range of the values), or, with `exact_percentiles` on,
+/// from every sample kept (4 bytes each).
 #[derive(Clone, Debug, Default)]
-pub struct RttStats {
-    n: u64,
-    mean: f64,
-    m2: f64,
-    min: Nanos,
+pub struct Quantiles {
     /// Keep every sample (`exact_percentiles`) instead of the sketch.
     exact: bool,
     samples: Vec<u32>,
     sketch: Sketch,
 }
 
-impl RttStats {
-    /// Empty statistics, keeping every sample when `exact` (`exact_percentiles`).
+impl Quantiles {
+    /// Empty, keeping every sample when `exact` (`exact_percentiles`).
     pub fn new(exact: bool) -> Self {
-        RttStats { exact, ..Default::default() }
+        Quantiles { exact, ..Default::default() }
     }
 
     #[inline]
-    pub fn add(&mut self, rtt: Nanos) {
-        let x = rtt as f64 * 1e-9;
-        self.n += 1;
-        let d = x - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (x - self.mean);
-        self.min = if self.n == 1 { rtt } else { self.min.min(rtt) };
-        // Microseconds in a u32: 71 minutes of RTT is plenty, and half the memory.
-        let us = (rtt / 1000).min(u32::MAX as u64) as u32;
+    pub fn add(&mut self, ns: Nanos) {
+        // Microseconds in a u32: 71 minutes of delay is plenty, and half the memory.
+        let us = (ns / 1000).min(u32::MAX as u64) as u32;
         if self.exact {
             self.samples.push(us);
         } else {
@@ -44,17 +33,7 @@ impl RttStats {
     }
 
     pub fn count(&self) -> u64 {
-        self.n
-    }
-    pub fn mean_s(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.mean }
-    }
-    /// Population variance, s^2.
-    pub fn var_s2(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.m2 / self.n as f64 }
-    }
-    pub fn min_s(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.min as f64 * 1e-9 }
+        if self.exact { self.samples.len() as u64 } else { self.sketch.count() }
     }
 
     /// Nearest rank of quantile `q` (0-1) among `n` samples, 1-based.
@@ -86,7 +65,7 @@ impl RttStats {
     /// (q = 0) to the maximum (q = 1), nearest rank, seconds: a CDF drawn from every
     /// sample rather than through a few percentiles. Empty without samples.
     pub fn cdf(&self, points: usize) -> Vec<(f64, f64)> {
-        if self.n == 0 || points < 2 {
+        if self.count() == 0 || points < 2 {
             return Vec::new();
         }
         let q = |i: usize| i as f64 / (points - 1) as f64;
@@ -121,12 +100,89 @@ impl RttStats {
         self.samples.iter().filter(|&&x| x <= us).count() as f64 / self.samples.len() as f64
     }
 
+    /// Forgets the samples, keeping the mode and the sketch's array.
+    pub fn reset(&mut self) {
+        self.samples = Vec::new();
+        self.sketch.clear();
+    }
+
+    /// Adds another set of samples (of the same mode).
+    pub fn merge(&mut self, o: &Quantiles) {
+        self.samples.extend_from_slice(&o.samples);
+        self.sketch.merge(&o.sketch);
+    }
+
+    /// Heap bytes held (samples or sketch).
+    pub fn heap_bytes(&self) -> usize {
+        self.samples.capacity() * std::mem::size_of::<u32>() + self.sketch.heap_bytes()
+    }
+}
+
+/// Delay samples (RTT, application delay, page-load time) of one flow: count,
+/// running mean and variance (Welford) and minimum, exact; percentiles, the CDF and
+/// fractions within a bound from [`Quantiles`] (the sketch, or every sample with
+/// `exact_percentiles`).
+#[derive(Clone, Debug, Default)]
+pub struct RttStats {
+    n: u64,
+    mean: f64,
+    m2: f64,
+    min: Nanos,
+    q: Quantiles,
+}
+
+impl RttStats {
+    /// Empty statistics, keeping every sample when `exact` (`exact_percentiles`).
+    pub fn new(exact: bool) -> Self {
+        RttStats { q: Quantiles::new(exact), ..Default::default() }
+    }
+
+    #[inline]
+    pub fn add(&mut self, rtt: Nanos) {
+        let x = rtt as f64 * 1e-9;
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+        self.min = if self.n == 1 { rtt } else { self.min.min(rtt) };
+        self.q.add(rtt);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    pub fn mean_s(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.mean }
+    }
+    /// Population variance, s^2.
+    pub fn var_s2(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.m2 / self.n as f64 }
+    }
+    pub fn min_s(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.min as f64 * 1e-9 }
+    }
+
+    /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
+    pub fn percentiles(&self, ps: &[f64]) -> Vec<f64> {
+        self.q.percentiles(ps)
+    }
+
+    /// See [`Quantiles::cdf`].
+    pub fn cdf(&self, points: usize) -> Vec<(f64, f64)> {
+        self.q.cdf(points)
+    }
+
+    /// See [`Quantiles::fraction_at_most`].
+    pub fn fraction_at_most(&self, s: f64) -> f64 {
+        self.q.fraction_at_most(s)
+    }
+
     /// Forgets the samples (the end of the warm-up), keeping the mode and the
     /// sketch's array.
     pub fn reset(&mut self) {
-        let (exact, mut sketch) = (self.exact, std::mem::take(&mut self.sketch));
-        sketch.clear();
-        *self = RttStats { exact, sketch, ..Default::default() };
+        let mut q = std::mem::take(&mut self.q);
+        q.reset();
+        *self = RttStats { q, ..Default::default() };
     }
 
     /// Adds another set of samples (Chan et al.'s pairwise mean and variance update).
@@ -144,13 +200,12 @@ impl RttStats {
         self.mean += d * o.n as f64 / n;
         self.n += o.n;
         self.min = self.min.min(o.min);
-        self.samples.extend_from_slice(&o.samples);
-        self.sketch.merge(&o.sketch);
+        self.q.merge(&o.q);
     }
 
     /// Heap bytes held (samples or sketch).
     pub fn heap_bytes(&self) -> usize {
-        self.samples.capacity() * std::mem::size_of::<u32>() + self.sketch.heap_bytes()
+        self.q.heap_bytes()
     }
 }
 
@@ -249,7 +304,7 @@ mod tests {
         e1.add(5_000_000);
         assert_eq!((k1.count(), k1.percentiles(&[50.0])), (1, vec![0.005]));
         assert_eq!(k1.percentiles(&[50.0]), e1.percentiles(&[50.0]));
-        assert!(k1.samples.is_empty() && e1.samples.len() == 1);
+        assert!(k1.q.samples.is_empty() && e1.q.samples.len() == 1);
         assert!(RttStats::default().percentiles(&[50.0])[0].is_nan() && RttStats::default().cdf(3).is_empty());
     }
 

@@ -205,6 +205,10 @@ fn links_summary(sim: &mut Sim) -> Value {
             "queue_delay_mean_s".into(),
             num(if dequeued > 0 { (q.sojourn_sum - b.sojourn_sum) as f64 * 1e-9 / dequeued as f64 } else { 0.0 }),
         );
+        let p = l.queue_delay.percentiles(&[50.0, 95.0, 99.0]);
+        m.insert("queue_delay_p50_s".into(), num(p[0]));
+        m.insert("queue_delay_p95_s".into(), num(p[1]));
+        m.insert("queue_delay_p99_s".into(), num(p[2]));
         links.insert(l.name.clone(), Value::Object(m));
     }
     Value::Object(links)

@@ -422,6 +422,7 @@ impl Sim {
             }
         });
         if let Some((pkt, bytes)) = next {
+            l.queue_delay.add(l.queue.stats().last_sojourn);
             l.in_tx = Some(pkt);
             let done = l.capacity.tx_end(now, bytes);
             (l.tx_from, l.tx_until) = (now, done);
@@ -587,7 +588,8 @@ impl Sim {
                 s.rtt.reset();
             }
         }
-        for (i, l) in self.links.iter().enumerate() {
+        for (i, l) in self.links.iter_mut().enumerate() {
+            l.queue_delay.reset();
             let q = l.queue.stats();
             self.link_base[i] = LinkBase {
                 tx_bytes: l.stats.tx_bytes,
