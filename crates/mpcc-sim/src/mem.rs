@@ -68,3 +68,51 @@ pub fn peak() -> usize {
 pub fn reset_peak() {
     PEAK.store(in_use(), Ordering::Relaxed);
 }
+
+/// Gives back most of a queue's spare capacity once it holds under a quarter of
+/// it (keeping at least `floor` and twice what it holds): a run's buffers then
+/// follow the current windows and queues, not the largest they ever were (which
+/// grows with a run's length: rare long loss-free stretches, a slow start's
+/// overshoot). Never called on the per-packet path ([`crate::sim::Sim`] trims a
+/// few flows at each periodic check); the contents are untouched, so results
+/// cannot change.
+pub fn trim_deque<T>(q: &mut std::collections::VecDeque<T>, floor: usize) {
+    if q.capacity() > floor.max(4 * q.len()) {
+        q.shrink_to(floor.max(2 * q.len()));
+    }
+}
+
+/// [`trim_deque`] for a `Vec`.
+pub fn trim_vec<T>(v: &mut Vec<T>, floor: usize) {
+    if v.capacity() > floor.max(4 * v.len()) {
+        v.shrink_to(floor.max(2 * v.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trimming_gives_back_spare_capacity_and_keeps_the_contents() {
+        let mut q: std::collections::VecDeque<u64> = (0..1000).collect();
+        q.drain(..990);
+        q.push_back(7); // wrapped around the ring
+        let kept: Vec<u64> = q.iter().copied().collect();
+        trim_deque(&mut q, 16);
+        assert!(q.capacity() >= 16 && q.capacity() < 64, "{}", q.capacity());
+        assert_eq!(q.iter().copied().collect::<Vec<_>>(), kept);
+        // Under the floor, or at least a quarter full: left alone.
+        let cap = q.capacity();
+        trim_deque(&mut q, 16);
+        assert_eq!(q.capacity(), cap);
+        let mut v: Vec<u8> = Vec::with_capacity(100);
+        v.extend([1, 2, 3]);
+        trim_vec(&mut v, 4);
+        assert!(v.capacity() >= 6 && v.capacity() < 100 && v == [1, 2, 3]);
+        let mut w: Vec<u8> = Vec::with_capacity(100);
+        w.extend(0..30);
+        trim_vec(&mut w, 4);
+        assert_eq!(w.capacity(), 100);
+    }
+}
