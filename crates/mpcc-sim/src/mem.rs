@@ -89,6 +89,25 @@ pub fn trim_vec<T>(v: &mut Vec<T>, floor: usize) {
     }
 }
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+unsafe extern "C" {
+    /// glibc: returns the free memory of the heap to the system (`malloc_trim(3)`).
+    fn malloc_trim(pad: usize) -> i32;
+}
+
+/// Hands the allocator's free pages back to the system (glibc's `malloc_trim`; a
+/// no-op elsewhere). Trimmed buffers free memory inside the heap, which glibc keeps
+/// resident: over a long run the churn of a thousand flows' buffers spreads the heap
+/// (1000 Reno flows: the same live heap at 60 s and 600 s, 19 % more resident
+/// memory). Called once per trimming sweep (`Sim::trim_some`), never per packet.
+pub fn release_free_pages() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages; it takes no pointer.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
