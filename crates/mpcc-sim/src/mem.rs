@@ -73,7 +73,7 @@ pub fn reset_peak() {
 /// it (keeping at least `floor` and twice what it holds): a run's buffers then
 /// follow the current windows and queues, not the largest they ever were (which
 /// grows with a run's length: rare long loss-free stretches, a slow start's
-/// overshoot). Never called on the per-packet path ([`crate::sim::Sim`] trims a
+/// overshoot). Never called on the per-packet path (`Sim::trim_some` trims a
 /// few flows at each periodic check); the contents are untouched, so results
 /// cannot change.
 pub fn trim_deque<T>(q: &mut std::collections::VecDeque<T>, floor: usize) {
