@@ -45,6 +45,7 @@ bench: $(STAMP_BUILD)
 	$(PY) bench/bench.py
 	$(PY) bench/bench_multipath.py
 	$(PY) bench/ab.py --base 68e71ae
+	$(PY) bench/memory.py
 
 setup: $(STAMP_BUILD)
 

@@ -78,10 +78,28 @@ def test_a_hundred_thousand_flow_tables_are_refused():
 
 
 def test_the_message_names_the_limit_and_the_override():
+    # Only exact percentiles keep memory per packet (the sketch's is bounded per flow).
+    text = edit(duration='duration = "1000s"\nexact_percentiles = true', rate='rate = "1Tbps"')
     with pytest.raises(ScenarioError) as err:
-        limits.check_resources(config(BOMBS[0][1]))
+        limits.check_resources(config(text))
     message = str(err.value)
-    assert "the limit is 8 GiB" in message and "--max-memory" in message and "packets" in message
+    assert message.startswith("links.b.rate x duration: "), message
+    assert "the limit is 8 GiB" in message and "--max-memory" in message and "exact_percentiles" in message
+
+
+def test_memory_per_packet_only_with_exact_percentiles():
+    """30 Gbit/s for 300 s: within the event limit; its delay samples would take
+    12 GB with exact percentiles, nothing per packet with the sketch, whose estimate
+    does not grow with the duration (no time series)."""
+    def text(duration, exact):
+        return edit(duration=f'duration = "{duration}"\nsample_interval = "0s"' + ("\nexact_percentiles = true" if exact else ""),
+                    rate='rate = "30Gbps"')
+    limits.check_resources(config(text("300s", False)))
+    with pytest.raises(ScenarioError, match=r"^links\.b\.rate x duration: about .* of memory"):
+        limits.check_resources(config(text("300s", True)))
+    total = lambda c: sum(cost.amount for cost in limits.estimate_memory(c))
+    assert total(config(text("300s", False))) == total(config(text("30s", False)))
+    assert total(config(text("300s", True))) > 5 * total(config(text("30s", True)))
 
 
 def test_a_raised_limit_lets_a_bomb_through_and_a_lower_one_refuses_the_base():

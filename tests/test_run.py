@@ -198,3 +198,37 @@ def test_delay_cdf_is_drawn_from_every_sample_and_matches_the_percentiles():
             at = dict(zip(rows["q"].round(3), rows["delay_s"]))
             assert abs(at[0.5] - f[f"{metric}_p50_s"]) < 1e-9 and abs(at[0.95] - f[f"{metric}_p95_s"]) < 1e-9
             assert abs(at[0.0] - f[f"{metric}_min_s"]) < 1e-6  # the CDF has microsecond resolution
+
+
+def test_exact_percentiles_opt_in_and_the_sketch_within_its_error():
+    """By default the percentiles come from the quantile sketch (docs/metrics.md):
+    within 2^-8 of the exact ones, and nothing else in the summary or the time series
+    moves; `exact_percentiles = true` keeps every sample for the exact values."""
+    text = (ROOT / "scenarios" / "streaming_demo.toml").read_text()
+    sketch = mpcc.run(text, plots=False)
+    exact = mpcc.run("exact_percentiles = true\n" + text, plots=False)
+    assert "exact_percentiles" not in sketch.config and exact.config["exact_percentiles"] is True
+    moved = 0
+    for flow, e in exact.summary["flows"].items():
+        s = sketch.summary["flows"][flow]
+        assert s.keys() == e.keys()
+        for k in e:
+            if k.endswith(("_p50_s", "_p95_s", "_p99_s")):
+                assert abs(s[k] - e[k]) <= e[k] / 256 * (1 + 1e-9), (flow, k, s[k], e[k])
+                moved += s[k] != e[k]
+            elif k.startswith("app_delay_within_"):
+                assert 0 <= s[k] <= 1 and abs(s[k] - e[k]) < 0.01, (flow, k, s[k], e[k])
+            elif k != "subflows":
+                assert s[k] == e[k], (flow, k)
+        for ss, se in zip(s["subflows"], e["subflows"]):
+            assert {k: v for k, v in ss.items() if not k.startswith("rtt_p")} == \
+                   {k: v for k, v in se.items() if not k.startswith("rtt_p")}
+    assert moved > 0, "the sketch rounds some percentile (else this compares nothing)"
+    for link, e in exact.summary["links"].items():
+        s, e = dict(sketch.summary["links"][link]), dict(e)
+        for k in ("queue_delay_p50_s", "queue_delay_p95_s", "queue_delay_p99_s"):
+            a, b = s.pop(k), e.pop(k)
+            assert abs(a - b) <= b / 256 * (1 + 1e-9), (link, k, a, b)
+        assert s == e, link
+    pd.testing.assert_frame_equal(sketch.flow_series, exact.flow_series)
+    pd.testing.assert_frame_equal(sketch.link_series, exact.link_series)

@@ -22,7 +22,10 @@ DEFAULT_MAX_MEMORY_BYTES = 8 * 2**30
 MAX_EVENTS = 5 * 10**9
 
 # Per-item costs in bytes.
-PACKET_BYTES = 16  # every delivered packet keeps an RTT and an application-delay sample
+# With `exact_percentiles`, every delivered packet keeps an RTT and an application-delay
+# sample (4 bytes each, up to twice that while their arrays grow); without, the quantile
+# sketches' memory is bounded per flow (in FLOW_BYTES).
+PACKET_BYTES = 16
 SERIES_VALUE_BYTES = 80  # 8 in the simulator's columns, the rest as Python floats, DataFrame, Parquet
 FLOW_SERIES_COLUMNS = 17
 LINK_SERIES_COLUMNS = 8
@@ -143,7 +146,9 @@ def _rate_field(link: dict) -> str:
 def estimate_memory(config: dict) -> list[Cost]:
     """The terms of the memory estimate, in bytes."""
     duration_s, links, rates, flows = _model(config)
-    costs = [_packets(duration_s, links, rates, flows), _series(config, duration_s, links, flows), _flows(flows)]
+    costs = [_series(config, duration_s, links, flows), _flows(flows)]
+    if config.get("exact_percentiles"):
+        costs.append(_packets(duration_s, links, rates, flows))
     costs += _queues(duration_s, links, rates, flows)
     costs += [c for f in flows if (c := _backlog(f)) is not None]
     if config.get("pcap"):
@@ -192,8 +197,9 @@ def _app_packets(f: _Flow) -> float:
 
 def _packets(duration_s, links, rates, flows) -> Cost:
     packets, busiest = _delivered_packets(duration_s, links, rates, flows)
-    return Cost(f"{_rate_field(links[busiest])} x duration", packets * PACKET_BYTES, f"{packets:.1e} packets",
-                "shorten duration or lower the rates")
+    return Cost(f"{_rate_field(links[busiest])} x duration", packets * PACKET_BYTES,
+                f"{packets:.1e} packets' delay samples kept for exact_percentiles",
+                "exact_percentiles = false (the quantile sketch), shorten duration or lower the rates")
 
 
 def _series(config, duration_s, links, flows) -> Cost:

@@ -5,7 +5,7 @@
     flow_series.parquet   per-subflow time series (flow names, subflow ids, derived
                           throughput_bps per subflow and goodput_bps per flow)
     link_series.parquet   per-link time series
-    delay_cdf.parquet     each flow's RTT and application-delay CDF, from every sample
+    delay_cdf.parquet     each flow's RTT and application-delay CDF (quantile sketch, or exact_percentiles)
     events.parquet        the per-event log, when asked for (`event_log`)
     link-NAME.pcap,       packet captures of a link or a flow's sender, when asked
     flow-NAME.pcap        for (`pcap`)

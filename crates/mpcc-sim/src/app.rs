@@ -301,6 +301,8 @@ pub struct AppEnv<'a> {
     pub count_from: Nanos,
     /// One-way delay of a request from the receiver to the sender.
     pub req_delay: Nanos,
+    /// Page-load times kept for exact percentiles (`exact_percentiles`).
+    pub exact_percentiles: bool,
 }
 
 fn check_pos(field: String, x: f64, what: &str) -> Result<f64, String> {
@@ -397,7 +399,7 @@ impl App {
             pending: 0,
             page_at: 0,
             pages: 0,
-            plt: RttStats::default(),
+            plt: RttStats::new(env.exact_percentiles),
             stopped: false,
         };
         Ok(App { kind: Kind::Web(Box::new(w)), rng: env.rng, count_from: env.count_from, wake: None })

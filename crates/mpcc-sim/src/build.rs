@@ -6,7 +6,7 @@ use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
-use crate::metrics::RttStats;
+use crate::metrics::{Quantiles, RttStats};
 use crate::scheduler::{self, Scheduler};
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
@@ -36,6 +36,7 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             tx_until: 0,
             pipe: std::collections::VecDeque::with_capacity(64),
             stats: LinkStats::default(),
+            queue_delay: Quantiles::new(cfg.exact_percentiles),
         });
     }
     Ok(out)
@@ -197,7 +198,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 stop,
                 active: false,
                 cwnd: 0,
-                rtt: RttStats::default(),
+                rtt: RttStats::new(cfg.exact_percentiles),
                 drops: 0,
                 cost_per_mbit: cost,
                 last_arrival: 0,
@@ -229,6 +230,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             rng: Rng::stream(cfg.seed, STREAM_APP + i as u64),
             count_from: fc.start_ns.max(cfg.warmup_ns),
             req_delay,
+            exact_percentiles: cfg.exact_percentiles,
         };
         let app = crate::app::App::from_config(&fc.app, env)?;
         let mut data = DataSender::new(tcp.mss, buf_segs);
@@ -254,7 +256,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             app,
             rctl,
             rx_acks: Vec::with_capacity(4),
-            app_delay: RttStats::default(),
+            app_delay: RttStats::new(cfg.exact_percentiles),
             held: 0,
             held_peak: 0,
             held_area: 0,

@@ -30,6 +30,10 @@ pub struct Config {
     /// Packet captures (pcap.rs).
     #[serde(default)]
     pub pcap: Option<PcapConfig>,
+    /// Keep every delay sample for exact percentiles (metrics.rs) instead of the
+    /// quantile sketch (sketch.rs): memory grows with the packets delivered.
+    #[serde(default)]
+    pub exact_percentiles: bool,
 }
 
 /// What to capture: links and flows by index.

@@ -31,6 +31,14 @@ pub struct DataSender {
 }
 
 impl DataSender {
+    /// Gives back spare capacity (`mem::trim_deque`).
+    pub fn trim(&mut self) {
+        crate::mem::trim_deque(&mut self.reinject, 8);
+        if let Some(z) = &mut self.sizes {
+            crate::mem::trim_deque(&mut z.sizes, 256);
+        }
+    }
+
     /// `window_segs`: the receive window before the first ACK (what the
     /// receiver's SYN would advertise).
     pub fn new(mss: u32, window_segs: u64) -> DataSender {
@@ -153,6 +161,11 @@ pub struct RangeSet {
 }
 
 impl RangeSet {
+    /// Gives back spare capacity (`mem::trim_deque`).
+    pub fn trim(&mut self) {
+        crate::mem::trim_vec(&mut self.ranges, 8);
+    }
+
     /// Adds [lo, hi); returns how many of its segments were not held before.
     pub fn insert(&mut self, lo: u64, hi: u64) -> u64 {
         // Ranges that overlap or touch [lo, hi) are merged into one.
@@ -264,6 +277,11 @@ pub struct AppTiming {
 }
 
 impl AppTiming {
+    /// Gives back spare capacity (`mem::trim_deque`).
+    pub fn trim(&mut self) {
+        crate::mem::trim_deque(&mut self.times, 16);
+    }
+
     /// DSN `dsn` (the next new one) was handed over at `t`.
     #[inline]
     pub fn handed(&mut self, dsn: u64, t: Nanos) {

@@ -477,6 +477,23 @@ impl Flow {
         ack.rwnd = self.rx.window();
     }
 
+    /// Gives back the spare capacity of the flow's buffers (`mem::trim_deque`):
+    /// called for a few flows at each periodic check of the run, never per packet.
+    pub fn trim(&mut self) {
+        self.data.trim();
+        self.rx.ooo.trim();
+        self.timing.trim();
+        crate::mem::trim_vec(&mut self.rx_acks, 4);
+        for s in &mut self.subs {
+            s.snd.trim();
+            s.rcv.trim();
+            crate::mem::trim_deque(&mut s.ack_pipe, 8);
+            if let Some(nic) = &mut s.nic {
+                crate::mem::trim_deque(&mut nic.queue, 8);
+            }
+        }
+    }
+
     /// RTT samples of all subflows together.
     pub fn rtt(&self) -> RttStats {
         if self.subs.len() == 1 {

@@ -20,6 +20,7 @@ pub mod report;
 pub mod sched_state;
 pub mod scheduler;
 pub mod sim;
+pub mod sketch;
 pub mod tcp;
 pub mod tsc;
 
@@ -107,7 +108,7 @@ pub fn run_watched(
         rec.borrow_mut().finish().map_err(RunError::Invalid)?;
     }
     let wall = t0.elapsed().as_secs_f64();
-    let summary = report::summary(&mut sim, wall);
+    let summary_json = report::summary_json(&mut sim, wall);
     let mut tables = BTreeMap::new();
     for (name, cols) in [("flow_series", &sim.flow_series), ("link_series", &sim.link_series)] {
         let t: Table = cols.names.iter().map(|n| n.to_string()).zip(cols.data.iter().cloned()).collect();
@@ -118,5 +119,5 @@ pub fn run_watched(
         tables.insert("event_log".to_string(), log.table());
     }
     let pcaps = sim.pcap.take().map(|p| p.captures.into_iter().map(|c| (c.name, c.bytes)).collect()).unwrap_or_default();
-    Ok(RunOutput { summary_json: serde_json::to_string(&summary).expect("summary serialises"), tables, pcaps })
+    Ok(RunOutput { summary_json, tables, pcaps })
 }

@@ -1,6 +1,7 @@
 //! A link at run time: a queue discipline feeding a serialiser whose rate may
 //! vary over time, random loss on the wire, then propagation delay.
 
+use crate::metrics::Quantiles;
 use crate::packet::Packet;
 use mpcc_core::Nanos;
 use mpcc_net::{Capacity, LossModel, Queue};
@@ -28,6 +29,8 @@ pub struct Link {
     /// Packets propagating over the link, oldest first, with their arrival times.
     pub pipe: VecDeque<(Nanos, Packet)>,
     pub stats: LinkStats,
+    /// Sojourn time of every packet dequeued since the warm-up, for percentiles.
+    pub queue_delay: Quantiles,
 }
 
 impl Link {

@@ -1,47 +1,52 @@
 //! Summary statistics and time series.
 
+use crate::sketch::Sketch;
 use mpcc_core::Nanos;
 
-/// RTT samples of one flow: running mean and variance (Welford) and every
-/// sample kept for exact percentiles.
+/// Percentiles of a set of delays at microsecond resolution: from a quantile
+/// sketch (`sketch.rs`: within [`crate::sketch::RELATIVE_ERROR`] of the exact ones,
+/// memory bounded by the range of the values), or, with `exact_percentiles` on,
+/// from every sample kept (4 bytes each).
 #[derive(Clone, Debug, Default)]
-pub struct RttStats {
-    n: u64,
-    mean: f64,
-    m2: f64,
-    min: Nanos,
+pub struct Quantiles {
+    /// Keep every sample (`exact_percentiles`) instead of the sketch.
+    exact: bool,
     samples: Vec<u32>,
+    sketch: Sketch,
 }
 
-impl RttStats {
+impl Quantiles {
+    /// Empty, keeping every sample when `exact` (`exact_percentiles`).
+    pub fn new(exact: bool) -> Self {
+        Quantiles { exact, ..Default::default() }
+    }
+
     #[inline]
-    pub fn add(&mut self, rtt: Nanos) {
-        let x = rtt as f64 * 1e-9;
-        self.n += 1;
-        let d = x - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (x - self.mean);
-        self.min = if self.n == 1 { rtt } else { self.min.min(rtt) };
-        // Microseconds in a u32: 71 minutes of RTT is plenty, and half the memory.
-        self.samples.push((rtt / 1000).min(u32::MAX as u64) as u32);
+    pub fn add(&mut self, ns: Nanos) {
+        // Microseconds in a u32: 71 minutes of delay is plenty, and half the memory.
+        let us = (ns / 1000).min(u32::MAX as u64) as u32;
+        if self.exact {
+            self.samples.push(us);
+        } else {
+            self.sketch.add(us);
+        }
     }
 
     pub fn count(&self) -> u64 {
-        self.n
+        if self.exact { self.samples.len() as u64 } else { self.sketch.count() }
     }
-    pub fn mean_s(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.mean }
-    }
-    /// Population variance, s^2.
-    pub fn var_s2(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.m2 / self.n as f64 }
-    }
-    pub fn min_s(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.min as f64 * 1e-9 }
+
+    /// Nearest rank of quantile `q` (0-1) among `n` samples, 1-based.
+    fn rank(q: f64, n: usize) -> usize {
+        ((q * n as f64).ceil().max(1.0) as usize).min(n)
     }
 
     /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
     pub fn percentiles(&self, ps: &[f64]) -> Vec<f64> {
+        if !self.exact {
+            let n = self.sketch.count() as usize;
+            return ps.iter().map(|p| self.sketch.at_rank(Self::rank(p / 100.0, n) as u64) * 1e-6).collect();
+        }
         if self.samples.is_empty() {
             return ps.iter().map(|_| f64::NAN).collect();
         }
@@ -60,23 +65,34 @@ impl RttStats {
     /// (q = 0) to the maximum (q = 1), nearest rank, seconds: a CDF drawn from every
     /// sample rather than through a few percentiles. Empty without samples.
     pub fn cdf(&self, points: usize) -> Vec<(f64, f64)> {
-        if self.samples.is_empty() || points < 2 {
+        if self.count() == 0 || points < 2 {
             return Vec::new();
+        }
+        let q = |i: usize| i as f64 / (points - 1) as f64;
+        if !self.exact {
+            let n = self.sketch.count() as usize;
+            let ranks: Vec<u64> = (0..points).map(|i| Self::rank(q(i), n) as u64).collect();
+            return self.sketch.at_ranks(&ranks).into_iter().enumerate().map(|(i, d)| (q(i), d * 1e-6)).collect();
         }
         let mut v = self.samples.clone();
         v.sort_unstable();
         let n = v.len();
         (0..points)
             .map(|i| {
-                let q = i as f64 / (points - 1) as f64;
+                let q = q(i);
                 let rank = (q * n as f64).ceil().max(1.0) as usize;
                 (q, v[rank.min(n) - 1] as f64 * 1e-6)
             })
             .collect()
     }
 
-    /// Fraction of the samples at most `s` seconds (microsecond resolution; NaN without samples).
+    /// Fraction of the samples at most `s` seconds (microsecond resolution; NaN
+    /// without samples). From the sketch, the samples count as their buckets'
+    /// representatives (`Sketch::fraction_at_most`).
     pub fn fraction_at_most(&self, s: f64) -> f64 {
+        if !self.exact {
+            return self.sketch.fraction_at_most((s * 1e6).round() as u32);
+        }
         if self.samples.is_empty() {
             return f64::NAN;
         }
@@ -84,8 +100,89 @@ impl RttStats {
         self.samples.iter().filter(|&&x| x <= us).count() as f64 / self.samples.len() as f64
     }
 
+    /// Forgets the samples, keeping the mode and the sketch's array.
     pub fn reset(&mut self) {
-        *self = RttStats::default();
+        self.samples = Vec::new();
+        self.sketch.clear();
+    }
+
+    /// Adds another set of samples (of the same mode).
+    pub fn merge(&mut self, o: &Quantiles) {
+        self.samples.extend_from_slice(&o.samples);
+        self.sketch.merge(&o.sketch);
+    }
+
+    /// Heap bytes held (samples or sketch).
+    pub fn heap_bytes(&self) -> usize {
+        self.samples.capacity() * std::mem::size_of::<u32>() + self.sketch.heap_bytes()
+    }
+}
+
+/// Delay samples (RTT, application delay, page-load time) of one flow: count,
+/// running mean and variance (Welford) and minimum, exact; percentiles, the CDF and
+/// fractions within a bound from [`Quantiles`] (the sketch, or every sample with
+/// `exact_percentiles`).
+#[derive(Clone, Debug, Default)]
+pub struct RttStats {
+    n: u64,
+    mean: f64,
+    m2: f64,
+    min: Nanos,
+    q: Quantiles,
+}
+
+impl RttStats {
+    /// Empty statistics, keeping every sample when `exact` (`exact_percentiles`).
+    pub fn new(exact: bool) -> Self {
+        RttStats { q: Quantiles::new(exact), ..Default::default() }
+    }
+
+    #[inline]
+    pub fn add(&mut self, rtt: Nanos) {
+        let x = rtt as f64 * 1e-9;
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+        self.min = if self.n == 1 { rtt } else { self.min.min(rtt) };
+        self.q.add(rtt);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    pub fn mean_s(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.mean }
+    }
+    /// Population variance, s^2.
+    pub fn var_s2(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.m2 / self.n as f64 }
+    }
+    pub fn min_s(&self) -> f64 {
+        if self.n == 0 { f64::NAN } else { self.min as f64 * 1e-9 }
+    }
+
+    /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
+    pub fn percentiles(&self, ps: &[f64]) -> Vec<f64> {
+        self.q.percentiles(ps)
+    }
+
+    /// See [`Quantiles::cdf`].
+    pub fn cdf(&self, points: usize) -> Vec<(f64, f64)> {
+        self.q.cdf(points)
+    }
+
+    /// See [`Quantiles::fraction_at_most`].
+    pub fn fraction_at_most(&self, s: f64) -> f64 {
+        self.q.fraction_at_most(s)
+    }
+
+    /// Forgets the samples (the end of the warm-up), keeping the mode and the
+    /// sketch's array.
+    pub fn reset(&mut self) {
+        let mut q = std::mem::take(&mut self.q);
+        q.reset();
+        *self = RttStats { q, ..Default::default() };
     }
 
     /// Adds another set of samples (Chan et al.'s pairwise mean and variance update).
@@ -103,7 +200,12 @@ impl RttStats {
         self.mean += d * o.n as f64 / n;
         self.n += o.n;
         self.min = self.min.min(o.min);
-        self.samples.extend_from_slice(&o.samples);
+        self.q.merge(&o.q);
+    }
+
+    /// Heap bytes held (samples or sketch).
+    pub fn heap_bytes(&self) -> usize {
+        self.q.heap_bytes()
     }
 }
 
@@ -139,7 +241,7 @@ mod tests {
 
     #[test]
     fn rtt_mean_var_percentiles() {
-        let mut s = RttStats::default();
+        let mut s = RttStats::new(true);
         for ms in [10u64, 20, 30, 40] {
             s.add(ms * 1_000_000);
         }
@@ -147,7 +249,7 @@ mod tests {
         assert!((s.var_s2() - 1.25e-4).abs() < 1e-12);
         assert_eq!(s.percentiles(&[50.0, 95.0, 100.0]), vec![0.02, 0.04, 0.04]);
         assert_eq!(s.min_s(), 0.01);
-        let (mut a, mut b) = (RttStats::default(), RttStats::default());
+        let (mut a, mut b) = (RttStats::new(true), RttStats::new(true));
         a.add(10_000_000);
         a.add(20_000_000);
         b.add(30_000_000);
@@ -159,6 +261,51 @@ mod tests {
         let cdf = a.cdf(3);
         assert_eq!(cdf, vec![(0.0, 0.01), (0.5, 0.02), (1.0, a.percentiles(&[100.0])[0])]);
         assert!(RttStats::default().cdf(101).is_empty());
+    }
+
+    #[test]
+    fn sketch_and_exact_agree_within_the_error() {
+        use crate::sketch::RELATIVE_ERROR;
+        // Two subflows' RTTs, one of them with a heavy tail, merged like a flow's.
+        let (mut e1, mut e2, mut k1, mut k2) = (RttStats::new(true), RttStats::new(true), RttStats::new(false), RttStats::new(false));
+        let mut x = 1u64;
+        for i in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let a = 20_000_000 + (x >> 40) % 30_000_000; // 20-50 ms
+            let b = if i % 50 == 0 { 1_000_000_000 + (x >> 34) % 3_000_000_000 } else { 150_000 + (x >> 45) % 200_000 };
+            e1.add(a);
+            k1.add(a);
+            e2.add(b);
+            k2.add(b);
+        }
+        e1.merge(&e2);
+        k1.merge(&k2);
+        assert_eq!((e1.count(), e1.mean_s(), e1.var_s2(), e1.min_s()), (k1.count(), k1.mean_s(), k1.var_s2(), k1.min_s()));
+        let ps = [0.0, 1.0, 25.0, 50.0, 90.0, 95.0, 99.0, 99.9, 100.0];
+        for (a, e) in k1.percentiles(&ps).into_iter().zip(e1.percentiles(&ps)) {
+            assert!((a - e).abs() <= e * RELATIVE_ERROR * (1.0 + 1e-9), "{a} against {e}");
+        }
+        for ((qa, a), (qe, e)) in k1.cdf(201).into_iter().zip(e1.cdf(201)) {
+            assert_eq!(qa, qe);
+            assert!((a - e).abs() <= e * RELATIVE_ERROR * (1.0 + 1e-9), "q {qa}: {a} against {e}");
+        }
+        assert_eq!(k1.cdf(201).len(), 201);
+        for t in [0.0001, 0.02, 0.03, 0.5, 2.0, 10.0] {
+            let (lo, hi) = (e1.fraction_at_most(t / (1.0 + RELATIVE_ERROR)), e1.fraction_at_most(t / (1.0 - RELATIVE_ERROR)));
+            let f = k1.fraction_at_most(t);
+            assert!(lo <= f && f <= hi, "at most {t} s: {f} outside [{lo}, {hi}]");
+        }
+        // The sketch holds no sample; the exact statistics every one.
+        assert!(k1.heap_bytes() < 64 * 1024 && e1.heap_bytes() >= 40_000 * 4);
+        // A reset keeps the mode.
+        k1.reset();
+        e1.reset();
+        k1.add(5_000_000);
+        e1.add(5_000_000);
+        assert_eq!((k1.count(), k1.percentiles(&[50.0])), (1, vec![0.005]));
+        assert_eq!(k1.percentiles(&[50.0]), e1.percentiles(&[50.0]));
+        assert!(k1.q.samples.is_empty() && e1.q.samples.len() == 1);
+        assert!(RttStats::default().percentiles(&[50.0])[0].is_nan() && RttStats::default().cdf(3).is_empty());
     }
 
     #[test]

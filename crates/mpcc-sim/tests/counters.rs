@@ -86,9 +86,13 @@ fn a_trace_counts_the_opportunity_at_the_window_end() {
 
 #[test]
 fn a_run_past_its_memory_limit_stops_and_keeps_its_summary() {
-    // Every RTT sample is kept: 60 s at 100 Mbit/s hold ~500 000 of them. A 1 MiB
-    // limit (over what the process already holds) stops the run early.
-    let cfg = scenario(60 * S, 0, link(100e6, 10), reno(json!({}))).to_string();
+    // With exact percentiles every RTT sample is kept: 60 s at 100 Mbit/s hold
+    // ~500 000 of them. A 1 MiB limit (over what the process already holds) stops
+    // the run early. (With the default quantile sketch the heap does not grow with
+    // the run: tests/memory.rs.)
+    let mut cfg = scenario(60 * S, 0, link(100e6, 10), reno(json!({})));
+    cfg["exact_percentiles"] = json!(true);
+    let cfg = cfg.to_string();
     let limit = mpcc_sim::mem::in_use() as u64 + (1 << 20);
     let out = mpcc_sim::run_json_watched(&cfg, Some(limit), || false).expect("runs");
     let s: Value = serde_json::from_str(&out.summary_json).unwrap();
@@ -134,7 +138,8 @@ fn the_native_binary_refuses_what_would_loop_and_stops_at_its_memory_limit() {
     let (code, _, err) = native(&cfg, &[]);
     assert_eq!(code, 2);
     assert!(err.starts_with("mpcc-sim: error: flows.a.tcp.initial_rto_ns: ") && err.lines().count() == 1, "{err}");
-    let cfg = scenario(60 * S, 0, link(100e6, 10), reno(json!({})));
+    let mut cfg = scenario(60 * S, 0, link(100e6, 10), reno(json!({})));
+    cfg["exact_percentiles"] = json!(true); // samples kept: the heap grows with the run
     let (code, out, err) = native(&cfg, &["--max-memory-bytes", "2000000"]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("memory passed the limit"), "{err}");

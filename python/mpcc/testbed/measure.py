@@ -170,6 +170,8 @@ def results(plan: Plan, raw: dict, wall_s: float) -> tuple[dict, dict]:
             "drops": end[6] - (warm[6] if warm_ns > 0 else 0),
             "queue_drops": link["queue_drops"], "loss_drops": link["loss_drops"],
             "queue_delay_mean_s": soj / dq / 1e9 if dq else 0.0,
+            # Per-packet sojourn times are not kept by the link emulator: unmeasured.
+            "queue_delay_p50_s": None, "queue_delay_p95_s": None, "queue_delay_p99_s": None,
             "utilization": tx * 8 / link["capacity_bits"] if link["capacity_bits"] else None,
         }
     series = _link_series(emu["series"], interval)

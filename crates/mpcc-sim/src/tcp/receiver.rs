@@ -84,6 +84,13 @@ pub struct Receiver {
 }
 
 impl Receiver {
+    /// Gives back the reordering buffers' spare capacity (`mem::trim_deque`).
+    pub fn trim(&mut self) {
+        crate::mem::trim_vec(&mut self.ooo, 16);
+        crate::mem::trim_deque(&mut self.dsn_ring, 16);
+        crate::mem::trim_vec(&mut self.released, 4);
+    }
+
     pub fn new(flow: u32, tcp: &TcpConfig) -> Receiver {
         let buf_segs = match tcp.rcv_buf_bytes {
             Some(b) => (b / tcp.mss as u64).max(1),

@@ -202,6 +202,11 @@ pub struct Sender {
 }
 
 impl Sender {
+    /// Gives back the scoreboard's spare capacity (`mem::trim_deque`).
+    pub fn trim(&mut self) {
+        crate::mem::trim_deque(&mut self.board, 16);
+    }
+
     pub fn new(flow: u32, sf: usize, tcp: &TcpConfig) -> Sender {
         Sender {
             flow,
