@@ -156,8 +156,11 @@ path = ["l"]
 def test_initial_ssthresh_ends_slow_start_there(cc):
     """tcp.init_ssthresh: slow start ends at 20 segments (no loss on this path), so the
     window grows by about one segment per RTT afterwards; without it, slow start goes on
-    (CUBIC's HyStart, which would end it too, is switched off for the comparison)."""
-    limited = mpcc.run(_one_flow('tcp = { init_ssthresh = "28960B" }').replace("{cc}", cc), plots=False)
+    (CUBIC's HyStart, which would end it too, is switched off for the comparison). The
+    textbook sender: Linux's CUBIC would grow 5 % per RTT after it (until a first loss,
+    which this path never has)."""
+    limited = mpcc.run(_one_flow('tcp = { init_ssthresh = "28960B", profile = "rfc" }').replace("{cc}", cc),
+                       plots=False)
     free = mpcc.run(_one_flow("tcp = { hystart = false }").replace("{cc}", cc), plots=False)
     s = limited.flow_series
     assert s["ssthresh"].iloc[0] == pytest.approx(20.0)

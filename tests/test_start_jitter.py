@@ -63,7 +63,7 @@ def _jittered_experiments():
                 continue
             with open(exp.scenario, "rb") as f:
                 if "start_jitter" in tomllib.load(f):
-                    out.append(pytest.param(exp, id=f"{paper.name}.{exp.name}"))
+                    out.append(pytest.param(paper, exp, id=f"{paper.name}.{exp.name}"))
     return out
 
 
@@ -71,7 +71,7 @@ JITTERED = _jittered_experiments()
 
 
 def test_the_deterministic_reproductions_are_jittered():
-    names = {p.id for p in JITTERED}
+    names = {p.id for p in JITTERED}  # (paper, experiment) pairs
     assert {"park.rtsc", "park.rtsc_early", "park.pop_periodic"} <= names
 
 
@@ -82,8 +82,8 @@ def _variant(exp):
     return next((v for v in exp.variants if v.params.get("receiver") == "rtsc"), exp.variants[0])
 
 
-@pytest.mark.parametrize("exp", JITTERED)
-def test_two_seeds_of_a_reproduction_give_different_results(exp):
+@pytest.mark.parametrize("paper, exp", JITTERED)
+def test_two_seeds_of_a_reproduction_give_different_results(paper, exp):
     import math
 
     import mpcc
@@ -91,6 +91,7 @@ def test_two_seeds_of_a_reproduction_give_different_results(exp):
 
     variant = _variant(exp)
     data, base = load_scenario_data(exp.scenario)
+    data.setdefault("tcp", {}).setdefault("profile", paper.tcp_profile)  # as the reproduction runs it
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     data = apply_overrides(data, {"duration": "12s", "warmup": "2s"})
     rows = []
