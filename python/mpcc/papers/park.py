@@ -218,13 +218,19 @@ TSC_BOUNDS_MS = (200, 300, 600)  # d_send + d_net for each d_net
 TSC_COSTS = {"wifi": 1.0, "lte": 10.0}
 
 
-def _tsc_flow(d_net: float) -> dict:
+# The two departures from the thesis the scheduler keeps as switches (docs/algorithms/tsc.md): a 100 ms slot
+# where the thesis asks for one much shorter than the RTT (default: a tenth of the smallest minimum RTT), and
+# a backlog term in T = f + (1 + b) / d_send where (2.16) has T = f + 1 / d_send.
+TSC_DEPARTURES = {"slot": 0.1, "drain_backlog": 1.0}
+
+
+def _tsc_flow(d_net: float, extra: dict | None = None) -> dict:
     with open(HERE / "ch2_conventional.toml", "rb") as f:
         base = tomllib.load(f)["flows"][0]
     flow = {k: v for k, v in base.items() if k != "paths"}
     flow["subflows"] = [{"path": path, "cost_per_mbit": TSC_COSTS[path[0]]} for path in base["paths"]]
     flow["scheduler"] = "tsc"
-    flow["scheduler_params"] = {"d_send": TSC_D_SEND, "d_net": d_net}
+    flow["scheduler_params"] = {"d_send": TSC_D_SEND, "d_net": d_net, **(extra or {})}
     return flow
 
 
@@ -235,6 +241,7 @@ def tsc_metrics(result, variant) -> dict:
         "within_bound": flow["tsc_within_bound"],
         "delay_bound_s": flow["tsc_delay_bound_s"],
         "slots": flow["tsc_slots"],
+        "mean_slot_s": flow["tsc_mean_slot_s"],
         "infeasible_slots": flow["tsc_infeasible_slots"],
         # Fig. 2.3: WiFi RTT samples within 2 d_net, the RTT the cap (2.15) aims at.
         "wifi_rtt_within_2dnet": flow["subflows"][0]["tsc_rtt_within_2dnet"],
@@ -253,8 +260,18 @@ CH2_TSC = Experiment(
     quick_overrides=CH2.quick_overrides,
     description="Sec. 2.5: the ch2_conventional setup (same links, VBR video and seeds) with the TSC scheduler, "
     "uncoupled Reno per subflow, costs 1 (WiFi) and 10 (LTE) per Mbit, d_send = 100 ms, d_net = 100 / 200 / "
-    "500 ms (slot 100 ms, x_min 100 kbit/s: the simulator's defaults). within_bound = fraction of segments with "
-    "application delay <= d_send + d_net; cost as in ch2_conventional (per second).",
+    "500 ms, the thesis's form (the simulator's defaults): slot a tenth of the smallest minimum RTT, T = f + "
+    "1 / d_send; x_min 100 kbit/s. within_bound = fraction of segments with application delay <= d_send + d_net; "
+    "cost as in ch2_conventional (per second).",
+)
+
+CH2_TSC_DEPARTURE = replace(
+    CH2_TSC,
+    name="ch2_tsc_departure",
+    variants=tuple(Variant(f"tsc+ d_net={d:g}", {"flows.0": _tsc_flow(d, TSC_DEPARTURES)},
+                           {"mptcp": "tsc, slot 100 ms + backlog term", "d_net_s": d}) for d in TSC_D_NET),
+    description="As ch2_tsc with the scheduler's two departures from the thesis switched on (slot 100 ms, T = f + "
+    "(1 + b) / d_send with b the unsent backlog): the form used before 2026-11-25, reported beside the thesis's.",
 )
 
 
@@ -645,6 +662,13 @@ def tsc_verdict(data):
         reason += f"; not tested (ties): {', '.join(untested)}"
     if "infeasible_slots" in tsc:
         reason += f"; infeasible slots {tsc['infeasible_slots'].sum() / tsc['slots'].sum():.1%}"
+    if "mean_slot_s" in tsc:
+        reason += f"; mean slot {tsc['mean_slot_s'].mean() * 1e3:.1f} ms (thesis form)"
+    if _has(data, "ch2_tsc_departure"):
+        dep = data["ch2_tsc_departure"].groupby("d_net_s", sort=True).mean(numeric_only=True)
+        reason += ("; not judged, the departures (slot 100 ms, backlog term in T): " + ", ".join(
+            f"d_net {d * 1e3:.0f} ms {row.within_bound:.1%} within (p95 {row.app_delay_p95_s:.3f} s, cost "
+            f"{row.cost:.2f})" for d, row in dep.iterrows()))
     return verdicts.from_share(passed, len(tested), len(untested)), reason
 
 
@@ -1168,7 +1192,7 @@ PAPER = Paper(
     "conventional MPTCP carrying a VBR video over WiFi and LTE, R-TSC against a conventional receiver with "
     "round-robin and minRTT scheduling, and receiver-side CoDel population control of CUBIC subflows on one path "
     "against in-network CoDel, and TSC (cost-efficient traffic splitting) on the conventional-MPTCP setup.",
-    experiments=(MODEL_RENO, MODEL_LIA, CH2, CH2_TSC, RTSC, RTSC_EARLY, RTSC_SERIES, *POP.values(), *POP_SERIES.values()),
+    experiments=(MODEL_RENO, MODEL_LIA, CH2, CH2_TSC, CH2_TSC_DEPARTURE, RTSC, RTSC_EARLY, RTSC_SERIES, *POP.values(), *POP_SERIES.values()),
     figures=(
         Figure("model_reno", "Eq. 3.9 against one simulated Reno flow (Fig. 3.4)",
                "Average rate / capacity against W_BDP / W_loss for four capacities; the curve is Eq. 3.9 (equal "
@@ -1249,7 +1273,12 @@ PAPER = Paper(
                                        "cost than conventional at 100 ms' unchecked -> paired change below zero "
                                        "with its interval, and the 100 ms comparison added", "a review: the cost "
                                        "checks passed on steps under 1 % (-0.7 % +- 0.4 %); changed after those "
-                                       "runs"),),
+                                       "runs"),
+                            RuleChange("2026-11-25", "TSC judged with a 100 ms slot and a backlog term in T -> TSC as "
+                                       "the thesis states it (slot a tenth of the smallest minimum RTT, T = f + "
+                                       "1 / d_send); the departures reported beside it, not judged",
+                                       "issue 15: the scheduler's defaults follow the thesis; decided before the "
+                                       "reproduction ran the thesis's form")),
               compares=True),
         Claim("tsc_wifi_rtt", "Under conventional MPTCP more than 40 % of the WiFi packets experience additional "
               "network queueing delay; under TSC more than 80 % have an RTT below 2 d_net.", "ch2_tsc",
