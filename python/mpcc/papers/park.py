@@ -169,6 +169,22 @@ def _delay_fields(flow: dict, prefix: str = "app_delay") -> dict:
     return {f"{prefix}_{k}_s": flow[f"{prefix}_{k}_s"] for k in ("min", "mean", "p50", "p95", "p99")}
 
 
+CDF_STEPS = 40  # delay CDFs in figures: quantiles q = 0, 1/40, ..., 1 of every sample (the simulator's delay_cdf)
+
+
+def _cdf_fields(result, flow: str, metric: str = "app_delay") -> dict:
+    """`{metric}_cdf_{i}`: the q = i / CDF_STEPS quantile (s) of all the flow's samples after the warm-up, read
+    from the simulator's 201-point CDF, so that figures draw the whole distribution, not four quantiles."""
+    df = result.delay_cdf
+    rows = df[(df["flow"] == flow) & (df["metric"] == metric)].sort_values("q")
+    if rows.empty:
+        return {}
+    qs, ds = rows["q"].to_numpy(), rows["delay_s"].to_numpy()
+    import numpy as np
+
+    return {f"{metric}_cdf_{i}": float(np.interp(i / CDF_STEPS, qs, ds)) for i in range(CDF_STEPS + 1)}
+
+
 def ch2_metrics(result, variant) -> dict:
     flow = result.summary["flows"]["video"]
     wifi, lte = flow["subflows"]
@@ -176,6 +192,7 @@ def ch2_metrics(result, variant) -> dict:
     return {
         "goodput_bps": flow["goodput_bps"],
         **_delay_fields(flow),
+        **_cdf_fields(result, "video"),
         "wifi_bps": wifi["throughput_bps"],
         "lte_bps": lte["throughput_bps"],
         "wifi_rtt_min_s": wifi["rtt_min_s"],
@@ -313,6 +330,8 @@ def rtsc_metrics(result, variant) -> dict:
         "goodput_bps": flow["goodput_bps"],
         **_delay_fields(flow),
         **_delay_fields(flow, "rtt"),
+        **_cdf_fields(result, "s"),
+        **_cdf_fields(result, "s", "rtt"),
         "x0_bps": lte["throughput_bps"],
         "x1_bps": wifi["throughput_bps"],
         "rtt0_p95_s": lte["rtt_p95_s"],
@@ -442,6 +461,7 @@ def pop_metrics(result, variant) -> dict:
         "near_full_share": float((ratios >= NEAR_FULL).mean()) if len(ratios) else math.nan,
         **_delay_fields(flow),
         **_delay_fields(flow, "rtt"),
+        **_cdf_fields(result, "f"),
         "retransmissions": flow["retransmissions"],
         "timeouts": flow["timeouts"],
         "subflows_on_mean": flow.get("receiver_subflows_on_mean", variant.params["subflows"]),
@@ -472,7 +492,7 @@ def pop_series(result, variant):
     cap = _capacity_series(result, "bn").set_index("t_s")["capacity_bps"]
     rows = [{"series": "goodput", "t_s": float(t), "goodput_bps": float(g), "capacity_bps": float(cap.get(t, math.nan)),
              "cwnd": math.nan, "srtt_s": math.nan, "throughput_bps": math.nan}
-            for t, g in zip(conn["t_s"], conn["goodput_bps"])]
+            for t, g in zip(conn["t_s"], conn["goodput_smooth_bps"])]  # in-order bursts spread (run.py)
     for row in _series_rows(result, "f", every_s=1.0):
         rows.append({**row, "capacity_bps": math.nan})
     return rows
@@ -896,7 +916,13 @@ def _log_seconds(ax, lo=0.01, hi=10.0):
 
 
 def _quantile_cdf(ax, row, prefix, label, **style):
-    """A CDF through the simulator's reported quantiles (min, p50, p95, p99), the only points it reports."""
+    """The CDF of every sample: the quantiles q = 0, 1/40, ..., 1 (`_cdf_fields`; for a mean row, each quantile
+    averaged over the replications). Data from before those columns existed: through min, p50, p95, p99."""
+    cols = [f"{prefix}_cdf_{i}" for i in range(CDF_STEPS + 1)]
+    if all(c in row and row[c] == row[c] for c in cols):
+        ax.plot([row[c] for c in cols], [i / CDF_STEPS for i in range(CDF_STEPS + 1)], label=label,
+                drawstyle="steps-post", **style)
+        return
     xs = [row[f"{prefix}_{k}_s"] for k in ("min", "p50", "p95", "p99")]
     ax.plot(xs, [0.0, 0.5, 0.95, 0.99], marker="o", markersize=3, label=label, **style)
 
@@ -948,7 +974,7 @@ def draw_tsc(data):
     if conv is not None:  # uncoupled wide and grey under coupled: they coincide when neither sees a loss
         groups += [(f"conventional, {m}", rows, c, "--")
                    for (m, rows), c in zip(conv.groupby("mptcp", sort=False), ("0.6", "k"))]
-    # (a) application-delay CDFs through the reported quantiles, the bounds d_send + d_net dotted.
+    # (a) application-delay CDFs of every sample, the bounds d_send + d_net dotted.
     for label, rows, color, ls in groups:
         _quantile_cdf(axes[0], rows.mean(numeric_only=True), "app_delay", label, color=color, linestyle=ls,
                       linewidth=3.5 if color == "0.6" else 1.5)
@@ -1201,30 +1227,33 @@ PAPER = Paper(
                "(c0, c1) = (20, 5) Mbit/s, T_p = 50 ms: simulated x_r / c_r (points), the analysis (solid) and "
                "uncoupled Eq. 3.9 (dotted); left: W_loss,0 varied, right: W_loss,1 varied.", draw_model_lia),
         Figure("ch2_conventional", "Conventional MPTCP with a VBR video over WiFi and LTE (Figs. 2.2-2.5)",
-               "Mean over replications. CDF points are the simulator's reported quantiles (min, p50, p95, p99) "
-               "joined by lines; the dashed line is the 200 ms requirement (d_send + d_net = 100 + 100 ms).",
+               "Mean over replications. CDFs of every sample (41 quantiles from min to max, each averaged over "
+               "the replications); the dashed line is the 200 ms requirement (d_send + d_net = 100 + 100 ms).",
                draw_ch2),
         Figure("ch2_tsc", "TSC against conventional MPTCP: delay within d_send + d_net and cost (Figs. 2.2-2.5)",
                "d_send = 100 ms, d_net = 100 / 200 / 500 ms (bounds 0.2 / 0.3 / 0.6 s); conventional MPTCP "
                "(round-robin, uncoupled Reno / coupled LIA) on the same seeds, judged against each bound. Left: CDFs "
-               "through the reported quantiles (min, p50, p95, p99), mean over replications. Middle: fraction of "
+               "of every sample (41 quantiles, each averaged over the replications). Middle: fraction of "
                "segments within the bound, mean and 95 % interval. Right: cost per second against that fraction.",
                draw_tsc),
         Figure("rtsc_delay_cdf", "R-TSC: application-delay CDFs (Fig. 3.9-3.11)",
                "LIA with round-robin (blue) and minRTT (orange), conventional receiver (dotted) and R-TSC (solid), "
-               "for c1 = 15, 12 and 8 Mbit/s; points at the reported quantiles (min, p50, p95, p99).", draw_rtsc_cdf),
+               "for c1 = 15, 12 and 8 Mbit/s; CDFs of every sample (41 quantiles, averaged over replications).",
+               draw_rtsc_cdf),
         Figure("rtsc_early_delay_cdf", "R-TSC with an early end of slow start: application-delay CDFs (Fig. 3.9)",
                "As rtsc_delay_cdf, with initial ssthresh 65535 bytes, over the first 20 s: the start-up under which "
                "the thesis describes LRF's initial delay (sec. 3.6.3).",
                lambda data: draw_rtsc_cdf(data, "rtsc_early")),
         Figure("rtsc_rtt_cdf", "R-TSC: RTT distribution at c1 = 12 Mbit/s",
-               "RTT samples of both subflows, at the reported quantiles (min, p50, p95, p99).", draw_rtsc_rtt),
+               "RTT samples of both subflows: the CDF of every sample (41 quantiles, averaged over replications).",
+               draw_rtsc_rtt),
         Figure("rtsc_subflows", "R-TSC: per-subflow cwnd, RTT and throughput (c1 = 12 Mbit/s)",
                "Subflow 0 (LTE) opaque, subflow 1 (WiFi) faded; 0.5 s samples.", draw_rtsc_subflows),
         Figure("pop_time", "Population control: goodput over time at 40 Mbit/s (Fig. 4.9(a))",
-               "Connection goodput per 100 ms and the payload capacity (black), first replication.", draw_pop_time),
+               "Connection goodput per 100 ms (in-order delivery bursts spread at the arrival rate, so it never "
+               "exceeds what reached the receiver) and the payload capacity (black), first replication.", draw_pop_time),
         Figure("pop_delay_cdf", "Population control: application-delay CDFs at 40 Mbit/s (Figs. 4.5, 4.7, 4.9(c))",
-               "Points at the reported quantiles (min, p50, p95, p99), mean over replications.", draw_pop_cdf),
+               "CDFs of every sample (41 quantiles, each averaged over the replications).", draw_pop_cdf),
         Figure("pop_summary", "Population control: delay against time near full utilization (Figs. 4.5-4.9)",
                "Per scheme and capacity: p99 application delay against the share of 1 s windows with goodput >= "
                "90 % of the payload capacity; dashed: the thesis's bounds (0.6 s static, 1 s dynamic; 80 %).",
