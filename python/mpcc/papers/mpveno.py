@@ -460,9 +460,16 @@ def mptcpw_verdict(data):
 
 def beta_verdict(data):
     checks = _compare(data, "MPVeno b=6", ["MPVeno b=3"])
-    checks += [(f"{label} (standing queue)", r, ok) for label, r, ok in
-               _compare(data, "MPVeno b=6", ["MPVeno b=3"], names=("beta_standing_queue",))]
-    return verdicts.points(checks, "goodput MPVeno beta 6 / beta 3", "above 1 (95 % intervals apart)", ".3f")
+    queue = [(f"{label} (standing queue)", r, ok) for label, r, ok in
+             _compare(data, "MPVeno b=6", ["MPVeno b=3"], names=("beta_standing_queue",))]
+    verdict, reason = verdicts.points(checks + queue, "goodput MPVeno beta 6 / beta 3",
+                                      "above 1 (95 % intervals apart)", ".3f")
+    fig5 = [ok for _, _, ok in checks]
+    word = {True: "above", False: "not above", None: "tie"}
+    detail = ", ".join(f"{label.replace('standing queue p=', 'p=').replace(' (standing queue)', '')} "
+                       f"{r:.3f} ({word[ok]})" for label, r, ok in queue)
+    return verdict, (f"{reason}; Fig. 5 sweeps: {sum(ok is True for ok in fig5)} above, "
+                     f"{sum(ok is None for ok in fig5)} ties of {len(fig5)}; standing-queue setting: {detail}")
 
 
 def sensitivity(data) -> list[tuple[str, str, str, str]]:

@@ -1390,13 +1390,16 @@ PAPER = Paper(
     notes=(
         "TSC (ch2_tsc): the ch2_conventional scenario with the flow's paths turned into subflows with "
         "cost_per_mbit 1 (WiFi) and 10 (LTE), scheduler tsc with d_send = 100 ms and d_net = 100 / 200 / 500 ms; "
-        "slot 100 ms and x_min 100 kbit/s (the simulator's defaults: the thesis gives no values); uncoupled Reno "
-        "per subflow (the thesis does not say which controller runs under TSC). Its interpretation choices (token "
-        "buckets, the backlog term of T, the acknowledged rate as (2.13)'s x_s since session 3) are in "
+        "the slot a tenth of the smallest minimum RTT (the thesis: Delta t << RTT; no number given), T = f + "
+        "1 / d_send as (2.16) states it, x_min 100 kbit/s (no value in the thesis): the simulator's defaults since "
+        "2026-11-25; ch2_tsc_departure runs the earlier form (slot 100 ms, backlog term in T) beside it, not judged. "
+        "Uncoupled Reno per subflow (the thesis does not say which controller runs under TSC). Its interpretation "
+        "choices (token buckets, the switches, the acknowledged rate as (2.13)'s x_s since session 3) are in "
         "docs/algorithms/tsc.md. Conventional MPTCP's fraction within each "
         "bound comes from the same seeds. 'Within the bound' = at least 95 % of segments (fixed before the runs).",
-        "Application-delay and RTT CDFs are drawn through the quantiles the simulator reports (min, p50, p95, p99): "
-        "it keeps no per-packet distribution in its summary. 'Fraction of packets meeting the requirement' is the "
+        "Application-delay and RTT CDFs are drawn from every sample: 41 quantiles (min to max) of the simulator's "
+        "per-flow delay_cdf, each averaged over the replications; the WiFi RTT panel shows the subflow's p50 and p95 "
+        "(the CDF table is per connection). 'Fraction of packets meeting the requirement' is the "
         "fraction within fixed bounds the simulator reports (app_delay_within_*, tsc_within_bound).",
         "Eq. 3.9: W_loss = W_BDP + buffer + 1 (the packet in transmission); T_p = 100 ms (not stated). LIA: "
         "(20, 5) Mbit/s, 25 ms each way, minrtt, as tests/test_model.py.",
