@@ -10,6 +10,8 @@ confidence intervals over replications."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
 from . import SCENARIOS
@@ -107,6 +109,22 @@ def _env_experiment(env: int) -> Experiment:
 
 ENV_EXPERIMENTS = tuple(_env_experiment(env) for env in ENVS)
 
+# Sensitivity: the paper does not give the proposal's loss reaction; the reproduction halves (beta 0.5, as
+# LIA). A gentler decrease to 0.8 w, for the proposal only, in every environment (the others from envN).
+LOSS_BETA = 0.2
+
+
+def _loss_experiment(env: int) -> Experiment:
+    base = _env_experiment(env)
+    return replace(base, name=f"env{env}_beta", variants=(
+        Variant(f"{PROPOSAL} beta={LOSS_BETA:g}", {"flows.0.cc": "noda_ito", "flows.0.cc_params": {"beta": LOSS_BETA}},
+                {"env": env, "setting": SETTING[env], "algorithm": PROPOSAL, "loss_beta": LOSS_BETA}),),
+        description=f"Sensitivity: Env{env} with the proposal decreasing to {1 - LOSS_BETA:g} w on a loss (the "
+        "reproduction: w / 2; the paper does not say). " + base.description)
+
+
+LOSS_EXPERIMENTS = tuple(_loss_experiment(env) for env in ENVS)
+
 SERIES = ENV_EXPERIMENTS[SERIES_ENV - 1].series(
     series_metrics,
     f"Time series of the first replication of env{SERIES_ENV} (the same runs, from the cache).",
@@ -191,6 +209,25 @@ def sensitivity(data) -> list[tuple[str, str, str, str]]:
         holds = (f"in {len(below)} of {len(points)}" + (f" ({', '.join(below)})" if below else "")
                  + (f"; ties {', '.join(ties)}" if ties else ""))
         rows.append(("RTT-variance definition (proposal / lowest other)", label, measured, holds))
+    if all(f"env{e}_beta" in data for e in ENVS):
+        import pandas as pd
+
+        swapped = {}
+        for e in ENVS:
+            others = data[f"env{e}"][data[f"env{e}"]["algorithm"] != PROPOSAL]
+            swapped[f"env{e}"] = pd.concat([data[f"env{e}_beta"], others], ignore_index=True)
+        points = _proposal_vs_lowest_other(swapped, "rtt_var_s2", ENVS)
+        below = [e for e, _, cmp, _ in points if cmp == verdicts.BELOW]
+        rows.append(("the proposal's loss reaction (RTT variance, proposal / lowest other)",
+                     f"decrease to {1 - LOSS_BETA:g} w (the reproduction: w / 2)",
+                     "; ".join(f"{e} {r:.2f} ({cmp})" for e, r, cmp, _ in points),
+                     f"in {len(below)} of {len(points)}" + (f" ({', '.join(below)})" if below else "")))
+        good = _proposal_vs_lowest_other(swapped, "goodput_bps", ENVS)
+        rows.append(("the proposal's loss reaction (goodput, proposal / lowest other)",
+                     f"decrease to {1 - LOSS_BETA:g} w", "; ".join(f"{e} {r:.2f} ({cmp})" for e, r, cmp, _ in good),
+                     "lower in Env1/4/5 and not in Env2/3/6: "
+                     + ("yes" if all((c == verdicts.BELOW) == (e in ("Env1", "Env4", "Env5")) for e, _, c, _ in good)
+                        else "no")))
     return rows
 
 
@@ -322,7 +359,7 @@ PAPER = Paper(
     summary="Two paths with random loss, background TCP load, Env1-6 (Tables I and II); RTT variance and mean "
     "throughput of the server's MPTCP connection running the proposal, LIA, OLIA or wVegas, with 95 % "
     "confidence intervals over replications.",
-    experiments=(*ENV_EXPERIMENTS, SERIES),
+    experiments=(*ENV_EXPERIMENTS, SERIES, *LOSS_EXPERIMENTS),
     sensitivity=sensitivity,
     figures=(
         Figure("rtt_variance", "Variance of RTT per environment (the paper's Fig. 2 and 3)",
