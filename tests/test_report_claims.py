@@ -43,3 +43,29 @@ def test_loss_rates_beside_the_papers_are_flagged_beyond_a_factor_two():
     flagged = [r for r in rows if "DIFFERS" in r[3]]
     assert [r[0] for r in flagged] == ["congestion balance, MPTCPW: link 1"]
     assert flagged[0][1:3] == ("0.012", "0.0029")
+
+
+def test_sensitivity_rows_show_where_the_claim_holds():
+    """CDD's slow-path delay: the reproduction's 100 ms and the swept 40 / 200 ms, each judged by the
+    claim's own thresholds, and the table printed in both report formats."""
+    import pandas as pd
+
+    paper = load("cdd")
+
+    data = {}
+    for setup in ("constant", "wireless"):
+        data[f"{setup}_runs"] = pd.DataFrame({"variant": ["CDD-MPTCP", "MPTCP"], "goodput_ratio": [0.92, 0.94],
+                                              "block_goodput_cov": [0.1, 0.3], "slow_blocks_share": [0.0, 0.01]})
+        data[f"{setup}_delays"] = pd.DataFrame({
+            "algorithm": ["CDD-MPTCP", "MPTCP", "CDD-MPTCP", "MPTCP"], "path2_delay_ms": [40, 40, 200, 200],
+            "goodput_ratio": [1.0, 0.99, 0.67, 0.76], "block_goodput_cov": [0.1, 0.3, 0.3, 0.3],
+            "slow_blocks_share": [0.0, 0.0, 0.0, 0.03]})
+    rows = paper.sensitivity(data)
+    assert [r[1].split(" ")[0] for r in rows] == ["40", "100", "200"] * 2
+    holds = {r[1].split(" ")[0]: r[3] for r in rows[:3]}
+    assert holds["40"].startswith("cdd_goodput yes") and holds["200"].startswith("cdd_goodput no")
+    assert "slow_path yes" in holds["200"] and "slow_path no" in holds["100"]
+    meta = {**META, "sensitivity": rows}
+    md = _markdown(paper, _claims(paper), [], [], [], meta)
+    assert "Sensitivity where the paper is silent" in md and "200 ms" in md
+    assert "Sensitivity where the paper is silent" in _html(paper, _claims(paper), [], [], [], meta)

@@ -139,6 +139,7 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             m.insert("tsc_within_bound".into(), num(f.app_delay.fraction_at_most(bound)));
             m.insert("tsc_slots".into(), json!(t.slots));
             m.insert("tsc_infeasible_slots".into(), json!(t.infeasible_slots));
+            m.insert("tsc_mean_slot_s".into(), num(if t.slots_all > 0 { t.slot_sum / t.slots_all as f64 } else { t.slot_now }));
         }
         // The receiver controller (docs/algorithms/popctl.md, rtsc.md).
         m.insert("receiver".into(), json!(f.rctl.name()));

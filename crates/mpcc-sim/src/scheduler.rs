@@ -16,7 +16,7 @@ use mpcc_core::Nanos;
 use std::collections::BTreeMap;
 
 pub use crate::sched_state::{ConnState, SubflowState};
-use crate::tsc::{Tsc, D_NET, D_SEND, SLOT, X_MIN};
+use crate::tsc::{Tsc, DRAIN_BACKLOG, D_NET, D_SEND, SLOT, SLOT_FRACTION, X_MIN};
 
 /// One registered scheduler, for `mpcc list`, the Python API and the docs.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +101,7 @@ pub const REGISTRY: &[SchedulerInfo] = &[
     SchedulerInfo {
         name: "tsc",
         summary: "cost-efficient traffic splitting: per-slot rates, cheapest subflow first within delay caps (Park, thesis ch. 2)",
-        params: &[D_SEND, D_NET, SLOT, X_MIN],
+        params: &[D_SEND, D_NET, SLOT, SLOT_FRACTION, X_MIN, DRAIN_BACKLOG],
     },
 ];
 
@@ -151,7 +151,12 @@ impl Scheduler {
             "blest" => Scheduler::Blest { lambda: get(&LAMBDA) },
             "ecf" => Scheduler::Ecf { beta: get(&BETA), waiting: false },
             "cdd" => Scheduler::Cdd { owd: vec![0; n] },
-            "tsc" => Scheduler::Tsc(Box::new(Tsc::new(get(&D_SEND), get(&D_NET), get(&SLOT), get(&X_MIN), n))),
+            "tsc" => {
+                let mut t = Tsc::new(get(&D_SEND), get(&D_NET), get(&SLOT), get(&X_MIN), n);
+                t.slot_fraction = get(&SLOT_FRACTION);
+                t.drain_backlog = get(&DRAIN_BACKLOG) >= 0.5;
+                Scheduler::Tsc(Box::new(t))
+            }
             _ => unreachable!("registered scheduler '{name}' without a builder"),
         })
     }

@@ -34,11 +34,27 @@ pub const D_NET: ParamInfo = ParamInfo {
 };
 pub const SLOT: ParamInfo = ParamInfo {
     name: "slot",
-    default: 0.1,
-    min: 1e-3,
+    default: 0.0,
+    min: 0.0,
     max: 100.0,
-    help: "TSC's time slot Delta t, s: estimates and allocation are renewed once per slot",
+    help: "TSC's time slot Delta t, s; 0 (default): slot_fraction x the smallest minimum RTT (the thesis: Delta t << RTT)",
 };
+pub const SLOT_FRACTION: ParamInfo = ParamInfo {
+    name: "slot_fraction",
+    default: 0.1,
+    min: 0.001,
+    max: 10.0,
+    help: "with slot = 0, Delta t as a fraction of the smallest subflow minimum RTT",
+};
+pub const DRAIN_BACKLOG: ParamInfo = ParamInfo {
+    name: "drain_backlog",
+    default: 0.0,
+    min: 0.0,
+    max: 1.0,
+    help: "0: T = f + 1/d_send (thesis 2.16); 1: T = f + (1 + b)/d_send, b the unsent backlog in packets (an addition)",
+};
+/// Slot length before any subflow has an RTT sample (automatic slot only).
+pub const FIRST_SLOT_S: f64 = 0.01;
 pub const X_MIN: ParamInfo = ParamInfo {
     name: "x_min",
     default: 100e3,
@@ -78,7 +94,15 @@ pub struct Tsc {
     /// Thresholds and slot, seconds; floor in packets/s once `configure` knows the MSS.
     pub d_send: f64,
     pub d_net: f64,
+    /// Configured slot, s; 0: automatic (`slot_fraction` x the smallest min RTT).
     pub slot: f64,
+    pub slot_fraction: f64,
+    /// Add the backlog term to T (see DRAIN_BACKLOG).
+    pub drain_backlog: bool,
+    /// The slot length in use, s (mean over slots: `slot_sum / slots_all`).
+    pub slot_now: f64,
+    pub slot_sum: f64,
+    pub slots_all: u64,
     x_min_bps: f64,
     x_min: f64,
     mss: f64,
@@ -115,6 +139,11 @@ impl Tsc {
             d_send,
             d_net,
             slot,
+            slot_fraction: SLOT_FRACTION.default,
+            drain_backlog: false,
+            slot_now: if slot > 0.0 { slot } else { FIRST_SLOT_S },
+            slot_sum: 0.0,
+            slots_all: 0,
             x_min_bps,
             x_min: 0.0,
             mss: 1448.0,
@@ -180,7 +209,7 @@ impl Tsc {
     fn new_slot(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: &impl Fn(usize) -> SlotInput) {
         let n = self.alloc.len();
         let first = !self.started;
-        let dt = if first { self.slot } else { (now - self.slot_start) as f64 * 1e-9 };
+        let dt = if first { self.slot_now } else { (now - self.slot_start) as f64 * 1e-9 };
         let pkt_bits = 8.0 * self.mss;
         // (2.12): f_k = (b_{k+1} - b_k) / dt + sum_s x_{s,k}: the backlog change
         // plus what left the buffer, which is what the application wrote.
@@ -189,9 +218,9 @@ impl Tsc {
             Some(_) => 0.0,
             None => f64::INFINITY,
         };
-        // (2.16): T = f + 1 / d_send, 1 packet in rate units; the backlog the
-        // estimate lag left in the buffer is drained within d_send as well.
-        let b = backlog as f64 / self.mss;
+        // (2.16): T = f + 1 / d_send, 1 packet in rate units; with drain_backlog
+        // the backlog the estimate lag left in the buffer is drained within d_send.
+        let b = if self.drain_backlog { backlog as f64 / self.mss } else { 0.0 };
         let mut total = f + (1.0 + b) / self.d_send;
         let mut slot = Slot { f, total, ..Slot::default() };
         for i in 0..n {
@@ -252,7 +281,16 @@ impl Tsc {
         self.started = true;
         self.slot_start = now;
         self.written_at_start = written.unwrap_or(0);
-        let step = (self.slot * 1e9).round().max(1.0) as Nanos;
+        // The next slot's length: fixed, or a fraction of the smallest minimum RTT
+        // seen so far (the thesis asks for Delta t << RTT).
+        if self.slot > 0.0 {
+            self.slot_now = self.slot;
+        } else if let Some(m) = (0..n).map(|i| input(i).min_rtt).filter(|&m| m > 0 && m < Nanos::MAX).min() {
+            self.slot_now = self.slot_fraction * m as f64 * 1e-9;
+        }
+        self.slot_sum += self.slot_now;
+        self.slots_all += 1;
+        let step = (self.slot_now * 1e9).round().max(1.0) as Nanos;
         self.next_slot = if first { now + step } else { self.next_slot + step };
         if self.next_slot <= now {
             self.next_slot = now + step; // no send attempt for more than a slot
@@ -354,14 +392,14 @@ mod tests {
         t.advance(100 * MS, Some(20_000), 5_000, |i| subs[i]);
         let s = &t.last;
         assert!((s.f - 200.0).abs() < 1e-9, "f = 20 000 B * 8 / 0.1 s / 8000 = 200: {}", s.f);
-        assert!((s.total - (200.0 + 6.0 / 0.1)).abs() < 1e-9, "T = f + (1 + b) / d_send with b = 5: {}", s.total);
+        assert!((s.total - (200.0 + 1.0 / 0.1)).abs() < 1e-9, "(2.16) T = f + 1 / d_send: {}", s.total);
         assert!((s.c[1] - 200.0).abs() < 1e-9);
         // x_bar = 200 - (0 + 200 * 0.05) / 0.4 = 175; x_cw = 100 / 0.1 = 1000.
         assert!((s.x_bar[1] - 175.0).abs() < 1e-9);
         assert!(s.c[0].is_infinite() && s.x_bar[0].is_infinite(), "no RTT sample: no bound seen");
         assert_eq!(s.x[1], 175.0);
-        // Subflow 0 takes the rest, 260 - 175 = 85, within its window rate 100 / 0.04 = 2500.
-        assert!((s.x[0] - 85.0).abs() < 1e-9);
+        // Subflow 0 takes the rest, 210 - 175 = 35, within its window rate 100 / 0.04 = 2500.
+        assert!((s.x[0] - 35.0).abs() < 1e-9);
         assert_eq!(s.residual, 0.0);
         assert_eq!(t.infeasible_slots, 0);
         // Slow start lifts the cap; the window rate still bounds.
@@ -372,7 +410,7 @@ mod tests {
         t.advance(200 * MS, Some(40_000), 5_000, |i| subs[i]);
         assert_eq!(t.last.x[1], 100.0);
         assert_eq!(t.last.x[0], 50.0);
-        assert!(t.last.residual > 100.0, "T = 260 > 150: infeasible");
+        assert!(t.last.residual > 50.0, "T = 210 > 150: infeasible");
         assert_eq!(t.infeasible_slots, 1);
     }
 
@@ -422,5 +460,41 @@ mod tests {
         t.advance(300 * MS, Some(0), 0, |i| subs[i]);
         t.plan_wake(300 * MS, true, st);
         assert_eq!(t.take_wake(), None);
+    }
+
+    #[test]
+    fn backlog_term_is_a_switch() {
+        // drain_backlog = 1: T = f + (1 + b) / d_send, b the unsent backlog in packets.
+        let mut t = Tsc::new(0.1, 0.2, 0.1, 8000.0, 2);
+        t.drain_backlog = true;
+        t.configure(&[10.0, 1.0], &[1, 1], 1000, 0);
+        let subs = [input(40 * MS, 100, 0, 40 * MS, false), input(50 * MS, 100, 0, 50 * MS, false)];
+        t.advance(0, Some(0), 5_000, |i| subs[i]);
+        assert!((t.last.total - 6.0 / 0.1).abs() < 1e-9, "b = 5: T = 60, {}", t.last.total);
+    }
+
+    #[test]
+    fn slot_is_much_shorter_than_the_rtt_by_default() {
+        // The thesis (sec. 2.4.1): "a short interval for Delta t (<< RTT)". Default:
+        // a tenth of the smallest minimum RTT; 10 ms until an RTT is known.
+        let d = SLOT.default;
+        let mut t = Tsc::new(0.1, 0.2, d, 0.0, 2);
+        t.slot_fraction = SLOT_FRACTION.default;
+        t.configure(&[1.0, 10.0], &[1, 1], 1000, 0);
+        let none = [input(0, 10, 0, Nanos::MAX, true), input(0, 10, 0, Nanos::MAX, true)];
+        t.advance(0, Some(0), 0, |i| none[i]);
+        assert_eq!(t.next_slot, 10 * MS, "no RTT yet: the first slot");
+        let subs = [input(20 * MS, 10, 0, 20 * MS, false), input(40 * MS, 10, 0, 40 * MS, false)];
+        t.advance(10 * MS, Some(0), 0, |i| subs[i]);
+        assert_eq!(t.next_slot, 12 * MS, "20 ms min RTT: 2 ms slots");
+        assert!(t.slot_now <= 0.1 * 0.020 + 1e-12);
+        t.advance(12 * MS, Some(0), 0, |i| subs[i]);
+        assert_eq!(t.next_slot, 14 * MS);
+        // A configured slot overrides.
+        let mut f = Tsc::new(0.1, 0.2, 0.1, 0.0, 2);
+        f.configure(&[1.0, 10.0], &[1, 1], 1000, 0);
+        f.advance(0, Some(0), 0, |i| subs[i]);
+        f.advance(100 * MS, Some(0), 0, |i| subs[i]);
+        assert_eq!(f.next_slot, 200 * MS);
     }
 }

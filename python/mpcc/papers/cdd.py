@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+from dataclasses import replace
+
 from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
 from . import SCENARIOS
@@ -160,6 +162,54 @@ def _experiment(setup: str, kind: str) -> Experiment:
 
 EXPERIMENTS = tuple(_experiment(setup, kind) for setup in SETUPS for kind in ("runs", "blocks"))
 SERIES = _experiment("constant", "series")
+
+# Sensitivity: the paper gives the path delays only in missing figures. The slow path's one-way delay
+# besides the reproduction's 100 ms (fast path 20 ms), for CDD-MPTCP and standard MPTCP, both setups.
+SLOW_DELAYS_MS = (40, 200)
+
+
+def _delay_experiment(setup: str) -> Experiment:
+    base = _experiment(setup, "runs")
+    return replace(
+        base,
+        name=f"{setup}_delays",
+        variants=tuple(Variant(f"{v.name} {d}ms", {**v.overrides, "links.path2.delay": f"{d}ms"},
+                               {**v.params, "algorithm": v.name, "path2_delay_ms": d})
+                       for v in VARIANTS if v.name in (CDD, MPTCP) for d in SLOW_DELAYS_MS),
+        description=f"Sensitivity: {setup} setup with the slow path at 40 or 200 ms one way (the reproduction: "
+        "100 ms; the paper's delays are in missing figures); CDD-MPTCP and MPTCP only. " + base.description,
+    )
+
+
+DELAY_EXPERIMENTS = tuple(_delay_experiment(setup) for setup in SETUPS)
+
+
+def sensitivity(data) -> list[tuple[str, str, str, str]]:
+    """The goodput and slow-path claims per slow-path delay (40 / 100 / 200 ms one way) and setup."""
+    rows = []
+    for setup in SETUPS:
+        frames = {100: data.get(f"{setup}_runs")}
+        swept = data.get(f"{setup}_delays")
+        for d in SLOW_DELAYS_MS:
+            frames[d] = None if swept is None else swept[swept["path2_delay_ms"] == d].assign(
+                variant=lambda f: f["algorithm"])
+        for d in sorted(frames):
+            df = frames[d]
+            if df is None or df.empty:
+                continue
+            m = df.groupby("variant").mean(numeric_only=True)
+            if CDD not in m.index or MPTCP not in m.index:
+                continue
+            c, t = m.loc[CDD], m.loc[MPTCP]
+            good = c.goodput_ratio >= CLOSE and c.block_goodput_cov <= STABLE_COV
+            rows.append((f"slow path one-way delay ({setup}; fast path 20 ms)",
+                         f"{d} ms" + (" (the reproduction's)" if d == 100 else ""),
+                         f"goodput / aggregate CDD-MPTCP {c.goodput_ratio:.2f} (CoV {c.block_goodput_cov:.2f}), "
+                         f"MPTCP {t.goodput_ratio:.2f}; MPTCP blocks at the slow path's rate {t.slow_blocks_share:.1%}",
+                         f"cdd_goodput {'yes' if good else 'no'}; slow_path "
+                         f"{'yes' if t.slow_blocks_share >= AT_TIMES else 'no'}; CDD mean above MPTCP's (not judged) "
+                         f"{'yes' if c.goodput_ratio > t.goodput_ratio else 'no'}"))
+    return rows
 
 # ---- claims ------------------------------------------------------------------------
 
@@ -319,7 +369,8 @@ PAPER = Paper(
     summary="Two paths of 4 and 2 Mbit/s, a 100-MSS receive buffer, a long transfer: goodput per 100 in-order "
     "packets and the receive-buffer storage they need, CDD-MPTCP against standard MPTCP (LIA, minRTT), and "
     "each half of CDD-MPTCP alone.",
-    experiments=(*EXPERIMENTS, SERIES),
+    experiments=(*EXPERIMENTS, SERIES, *DELAY_EXPERIMENTS),
+    sensitivity=sensitivity,
     figures=(
         Figure("goodput_blocks", "Goodput per 100 in-order packets (the paper's Fig. 3)",
                f"Goodput of each block of {BLOCK} packets delivered in order (100 x MSS over the time it took), "

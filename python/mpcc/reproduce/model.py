@@ -136,6 +136,9 @@ class Paper:
     # environment(measurements) -> [(what, measured loss rate, the paper's stated rate)]:
     # the report sets each beside the paper's and flags a difference of more than 2 x.
     environment: Callable[[Measurements], list] | None = None
+    # sensitivity(measurements) -> [(the open choice, its value, what was measured, does the claim hold)]:
+    # a small sweep over a choice the paper leaves open that moves a verdict (issue 15, item 4).
+    sensitivity: Callable[[Measurements], list] | None = None
 
     def tcp_line(self) -> str:
         return f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")

@@ -89,7 +89,8 @@ def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[Cla
     setups = [{**_setup(paper, exp, quick, folder), "identical": identical_replications(data[exp.name])}
               for exp in paper.experiments]
     meta = {"mpcc": __version__, "commit": commit(), "simulator": version, "mode": "quick" if quick else "full",
-            "environment": environment_rows(paper, data)}
+            "environment": environment_rows(paper, data),
+            "sensitivity": [tuple(map(str, r)) for r in (paper.sensitivity(data) if paper.sensitivity else [])]}
     (folder / "index.html").write_text(_html(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
     (folder / "report.md").write_text(_markdown(paper, claims, figures, setups, datasets, meta), encoding="utf-8")
 
@@ -258,6 +259,12 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         parts += [f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td><td>{e(d)}</td></tr>"
                   for a, b, c, d in meta["environment"]]
         parts.append("</table>")
+    if meta.get("sensitivity"):
+        parts.append("<h3>Sensitivity where the paper is silent</h3><table><tr><th>open choice</th><th>value</th>"
+                     "<th>measured</th><th>claim holds</th></tr>")
+        parts += [f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td><td>{e(d)}</td></tr>"
+                  for a, b, c, d in meta["sensitivity"]]
+        parts.append("</table>")
     for s in setups:
         parts.append(f"<h3>{e(s['name'])}</h3><p>{e(s['description'])}</p>")
         scenario = s["scenario"]
@@ -330,6 +337,10 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
         lines += ["### Environment check: loss rates against the paper's", "", "| what | measured | paper | |",
                   "|---|---|---|---|"]
         lines += [f"| {_md_cell(a)} | {b} | {c} | {_md_cell(d)} |" for a, b, c, d in meta["environment"]] + [""]
+    if meta.get("sensitivity"):
+        lines += ["### Sensitivity where the paper is silent", "", "| open choice | value | measured | claim holds |",
+                  "|---|---|---|---|"]
+        lines += [f"| {' | '.join(_md_cell(x) for x in row)} |" for row in meta["sensitivity"]] + [""]
     for s in setups:
         lines += [f"### {s['name']}", "", s["description"], "",
                   f"Scenario: `{s['scenario']}`. Replications: {s['replications']} ({s['seeds']}).", ""]

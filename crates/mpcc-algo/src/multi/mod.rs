@@ -143,6 +143,8 @@ pub static REGISTRY: &[AlgoInfo] = &[
             param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
             param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
             param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
+            param("time_origin", 0.0, 0.0, 1.0, "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)"),
+            param("coupled", 1.0, 0.0, 1.0, "1: delta = (max x / sum x)^4; 0: delta = 1 (uncoupled CUBIC)"),
         ],
     ),
     multi(
@@ -211,7 +213,12 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
         "mpveno" => Controller::Mpveno(mpveno::MpVeno::new(p("init_cwnd"), p("beta"))),
         "mptcpw" => Controller::Mptcpw(mptcpw::Mptcpw::new(p("init_cwnd"), p("gamma"))),
         "wmptcpw" => Controller::Wmptcpw(wmptcpw::WMptcpw::new(p("init_cwnd"))),
-        "mpcubic" => Controller::Mpcubic(mpcubic::MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5)),
+        "mpcubic" => {
+            let mut m = mpcubic::MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5);
+            m.origin = if p("time_origin") >= 0.5 { mpcubic::TimeOrigin::Linux } else { mpcubic::TimeOrigin::Loss };
+            m.coupled = p("coupled") >= 0.5;
+            Controller::Mpcubic(m)
+        }
         "mpsqrt" => Controller::Mpsqrt(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
         "mpiad" => Controller::Mpiad(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
         "cdd" => Controller::Cdd(cdd::Cdd::new(p("init_cwnd"), p("theta_0"), p("theta_max"), p("delay_smoothing"), p("theta_smoothing"), p("period"))),

@@ -1,13 +1,18 @@
-//! MPCubic (Le, Hong, Lee 2011; as the MPMTP paper restates it, Lee & Chung 2017;
-//! docs/references.md):
-//! every subflow follows CUBIC's curve `w_r(t) = delta C (t - K_r)^3 + w_r^max`.
+//! MPCubic (Le, Hong, Lee 2011; its equations as the MPMTP paper restates them,
+//! Lee & Chung 2017 Eq. 10; docs/references.md): every subflow follows
+//! `w_r(t) = delta_r C (t_r - K_r)^3 + w_r^max`, t_r the time since the subflow's
+//! last loss and K_r the time the curve takes to climb back to w_r^max.
 //!
-//! The fairness factor is derived here (the MPMTP text gives only its role): a
-//! CUBIC flow's mean window scales with `C^(1/4)`, so with a common delta the
-//! connection's rate equals the best single-path CUBIC's when
+//! The MPCubic paper's own text could not be obtained; the MPMTP text gives delta's
+//! role only ("fairness with single path flows"). Its value is derived here from the
+//! ingredients MPCubic's abstract names (CUBIC's analytic model and the coupled
+//! design goals): a CUBIC flow's mean window scales with `C^(1/4)`, so with a common
+//! delta the connection's rate equals the best single-path CUBIC's when
 //! `delta = (max_r x_r / sum_i x_i)^4`. One subflow: delta = 1, plain CUBIC (no
 //! Reno-friendly region, no HyStart). K is recomputed with the current delta so the
 //! curve always starts at the post-loss window and reaches w_max at K.
+//! `time_origin` chooses where t starts: at the loss (Eq. 10, default) or, as
+//! Linux does, at the first congestion-avoidance ACK plus one minimum RTT.
 
 use super::base::Path;
 use crate::common::{secs, MIN_SSTHRESH};
@@ -31,6 +36,16 @@ impl CubicPath {
     }
 }
 
+/// Start of the time axis of the cubic curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeOrigin {
+    /// Eq. 10: t is the time elapsed since the last loss (the congestion event).
+    Loss,
+    /// Linux `tcp_cubic.c`: the epoch starts at the first congestion-avoidance ACK
+    /// after the loss and the curve is read one minimum RTT ahead.
+    Linux,
+}
+
 #[derive(Clone, Debug)]
 pub struct MpCubic {
     init_cwnd: f64,
@@ -38,18 +53,34 @@ pub struct MpCubic {
     /// Multiplicative decrease fraction (window goes to (1 - beta) w).
     pub beta: f64,
     pub fast_convergence: bool,
+    /// Where t starts (see the module comment).
+    pub origin: TimeOrigin,
+    /// false: delta = 1 on every subflow (uncoupled CUBIC), for comparisons.
+    pub coupled: bool,
     pub(crate) paths: Vec<CubicPath>,
     pub(crate) saved: super::base::Saved<CubicPath>,
 }
 
 impl MpCubic {
     pub fn new(init_cwnd: f64, c: f64, beta: f64, fast_convergence: bool) -> MpCubic {
-        MpCubic { init_cwnd, c, beta, fast_convergence, paths: Vec::new(), saved: Default::default() }
+        MpCubic {
+            init_cwnd,
+            c,
+            beta,
+            fast_convergence,
+            origin: TimeOrigin::Loss,
+            coupled: true,
+            paths: Vec::new(),
+            saved: Default::default(),
+        }
     }
 
-    /// `(max x / sum x)^4` over eligible subflows (1 with one subflow).
+    /// `(max x / sum x)^4` over eligible subflows (1 with one subflow or uncoupled).
     #[inline]
     pub fn delta(&self) -> f64 {
+        if !self.coupled {
+            return 1.0;
+        }
         let (mut sum, mut max) = (0.0, 0.0f64);
         for q in &self.paths {
             let x = q.p.rate();
@@ -69,8 +100,8 @@ impl MpCubic {
     pub fn target(&self, r: usize, now: Nanos, dc: f64) -> f64 {
         let q = &self.paths[r];
         let epoch = q.epoch.unwrap_or(now);
-        // Linux evaluates the curve one minimum RTT ahead.
-        let t = secs(now.saturating_sub(epoch)) + q.p.min_rtt;
+        let ahead = if self.origin == TimeOrigin::Linux { q.p.min_rtt } else { 0.0 };
+        let t = secs(now.saturating_sub(epoch)) + ahead;
         let k = ((q.w_max - q.origin).max(0.0) / dc).cbrt();
         q.w_max + dc * (t - k).powi(3)
     }
@@ -110,6 +141,7 @@ impl CongestionControl for MpCubic {
         self.saved.save(sf, &self.paths[sf]);
         let fc = self.fast_convergence;
         let beta = self.beta;
+        let at_loss = self.origin == TimeOrigin::Loss;
         let q = &mut self.paths[sf];
         q.epoch = None;
         let w = q.p.cwnd;
@@ -119,6 +151,11 @@ impl CongestionControl for MpCubic {
             q.w_max = 0.0; // Linux forgets W_max after an RTO
         }
         q.p.ssthresh = q.p.ssthresh.max(MIN_SSTHRESH);
+        if at_loss && ev.kind != CongestionKind::Timeout {
+            // Eq. 10: t_r counts from the loss, the curve starting at the reduced window.
+            q.epoch = Some(ev.now);
+            q.origin = q.p.cwnd;
+        }
     }
     path_windows!(p);
 }
@@ -133,6 +170,7 @@ mod tests {
         // Kernel test vectors C1/C1b/C2/C6 (an integer model of Linux's tcp_cubic.c;
         // real-valued here; kernel integers noted).
         let mut c = MpCubic::new(10.0, 0.4, 0.3, true);
+        c.origin = TimeOrigin::Linux; // the kernel vectors read the curve one RTT ahead
         c.add_subflow(0);
         c.paths[0].p = path(100.0, 100.0);
         c.on_congestion(0, &cong(CongestionKind::Loss));
@@ -177,5 +215,65 @@ mod tests {
         assert!((c.target(0, 0, 0.4 / 16.0) - 56.0).abs() < 1e-9);
         let k = (24.0f64 / (0.4 / 16.0)).cbrt();
         assert!((c.target(0, (k * 1e9) as u64, 0.4 / 16.0) - 80.0).abs() < 1e-6);
+    }
+
+    /// Drives every subflow with an ACK clock (w segments per 100 ms RTT, in 1 ms
+    /// steps) and returns the windows of subflow 0 at the times asked for.
+    fn trajectory(c: &mut MpCubic, at: &[f64]) -> Vec<f64> {
+        let (mut out, mut now) = (Vec::new(), 0u64);
+        for &t in at {
+            while (now as f64) < t * 1e9 {
+                now += 1_000_000;
+                for r in 0..c.paths.len() {
+                    let w = c.cwnd(r);
+                    c.on_ack(r, &ack(now, w / 100.0, 100.0));
+                }
+            }
+            out.push(c.cwnd(0));
+        }
+        out
+    }
+
+    #[test]
+    fn window_trajectory_follows_eq_10_by_hand() {
+        // Two equal subflows (w = 100, RTT 100 ms) lose together at t = 0, so their
+        // rates stay equal and delta = (1/2)^4 = 1/16 all along. Eq. 10 by hand, with
+        // C = 0.4, beta = 0.3: delta C = 0.025, K = cbrt(0.3 * 100 / 0.025) =
+        // cbrt(1200) = 10.6266 s, w(t) = 100 + 0.025 (t - 10.6266)^3:
+        //   w(0) = 70, w(2) = 100 - 0.025 * 8.6266^3 = 83.951, w(5) = 95.547,
+        //   w(8) = 99.547, w(13) = 100.334, w(16) = 103.879, w(20) = 120.589.
+        // The window lags the curve by about one RTT (growth (target - w)/w per
+        // segment), at most 0.84 segment here, hence the tolerance of 1.
+        let mut c = MpCubic::new(10.0, 0.4, 0.3, true);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i].p = path(100.0, 100.0);
+        }
+        for r in 0..2 {
+            c.on_congestion(r, &cong(CongestionKind::Loss));
+        }
+        assert_eq!((c.cwnd(0), c.paths[0].w_max), (70.0, 100.0));
+        let times = [2.0, 5.0, 8.0, 13.0, 16.0, 20.0];
+        let hand = [83.951, 95.547, 99.547, 100.334, 103.879, 120.589];
+        let got = trajectory(&mut c, &times);
+        for ((t, h), w) in times.iter().zip(hand).zip(&got) {
+            assert!((w - h).abs() < 1.0, "t = {t} s: window {w:.3}, Eq. 10 gives {h}");
+        }
+        // (subflow 0 is acked first in each step, so the two differ slightly)
+        assert!((c.cwnd(0) - c.cwnd(1)).abs() < 0.1, "{} vs {}", c.cwnd(0), c.cwnd(1));
+        // Uncoupled (delta = 1): K = cbrt(75) = 4.2172 s, w(8) = 100 + 0.4 * 3.7828^3
+        // = 121.653, the level the coupled pair reaches only at 20 s. Lag here is
+        // at most 1.8 segments (slope 17 segments/s).
+        let mut u = MpCubic::new(10.0, 0.4, 0.3, true);
+        u.coupled = false;
+        for _ in 0..2 {
+            let i = u.add_subflow(0);
+            u.paths[i].p = path(100.0, 100.0);
+        }
+        for r in 0..2 {
+            u.on_congestion(r, &cong(CongestionKind::Loss));
+        }
+        let got = trajectory(&mut u, &[2.0, 8.0]);
+        assert!((got[0] - 95.640).abs() < 2.0 && (got[1] - 121.653).abs() < 2.0, "{got:?}");
     }
 }
