@@ -216,10 +216,11 @@ def test_plot_lines_are_per_subflow_for_multipath_flows(tmp_path):
     styles = [line[3] for line in plots._throughput_lines(fs)]
     assert styles == ["--", "--", "-", "-"]
     assert [line[0] for line in plots._subflow_lines(fs, "cwnd", 1.0, False)] == ["mptcp/0", "mptcp/1", "reno"]
-    # The connection line is the goodput, one point per sample time.
+    # The connection line is the goodput as plots draw it (goodput_smooth_bps: in-order
+    # bursts spread at the arrival rate, docs/scenarios.md), one point per sample time.
     conn = plots._throughput_lines(fs)[2]
     assert len(conn[1]) == fs[fs["flow"] == "mptcp"]["t_s"].nunique()
-    assert np.allclose(conn[2].to_numpy(), fs[fs["subflow"] == 0].query("flow == 'mptcp'")["goodput_bps"] * 1e-6)
+    assert np.allclose(conn[2].to_numpy(), fs[fs["subflow"] == 0].query("flow == 'mptcp'")["goodput_smooth_bps"] * 1e-6)
 
 
 def test_single_path_plot_lines_keep_their_labels(tmp_path):
@@ -228,7 +229,7 @@ def test_single_path_plot_lines_keep_their_labels(tmp_path):
     fs = mpcc.run(ROOT / "scenarios/demo.toml").flow_series
     lines = plots._throughput_lines(fs)
     assert [line[0] for line in lines] == ["reno", "cubic"]
-    assert np.allclose(lines[0][2].to_numpy(), fs[fs["flow"] == "reno"].sort_values("t_s")["goodput_bps"] * 1e-6)
+    assert np.allclose(lines[0][2].to_numpy(), fs[fs["flow"] == "reno"].sort_values("t_s")["goodput_smooth_bps"] * 1e-6)
 
 
 def test_plots_of_a_folder_without_subflow_columns(tmp_path):
