@@ -253,18 +253,14 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
             f'(<a href="{e(svg)}">SVG</a>)</figcaption></figure>'
         )
     parts.append("<h2>Setup</h2>")
-    if meta.get("environment"):
-        parts.append("<h3>Environment check: loss rates against the paper's</h3><table><tr><th>what</th>"
-                     "<th>measured</th><th>paper</th><th></th></tr>")
-        parts += [f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td><td>{e(d)}</td></tr>"
-                  for a, b, c, d in meta["environment"]]
-        parts.append("</table>")
-    if meta.get("sensitivity"):
-        parts.append("<h3>Sensitivity where the paper is silent</h3><table><tr><th>open choice</th><th>value</th>"
-                     "<th>measured</th><th>claim holds</th></tr>")
-        parts += [f"<tr><td>{e(a)}</td><td>{e(b)}</td><td>{e(c)}</td><td>{e(d)}</td></tr>"
-                  for a, b, c, d in meta["sensitivity"]]
-        parts.append("</table>")
+    for key, title, head in (("environment", "Environment check: loss rates against the paper's",
+                              ("what", "measured", "paper", "")),
+                             ("sensitivity", "Sensitivity where the paper is silent",
+                              ("open choice", "value", "measured", "claim holds"))):
+        if meta.get(key):
+            parts.append(f"<h3>{e(title)}</h3><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>")
+            parts += ["<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>" for row in meta[key]]
+            parts.append("</table>")
     for s in setups:
         parts.append(f"<h3>{e(s['name'])}</h3><p>{e(s['description'])}</p>")
         scenario = s["scenario"]
