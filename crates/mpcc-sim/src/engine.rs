@@ -62,17 +62,17 @@ const BUCKETS: usize = 65;
 pub struct EventQueue {
     /// The current time: that of the latest event popped, or of the bucket 0 filled.
     now: Nanos,
-    buckets: Vec<Vec<Entry>>,
-    /// Bucket 0 is read from this index on (a FIFO without shifting).
-    head: usize,
     /// Bit i set when bucket i > 0 holds events.
     filled: u128,
+    /// Bucket 0 is read from this index on (a FIFO without shifting).
+    head: usize,
     seq: u64,
+    buckets: [Vec<Entry>; BUCKETS],
 }
 
 impl EventQueue {
     pub fn new() -> Self {
-        EventQueue { now: 0, buckets: (0..BUCKETS).map(|_| Vec::new()).collect(), head: 0, filled: 0, seq: 0 }
+        EventQueue { now: 0, filled: 0, head: 0, seq: 0, buckets: std::array::from_fn(|_| Vec::new()) }
     }
 
     #[inline]
@@ -91,35 +91,49 @@ impl EventQueue {
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
-        if self.head == self.buckets[0].len() && !self.refill() {
-            return None;
+        if self.head < self.buckets[0].len() {
+            let e = self.buckets[0][self.head];
+            self.head += 1;
+            return Some((e.time, e.ev));
         }
-        let e = self.buckets[0][self.head];
-        self.head += 1;
+        let e = self.advance()?;
         Some((e.time, e.ev))
     }
 
-    /// The time of the next event, without taking it.
+    /// Whether an event at the current time (that of the latest popped) is still
+    /// queued: every event at that time is in bucket 0.
     #[inline]
-    pub fn next_time(&mut self) -> Option<Nanos> {
-        if self.head == self.buckets[0].len() && !self.refill() {
-            return None;
-        }
-        Some(self.now)
+    pub fn more_now(&self) -> bool {
+        self.head < self.buckets[0].len()
     }
 
-    /// Bucket 0 is used up: moves the earliest events into it (the lowest filled
-    /// bucket's earliest time becomes the current time, and that bucket's events
-    /// spread over the buckets below). False when the queue is empty.
-    #[cold]
-    fn refill(&mut self) -> bool {
+    /// Bucket 0 is used up: the clock moves to the earliest event, which is
+    /// returned. If it was alone in the lowest filled bucket (the common case) it
+    /// is taken from there; otherwise that bucket's events spread over the
+    /// buckets below, those at the new time into bucket 0 in sequence order.
+    #[inline]
+    fn advance(&mut self) -> Option<Entry> {
         self.buckets[0].clear();
         self.head = 0;
         let rest = self.filled & !1;
         if rest == 0 {
-            return false;
+            return None;
         }
         let b = rest.trailing_zeros() as usize;
+        if self.buckets[b].len() == 1 {
+            self.filled &= !(1 << b);
+            let e = self.buckets[b].pop().expect("one event");
+            self.now = e.time;
+            return Some(e);
+        }
+        self.spread(b);
+        self.head = 1;
+        Some(self.buckets[0][0])
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn spread(&mut self, b: usize) {
         self.filled &= !(1 << b);
         let mut moving = std::mem::take(&mut self.buckets[b]);
         self.now = moving.iter().map(|e| e.time).min().expect("a filled bucket");
@@ -133,7 +147,6 @@ impl EventQueue {
         if now0.len() > 1 {
             now0.sort_unstable_by_key(|e| e.seq); // sequence numbers are unique
         }
-        true
     }
 
     /// Events scheduled so far.
@@ -185,7 +198,10 @@ mod tests {
         };
         for _ in 0..200_000 {
             let r = next();
-            if r % 5 < 3 {
+            if r % 7 == 6 {
+                let at_now = reference.peek().is_some_and(|Reverse((t, _))| *t == now);
+                assert_eq!(q.more_now(), at_now);
+            } else if r % 7 < 4 {
                 let delay = match r >> 8 & 3 {
                     0 => 0,
                     1 => r >> 16 & 7,
