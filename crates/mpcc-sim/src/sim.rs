@@ -494,6 +494,12 @@ impl Sim {
             if let Some(log) = &mut self.log {
                 log.packet(now, Logged::Drop, &pkt, Some(link));
             }
+        } else if l.delay == 0 && l.pipe.is_empty() && !self.events.more_now() {
+            // No delay, and nothing else left at this instant: its propagation
+            // event would run next (after the serialisation start below, whatever
+            // that schedules), so the packet goes on at once, without the event.
+            self.start_tx(link);
+            return self.next_hop(pkt);
         } else {
             let arrival = now + l.delay;
             if l.pipe.is_empty() {
@@ -509,10 +515,17 @@ impl Sim {
     #[inline]
     fn link_pipe(&mut self, link: LinkId) {
         let l = &mut self.links[link];
-        let (_, mut pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
+        let (_, pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
         if let Some(&(t, _)) = l.pipe.front() {
             self.events.schedule(t, Event::LinkPipe { link });
         }
+        self.next_hop(pkt);
+    }
+
+    /// A packet at the far end of a link goes on: to the next link of its route, or
+    /// to its endpoint.
+    #[inline]
+    fn next_hop(&mut self, mut pkt: Packet) {
         pkt.hop += 1;
         let f = &self.flows[pkt.flow_id()].subs[pkt.sub as usize];
         let route: &[LinkId] = match (pkt.kind, &f.rev) {
