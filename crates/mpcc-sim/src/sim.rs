@@ -428,7 +428,11 @@ impl Sim {
     #[inline]
     fn arrive(&mut self, link: LinkId, pkt: Packet) {
         let l = &mut self.links[link];
-        if !l.queue.enqueue(pkt, pkt.bytes, self.now) {
+        let admitted = if l.in_tx.is_none() { l.queue.pass_through(pkt.bytes) } else { None };
+        if admitted == Some(true) {
+            return self.begin_tx(link, pkt, pkt.bytes); // an idle link: no queueing
+        }
+        if admitted == Some(false) || !l.queue.enqueue(pkt, pkt.bytes, self.now) {
             self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Drop, &pkt, Some(link));
@@ -452,14 +456,22 @@ impl Sim {
             }
         });
         if let Some((pkt, bytes)) = next {
-            l.queue_delay.add(l.queue.stats().last_sojourn);
-            l.in_tx = Some(pkt);
-            let done = l.capacity.tx_end(now, bytes);
-            (l.tx_from, l.tx_until) = (now, done);
-            self.events.schedule(done, Event::TxDone { link });
-            if self.pcap.is_some() {
-                self.capture_link(link);
-            }
+            self.begin_tx(link, pkt, bytes);
+        }
+    }
+
+    /// `link` starts serialising `pkt`, just taken from its queue.
+    #[inline]
+    fn begin_tx(&mut self, link: LinkId, pkt: Packet, bytes: u32) {
+        let now = self.now;
+        let l = &mut self.links[link];
+        l.queue_delay.add(l.queue.stats().last_sojourn);
+        l.in_tx = Some(pkt);
+        let done = l.capacity.tx_end(now, bytes);
+        (l.tx_from, l.tx_until) = (now, done);
+        self.events.schedule(done, Event::TxDone { link });
+        if self.pcap.is_some() {
+            self.capture_link(link);
         }
     }
 
