@@ -92,7 +92,7 @@ impl Sim {
             warmup: cfg.warmup_ns,
             sample_interval: cfg.sample_interval_ns,
             seed: cfg.seed,
-            events: EventQueue::new(),
+            events: EventQueue::for_flows(flows.len()),
             links: links.into(),
             flows: flows.into(),
             processed: 0,
