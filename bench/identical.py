@@ -10,11 +10,17 @@ check a later build against them:
     python bench/identical.py --record bench/out/identical-base.json   # at the base
     make setup && python bench/identical.py --check bench/out/identical-base.json
 
+To record a base other than the working tree: `git archive BASE | tar -x -C DIR`,
+`cargo build --release -p mpcc-py` there, copy `target/release/lib_core.so` to
+`DIR/python/mpcc/_core.abi3.so` and this script to `DIR/bench/`, and run it there
+with this virtualenv's Python (it imports the `mpcc` package beside it).
+
 Scenarios: the demo (with the event log), multipath, streaming and example scenarios,
 papers' scenarios (CoDel, RED, TSC pacing, a time-varying capacity), the ns-3
 dumbbell and its random-loss twin, a testbed scenario with host jitter turned into
 one with NIC pacing and packet captures, and the A/B benchmark's LIA connection over
-a 0 ms link plus a dumbbell whose access links have no delay (zero-delay hops). Long
+a 0 ms link plus a dumbbell whose access links have no delay (zero-delay hops), and
+400 Reno flows (a run large enough for the radix heap). Long
 scenarios are cut to `MAX_S` simulated seconds (the same cut on both sides).
 """
 
@@ -65,6 +71,15 @@ def _lia_zero_delay() -> dict:
     return config
 
 
+def _many_flows() -> dict:
+    """Enough flows for the radix heap (engine::RADIX_FROM_FLOWS), with time series."""
+    from ab import reno_flows
+
+    config = reno_flows(400)
+    config.update(duration_ns=3 * S, sample_interval_ns=100_000_000)
+    return config
+
+
 def _with_event_log(rel: str) -> dict:
     config = _toml(rel)
     config["event_log"] = True
@@ -89,6 +104,7 @@ SCENARIOS = {
     "jitter_pacing_nic_pcap": _paced_with_captures,
     "lia_1g_0ms_2m": _lia_zero_delay,
     "dumbbell_zero_delay_access": _zero_delay_dumbbell,
+    "reno_400_flows": _many_flows,
 }
 
 
