@@ -128,7 +128,7 @@ impl Nic {
     /// Serialisation time of `bytes` at the line rate.
     #[inline]
     pub fn tx_time(&self, bytes: u32) -> Nanos {
-        (bytes as f64 * 8e9 / self.rate_bps).ceil() as Nanos
+        mpcc_core::time::ceil_ns(bytes as f64 * 8e9 / self.rate_bps)
     }
 }
 

@@ -92,7 +92,7 @@ impl Sim {
             warmup: cfg.warmup_ns,
             sample_interval: cfg.sample_interval_ns,
             seed: cfg.seed,
-            events: EventQueue::new(),
+            events: EventQueue::for_flows(flows.len()),
             links: links.into(),
             flows: flows.into(),
             processed: 0,
@@ -428,7 +428,11 @@ impl Sim {
     #[inline]
     fn arrive(&mut self, link: LinkId, pkt: Packet) {
         let l = &mut self.links[link];
-        if !l.queue.enqueue(pkt, pkt.bytes, self.now) {
+        let admitted = if l.in_tx.is_none() { l.queue.pass_through(pkt.bytes) } else { None };
+        if admitted == Some(true) {
+            return self.begin_tx(link, pkt, pkt.bytes); // an idle link: no queueing
+        }
+        if admitted == Some(false) || !l.queue.enqueue(pkt, pkt.bytes, self.now) {
             self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Drop, &pkt, Some(link));
@@ -452,14 +456,22 @@ impl Sim {
             }
         });
         if let Some((pkt, bytes)) = next {
-            l.queue_delay.add(l.queue.stats().last_sojourn);
-            l.in_tx = Some(pkt);
-            let done = l.capacity.tx_end(now, bytes);
-            (l.tx_from, l.tx_until) = (now, done);
-            self.events.schedule(done, Event::TxDone { link });
-            if self.pcap.is_some() {
-                self.capture_link(link);
-            }
+            self.begin_tx(link, pkt, bytes);
+        }
+    }
+
+    /// `link` starts serialising `pkt`, just taken from its queue.
+    #[inline]
+    fn begin_tx(&mut self, link: LinkId, pkt: Packet, bytes: u32) {
+        let now = self.now;
+        let l = &mut self.links[link];
+        l.queue_delay.add(l.queue.stats().last_sojourn);
+        l.in_tx = Some(pkt);
+        let done = l.capacity.tx_end(now, bytes);
+        (l.tx_from, l.tx_until) = (now, done);
+        self.events.schedule(done, Event::TxDone { link });
+        if self.pcap.is_some() {
+            self.capture_link(link);
         }
     }
 
@@ -494,6 +506,12 @@ impl Sim {
             if let Some(log) = &mut self.log {
                 log.packet(now, Logged::Drop, &pkt, Some(link));
             }
+        } else if l.delay == 0 && l.pipe.is_empty() && !self.events.more_now() {
+            // No delay, and nothing else left at this instant: its propagation
+            // event would run next (after the serialisation start below, whatever
+            // that schedules), so the packet goes on at once, without the event.
+            self.start_tx(link);
+            return self.next_hop(pkt);
         } else {
             let arrival = now + l.delay;
             if l.pipe.is_empty() {
@@ -509,10 +527,17 @@ impl Sim {
     #[inline]
     fn link_pipe(&mut self, link: LinkId) {
         let l = &mut self.links[link];
-        let (_, mut pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
+        let (_, pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
         if let Some(&(t, _)) = l.pipe.front() {
             self.events.schedule(t, Event::LinkPipe { link });
         }
+        self.next_hop(pkt);
+    }
+
+    /// A packet at the far end of a link goes on: to the next link of its route, or
+    /// to its endpoint.
+    #[inline]
+    fn next_hop(&mut self, mut pkt: Packet) {
         pkt.hop += 1;
         let f = &self.flows[pkt.flow_id()].subs[pkt.sub as usize];
         let route: &[LinkId] = match (pkt.kind, &f.rev) {

@@ -45,7 +45,7 @@ pub(crate) fn serialise_within(t: Nanos, end: Nanos, bps: f64, need: &mut f64) -
     // The slack absorbs float rounding so a packet that exactly fills a segment
     // ends there instead of spilling a fraction of a bit into the next one.
     if *need <= avail + 1e-6 {
-        let dt = (*need * 1e9 / bps).ceil() as Nanos;
+        let dt = mpcc_core::time::ceil_ns(*need * 1e9 / bps);
         return Some((t + dt).min(end));
     }
     *need -= avail;

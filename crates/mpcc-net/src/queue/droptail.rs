@@ -42,16 +42,21 @@ impl<P: Copy> DropTail<P> {
         DropTail { limit, fifo: Fifo::new(), stats: QueueStats::default() }
     }
 
+    /// Whether a packet of `bytes` fits.
+    #[inline]
+    pub fn admits(&self, bytes: u32) -> bool {
+        match self.limit {
+            Limit::Packets(n) => (self.fifo.len() as u64) < n,
+            Limit::Bytes(b) => self.fifo.bytes + bytes as u64 <= b,
+            Limit::Both { packets, bytes: b } => {
+                (self.fifo.len() as u64) < packets && self.fifo.bytes + bytes as u64 <= b
+            }
+        }
+    }
+
     #[inline]
     pub fn enqueue(&mut self, pkt: P, bytes: u32, now: Nanos) -> bool {
-        let full = match self.limit {
-            Limit::Packets(n) => self.fifo.len() as u64 >= n,
-            Limit::Bytes(b) => self.fifo.bytes + bytes as u64 > b,
-            Limit::Both { packets, bytes: b } => {
-                self.fifo.len() as u64 >= packets || self.fifo.bytes + bytes as u64 > b
-            }
-        };
-        if full {
+        if !self.admits(bytes) {
             return false;
         }
         self.fifo.push(Entry { pkt, bytes, enqueued_at: now });

@@ -151,6 +151,26 @@ impl<P: Copy> Queue<P> {
 
     /// Takes the next packet to transmit at time `now`. Disciplines that drop at
     /// dequeue (CoDel) report each dropped packet through `on_drop`.
+    /// A packet of `bytes` offered to an empty DropTail queue whose link is idle:
+    /// the counters move as `enqueue` then `dequeue` at the same instant would move
+    /// them (admitted and served with a sojourn of 0, or dropped), without the packet
+    /// being stored and copied out again. Some(admitted); None when the queue is not
+    /// an empty DropTail (the AQMs keep state on both sides: use enqueue, dequeue).
+    #[inline]
+    pub fn pass_through(&mut self, bytes: u32) -> Option<bool> {
+        let Queue::DropTail(q) = self else { return None };
+        if !q.fifo.is_empty() {
+            return None;
+        }
+        if !q.admits(bytes) {
+            q.stats.record_drop(bytes);
+            return Some(false);
+        }
+        q.stats.enqueued += 1;
+        q.stats.record_dequeue(0);
+        Some(true)
+    }
+
     #[inline]
     pub fn dequeue(&mut self, now: Nanos, on_drop: &mut impl FnMut(P)) -> Option<(P, u32)> {
         let (e, st) = match self {
