@@ -21,7 +21,7 @@ use mpcc_core::Nanos;
 pub enum Event {
     /// A link finished serialising its packet in transmission.
     TxDone { link: LinkId },
-    /// A sending host's NIC finished serialising a subflow's packet (host.rs).
+    /// A sending host's NIC is done with a subflow's packet: serialised, or its host delay over (host.rs).
     NicDone { flow: FlowId, sub: u16 },
     /// The oldest packet propagating over a link reaches the link's far end.
     LinkPipe { link: LinkId },
