@@ -22,6 +22,8 @@ one with NIC pacing and packet captures, and the A/B benchmark's LIA connection 
 a 0 ms link plus a dumbbell whose access links have no delay (zero-delay hops), and
 400 Reno flows (a run large enough for the radix heap). Long
 scenarios are cut to `MAX_S` simulated seconds (the same cut on both sides).
+`--every-file` adds every scenario file under `scenarios/` (all the reproductions'
+inputs), the check behind refactors that must not move any result (issue 12).
 """
 
 from __future__ import annotations
@@ -148,12 +150,19 @@ def main() -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--record", metavar="FILE", help="write the digests of this build to FILE")
     mode.add_argument("--check", metavar="FILE", help="compare this build's digests with FILE")
+    parser.add_argument("--every-file", action="store_true",
+                        help="also run every scenario file under scenarios/ (the reproductions' inputs)")
     parser.add_argument("scenarios", nargs="*", help="names to run (default: all)")
     args = parser.parse_args()
-    names = args.scenarios or list(SCENARIOS)
+    scenarios = dict(SCENARIOS)
+    if args.every_file:
+        for path in sorted((ROOT / "scenarios").rglob("*.toml")):
+            rel = path.relative_to(ROOT / "scenarios").as_posix()
+            scenarios[f"file:{rel}"] = lambda rel=rel: _toml(rel)
+    names = args.scenarios or list(scenarios)
     results = {}
     for name in names:
-        results[name] = run_one(SCENARIOS[name]())
+        results[name] = run_one(scenarios[name]())
         print(f"{name:<30} packets {results[name]['packets']:>9}  events {results[name]['events']}", flush=True)
     if args.record:
         Path(args.record).parent.mkdir(parents=True, exist_ok=True)
