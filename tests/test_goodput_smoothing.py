@@ -1,6 +1,6 @@
 """Goodput over time for plots (issue 15, item 6): in-order delivery after a gap releases held
 data at once, so the raw per-interval goodput can exceed every link's capacity. The smoothed
-series (run._smooth_goodput_bps) spreads it at the arrival rate and loses no byte."""
+series (tables.smooth_goodput_bps) spreads it at the arrival rate and loses no byte."""
 
 import mpcc
 

@@ -217,12 +217,12 @@ def test_a_write_failure_names_the_folder_and_leaves_no_partial_folder(tmp_path)
 
 
 def test_memory_error_while_writing_keeps_the_summary_and_says_so(tmp_path, capsys, monkeypatch):
-    import pandas as pd
+    from mpcc import parquet
 
-    def no_memory(self, *args, **kwargs):
+    def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", no_memory)
+    monkeypatch.setattr(parquet, "write", no_memory)
     scenario = tmp_path / "s.toml"
     scenario.write_text(SCENARIO.format(interval="100ms"))
     out = tmp_path / "out"

@@ -279,19 +279,23 @@ def _print_run(args, scenario, result, wall: float) -> None:
     if result.stopped_early:  # the summary covers only up to where it stopped
         simulated = f"{_num(result.summary['sim'].get('duration_s'), 1, '.3f')} s of {simulated}"
     print(f"mpcc: ran {_shown(args.scenario)}: {simulated} simulated {sim_part}{wall:.1f} s with output")
-    for name, row in result.flows.iterrows():
+    flows = result.summary.get("flows", {})
+    names = [n for n in result.flow_names if n in flows] + sorted(n for n in flows if n not in result.flow_names)
+    columns = {key for name in names for key in flows[name]}  # a field missing on one flow reads n/a
+    for name in names:
+        row = flows[name]
         parts = []
-        if "throughput_bps" in row:
-            parts.append(f"throughput {_num(row['throughput_bps'], 1e-6)} Mbit/s")
-        if "rtt_mean_s" in row:
-            parts.append(f"mean RTT {_num(row['rtt_mean_s'], 1e3)} ms")
-        if "retransmissions" in row:
-            parts.append(f"{_num(row['retransmissions'], 1, '.0f')} retransmissions")
+        if "throughput_bps" in columns:
+            parts.append(f"throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s")
+        if "rtt_mean_s" in columns:
+            parts.append(f"mean RTT {_num(row.get('rtt_mean_s'), 1e3)} ms")
+        if "retransmissions" in columns:
+            parts.append(f"{_num(row.get('retransmissions'), 1, '.0f')} retransmissions")
         print(f"  flow {_shown(name)}: " + ", ".join(parts))
-        app_line = _app_line(result.summary["flows"].get(name, {}))
+        app_line = _app_line(row)
         if app_line:
             print(f"    {app_line}")
-        if "subflows" in result.summary["flows"].get(name, {}) and len(result.summary["flows"][name]["subflows"]) > 1:
+        if len(row.get("subflows") or []) > 1:
             _print_subflows(result, name)
 
 
@@ -299,8 +303,11 @@ def _print_subflows(result, name) -> None:
     flow = result.summary["flows"][name]
     print(f"    goodput {_num(flow.get('goodput_bps'), 1e-6)} Mbit/s, scheduler {flow.get('scheduler', 'n/a')}, "
           f"{_num(flow.get('reinjections'), 1, '.0f')} reinjections")
-    for (_, i), row in result.subflows.loc[[name]].iterrows():
-        print(f"    subflow {i} ({_shown(row['path'])}): throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s, "
+    config = next((f for f in result.config["flows"] if f["name"] == name), {})
+    routes = config.get("subflows") or [{"path": config.get("path", [])}]
+    for i, row in enumerate(flow["subflows"]):
+        path = ", ".join(result.link_names[j] for j in (routes[i]["path"] if i < len(routes) else []))
+        print(f"    subflow {i} ({_shown(path)}): throughput {_num(row.get('throughput_bps'), 1e-6)} Mbit/s, "
               f"mean RTT {_num(row.get('rtt_mean_s'), 1e3)} ms, {_num(row.get('retransmissions'), 1, '.0f')} "
               "retransmissions")
 

@@ -15,7 +15,6 @@ import math
 from pathlib import Path
 
 from . import output
-from .plots import _line_plot, _subflow_lines, _throughput_lines
 
 # (summary field, label, scale, unit format)
 FLOW_METRICS = [
@@ -124,6 +123,8 @@ def _labelled(lines, label, style):
 
 def plots(a: dict, b: dict, labels: tuple[str, str], folder: Path) -> list[str]:
     """Each time series of A (solid) and B (dashed) on one plot; the files written."""
+    from .plots import _line_plot, _subflow_lines, _throughput_lines
+
     written = []
 
     def draw(name, make, ylabel, title, xlabel="time (s)"):

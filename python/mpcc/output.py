@@ -80,6 +80,8 @@ def write(result, out, force: bool = False, plots: bool = True, flag: str = "for
 def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
     """Writes each file of a results folder, summary.json first; a file that runs out
     of memory is skipped so the others (smaller ones especially) are still saved."""
+    from . import parquet
+
     def scenario_text():
         scenario = result.scenario
         if scenario is not None and scenario._toml_text is not None:
@@ -90,13 +92,13 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
         (SUMMARY, lambda path: path.write_text(dumps_json(_with_version(result.summary)), encoding="utf-8")),
         (CONFIG, lambda path: path.write_text(dumps_json(result.config), encoding="utf-8")),
         (SCENARIO, lambda path: path.write_text(scenario_text(), encoding="utf-8")),
-        (FLOW_SERIES, lambda path: result.flow_series.to_parquet(path, index=False)),
-        (LINK_SERIES, lambda path: result.link_series.to_parquet(path, index=False)),
+        (FLOW_SERIES, lambda path: parquet.write(path, result.columns("flow_series"))),
+        (LINK_SERIES, lambda path: parquet.write(path, result.columns("link_series"))),
     ]
     if result.tables.get("delay_cdf") is not None:
-        steps.append((DELAY_CDF, lambda path: result.delay_cdf.to_parquet(path, index=False)))
+        steps.append((DELAY_CDF, lambda path: parquet.write(path, result.columns("delay_cdf"))))
     if result.tables.get("event_log") is not None:
-        steps.append((EVENTS, lambda path: result.events.to_parquet(path, index=False)))
+        steps.append((EVENTS, lambda path: parquet.write(path, result.columns("event_log"))))
     for name, data in getattr(result, "pcaps", {}).items():
         steps.append((f"{name}.pcap", lambda path, data=data: path.write_bytes(data)))
     written, missing = [], []

@@ -150,7 +150,7 @@ def _throughput_lines(fs):
     """Per-subflow throughput (dashed) and connection goodput of multipath flows; the
     goodput of single-path flows. Folders written before `goodput_bps` existed hold
     the goodput in `throughput_bps`."""
-    # The smoothed goodput never exceeds what arrived (run._smooth_goodput_bps): no in-order bursts.
+    # The smoothed goodput never exceeds what arrived (tables.smooth_goodput_bps): no in-order bursts.
     goodput = next(c for c in ("goodput_smooth_bps", "goodput_bps", "throughput_bps") if c in fs or c == "throughput_bps")
     if goodput not in fs:
         return []

@@ -126,6 +126,7 @@ class Result:
         self.pcaps = dict(pcaps or {})
         self.out: Path | None = None
         self.plots: list[Path] = []
+        self._columns: dict = {}
         self.flow_names = [f["name"] for f in config["flows"]]
         self.link_names = [link["name"] for link in config["links"]]
 
@@ -162,17 +163,9 @@ class Result:
 
     @cached_property
     def flow_series(self):
-        df = _series(self.tables.get("flow_series", {}), "flow", self.flow_names)
-        if "subflow" in df:
-            df["subflow"] = df["subflow"].astype("int64")
-        interval = self.config.get("sample_interval_ns", 0) / 1e9
-        if "received_bytes" in df and "throughput_bps" not in df:
-            df["throughput_bps"] = _rate_bps(df, ["flow", "subflow"], "received_bytes", interval)
-        if "delivered_bytes" in df and "goodput_bps" not in df:
-            df["goodput_bps"] = _connection_rate_bps(df, "delivered_bytes", interval)
-        if "delivered_bytes" in df and "received_bytes" in df and "goodput_smooth_bps" not in df:
-            df["goodput_smooth_bps"] = _smooth_goodput_bps(df, interval)
-        return df
+        import pandas as pd
+
+        return pd.DataFrame(self.columns("flow_series"))
 
     @cached_property
     def delay_cdf(self):
@@ -181,11 +174,7 @@ class Result:
         points from the minimum to the maximum) and `delay_s` (nearest rank)."""
         import pandas as pd
 
-        table = self.tables.get("delay_cdf") or {"flow": [], "metric": [], "q": [], "delay_s": []}
-        df = pd.DataFrame({col: values for col, values in table.items()})
-        df["flow"] = [self.flow_names[int(i)] for i in df["flow"]]
-        df["metric"] = [("rtt", "app_delay")[int(m)] for m in df["metric"]]
-        return df[["flow", "metric", "q", "delay_s"]]
+        return pd.DataFrame(self.columns("delay_cdf"))
 
     @cached_property
     def events(self):
@@ -196,23 +185,36 @@ class Result:
         `count` (send: 1 for data never sent before; loss: segments marked lost)."""
         import pandas as pd
 
-        table = self.tables.get("event_log")
-        if table is None:
-            return None
-        df = pd.DataFrame({col: values for col, values in table.items()})
-        if df.empty:
-            return pd.DataFrame(columns=EVENT_COLUMNS)
-        names = {"flow": self.flow_names, "link": self.link_names, "kind": EVENT_KINDS}
-        for col, labels in names.items():
-            df[col] = [labels[int(i)] if 0 <= i < len(labels) else "" for i in df[col]]
-        for col in ("subflow", "seq", "dsn", "count"):
-            df[col] = df[col].astype("int64")
-        df["ack"] = df["ack"].astype(bool)
-        return df[EVENT_COLUMNS]
+        columns = self.columns("event_log")
+        return None if columns is None else pd.DataFrame(columns)
 
     @cached_property
     def link_series(self):
-        return _series(self.tables.get("link_series", {}), "link", self.link_names)
+        import pandas as pd
+
+        return pd.DataFrame(self.columns("link_series"))
+
+    def columns(self, table: str) -> dict | None:
+        """A result table as named numpy columns (what the DataFrames and the Parquet
+        files are built from; see mpcc.tables): "flow_series", "link_series",
+        "delay_cdf" or "event_log" (None unless the run kept it)."""
+        if table not in self._columns:
+            from . import tables
+
+            raw = self.tables.get(table)
+            if table == "flow_series":
+                interval = self.config.get("sample_interval_ns", 0) / 1e9
+                cols = tables.flow_series(raw or {}, self.flow_names, interval)
+            elif table == "link_series":
+                cols = tables.link_series(raw or {}, self.link_names)
+            elif table == "delay_cdf":
+                cols = tables.delay_cdf(raw, self.flow_names)
+            elif table == "event_log":
+                cols = None if raw is None else tables.events(raw, self.flow_names, self.link_names)
+            else:
+                raise KeyError(f"no table {table!r}")
+            self._columns[table] = cols
+        return self._columns[table]
 
     def save(self, out, plots: bool = True, force: bool = False) -> Path:
         """Writes the results folder and, if `plots`, the PNG plots (see mpcc.output.write)."""
@@ -226,12 +228,6 @@ class Result:
         return self.out
 
 
-# The per-event log's kinds, in the simulator's order (crates/mpcc-sim/src/event_log.rs).
-EVENT_KINDS = ["send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on",
-               "subflow_off", "undo", "probe"]
-EVENT_COLUMNS = ["t_s", "kind", "flow", "subflow", "seq", "dsn", "link", "ack", "count"]
-
-
 def _entities(by_name: dict, order: list[str], label: str):
     """One row per entity, in configuration order, indexed by name."""
     import pandas as pd
@@ -240,76 +236,3 @@ def _entities(by_name: dict, order: list[str], label: str):
     df = pd.DataFrame.from_dict({n: by_name[n] for n in names}, orient="index")
     df.index.name = label
     return df
-
-
-def _series(table: dict, key: str, names: list[str]):
-    """A long-format DataFrame whose `key` column holds entity names instead of indices."""
-    import pandas as pd
-
-    df = pd.DataFrame({col: values for col, values in table.items()})
-    if key in df:
-        idx = df[key].astype("int64")
-        df[key] = [names[i] if 0 <= i < len(names) else str(i) for i in idx]
-    first = ("t_s", key, "subflow")
-    ordered = [c for c in first if c in df] + [c for c in df if c not in first]
-    return df[ordered]
-
-
-def _rate_bps(df, keys: list[str], cumulative_bytes: str, interval_s: float):
-    """Bits per second between consecutive samples of a cumulative byte counter, per entity.
-
-    The first sample of each entity is measured from one interval earlier (not
-    before time 0) and 0 bytes: a subflow's counters start when it joins; a sample
-    at time 0 has rate 0."""
-    import numpy as np
-
-    rate = np.full(len(df), np.nan)
-    keys = [k for k in keys if k in df]
-    for _, rows in df.groupby(keys if len(keys) > 1 else keys[0], sort=False).groups.items():
-        sub = df.loc[rows].sort_values("t_s")
-        t_s = sub["t_s"].to_numpy(dtype=float)
-        t = np.concatenate([[max(0.0, t_s[0] - interval_s) if interval_s > 0 else 0.0], t_s])
-        b = np.concatenate([[0.0], sub[cumulative_bytes].to_numpy(dtype=float)])
-        dt = np.diff(t)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(dt > 0, np.diff(b) * 8.0 / dt, 0.0)
-        rate[df.index.get_indexer(sub.index)] = r
-    return rate
-
-
-def _smooth_goodput_bps(df, interval_s: float):
-    """Goodput for plots: in-order delivery spread at the rate data reached the receiver. Data held back by
-    a gap is released at once when the gap fills, so the goodput of a sample interval can exceed every
-    link's capacity. Here the delivered bytes shown by sample k are S_k = min(D_k, S_{k-1} + (R_k - R_{k-1})),
-    D the connection's in-order delivered bytes and R the bytes its subflows received: never more per
-    interval than arrived in it (so never above the paths' capacity), and S catches up with D as soon as
-    arrivals allow, so no byte is lost, only shown later. Copied to every row of the flow and time."""
-    import numpy as np
-    import pandas as pd
-
-    per_t = df.groupby(["flow", "t_s"], sort=True).agg(D=("delivered_bytes", "first"), R=("received_bytes", "sum"))
-    out = pd.Series(np.nan, index=per_t.index)
-    for flow, rows in per_t.groupby(level="flow", sort=False):
-        t = rows.index.get_level_values("t_s").to_numpy(dtype=float)
-        d, r = rows["D"].to_numpy(dtype=float), rows["R"].to_numpy(dtype=float)
-        shown, prev_s, prev_r = np.empty(len(t)), 0.0, 0.0
-        for k in range(len(t)):
-            prev_s = min(d[k], prev_s + max(0.0, r[k] - prev_r))
-            prev_r = r[k]
-            shown[k] = prev_s
-        t0 = np.concatenate([[max(0.0, t[0] - interval_s) if interval_s > 0 else 0.0], t])
-        dt = np.diff(t0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out.loc[rows.index] = np.where(dt > 0, np.diff(np.concatenate([[0.0], shown])) * 8.0 / dt, 0.0)
-    return out.reindex(pd.MultiIndex.from_frame(df[["flow", "t_s"]])).to_numpy()
-
-
-def _connection_rate_bps(df, cumulative_bytes: str, interval_s: float):
-    """`_rate_bps` of a per-connection counter repeated on each subflow's rows: computed
-    once per (flow, time) and copied back to every row of that flow and time."""
-    import pandas as pd
-
-    conn = df.drop_duplicates(["flow", "t_s"])[["t_s", "flow", cumulative_bytes]].reset_index(drop=True)
-    rate = pd.Series(_rate_bps(conn, ["flow"], cumulative_bytes, interval_s),
-                     index=pd.MultiIndex.from_frame(conn[["flow", "t_s"]]))
-    return rate.reindex(pd.MultiIndex.from_frame(df[["flow", "t_s"]])).to_numpy()

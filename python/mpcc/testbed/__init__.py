@@ -17,14 +17,27 @@ import tempfile
 import time
 from pathlib import Path
 
-from .network import Network, TestbedError, emulator_binary, leftovers
-from .plan import plan_for
-
 __all__ = ["Network", "TestbedError", "check", "leftovers", "missing_requirement", "plan_for", "run"]
+
+# Imported on first use, so that `mpcc` commands other than the testbed's start fast.
+_LAZY = {"Network": "network", "TestbedError": "network", "emulator_binary": "network", "leftovers": "network",
+         "plan_for": "plan"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def missing_requirement() -> str | None:
     """What this machine lacks to run the testbed, as one phrase, or None."""
+    from .network import emulator_binary
+
     if os.geteuid() != 0:
         return "root is required to create network namespaces and TUN devices"
     if not Path("/dev/net/tun").exists():
@@ -45,6 +58,7 @@ def check(scenario):
     """Loads a scenario (path, TOML text or Scenario) and returns its testbed plan;
     raises ValueError with one line per problem."""
     from ..scenario import Scenario, load
+    from .plan import plan_for
 
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     return plan_for(sc)
@@ -56,6 +70,8 @@ def run(scenario, out=None, force: bool = False, plots: bool = True, progress=No
     from ..run import Result
     from ..scenario import Scenario, load
     from .measure import results
+    from .network import Network, TestbedError
+    from .plan import plan_for
 
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     p = plan_for(sc)
