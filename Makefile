@@ -46,6 +46,7 @@ bench: $(STAMP_BUILD)
 	$(PY) bench/bench_multipath.py
 	$(PY) bench/ab.py --base 68e71ae
 	$(PY) bench/memory.py
+	$(PY) bench/e2e.py
 
 setup: $(STAMP_BUILD)
 
