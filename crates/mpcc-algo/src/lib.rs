@@ -15,6 +15,7 @@
 //! one variant in [`Controller`], one entry in [`registry`].
 
 pub mod common;
+pub mod estimators;
 pub mod event;
 pub mod multi;
 pub mod params;

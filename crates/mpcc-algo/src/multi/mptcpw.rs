@@ -7,7 +7,8 @@
 //! Westwood's rule: `ssthresh = B_r * RTTmin_r` (Westwood+ bandwidth estimate),
 //! `cwnd = min(cwnd, ssthresh)`; after a timeout `cwnd = 1`.
 
-use super::base::{argmax, scaled_sum, BwEstimator, Path};
+use super::base::{argmax, scaled_sum, Path};
+use crate::estimators::BwEstimator;
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
@@ -23,11 +24,11 @@ impl WwPath {
     /// The subflow left: out of every coupling sum.
     pub fn retire(&mut self) {
         self.p.retire();
-        self.bwe = Default::default();
+        self.bwe = BwEstimator::multipath();
     }
 
     pub fn new(init_cwnd: f64) -> WwPath {
-        WwPath { p: Path::new(init_cwnd), bwe: BwEstimator::default() }
+        WwPath { p: Path::new(init_cwnd), bwe: BwEstimator::multipath() }
     }
     #[inline]
     pub fn observe(&mut self, ev: &AckEvent) {
