@@ -9,9 +9,9 @@
 //! B\M is not empty, else 0. Decrease: Reno halving.
 
 use super::base::Path;
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::MIN_CWND;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use crate::{AckEvent, CongestionEvent};
 
 /// A subflow with OLIA's loss-distance history (in segments).
 #[derive(Clone, Debug)]
@@ -23,12 +23,18 @@ pub struct OliaPath {
     pub l2: f64,
 }
 
-impl OliaPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
-        self.p.retire();
+impl Record for OliaPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
     }
+    #[inline]
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
+    }
+}
 
+impl OliaPath {
     pub fn new(init_cwnd: f64) -> OliaPath {
         OliaPath { p: Path::new(init_cwnd), l1: 0.0, l2: 0.0 }
     }
@@ -91,47 +97,78 @@ pub fn increase_terms(paths: &[OliaPath], r: usize) -> (f64, f64) {
     (s * (s / me.cwnd), eps)
 }
 
-#[derive(Clone, Debug)]
-pub struct Olia {
-    init_cwnd: f64,
-    pub(crate) paths: Vec<OliaPath>,
-    pub(crate) saved: super::base::Saved<OliaPath>,
+/// Whether subflow r is in B (the best paths by `l / rtt^2`) and in M (the
+/// largest windows), over the eligible subflows; (false, false) if r is not eligible.
+pub fn sets(paths: &[OliaPath], r: usize) -> (bool, bool) {
+    if !paths[r].p.eligible() {
+        return (false, false);
+    }
+    let (mut max_w, mut best) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for q in paths.iter().filter(|q| q.p.eligible()) {
+        max_w = max_w.max(q.p.cwnd);
+        best = best.max(q.interloss() / (q.p.srtt * q.p.srtt));
+    }
+    let me = &paths[r];
+    (me.interloss() / (me.p.srtt * me.p.srtt) == best, me.p.cwnd == max_w)
 }
+
+/// OLIA's rule (no parameters).
+#[derive(Clone, Debug, Default)]
+pub struct OliaRule;
+
+/// OLIA: its rule over the shared per-subflow driver.
+pub type Olia = Coupled<OliaRule>;
 
 impl Olia {
     pub fn new(init_cwnd: f64) -> Olia {
-        Olia { init_cwnd, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, OliaRule)
     }
 }
 
-impl CongestionControl for Olia {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(OliaPath::new(self.init_cwnd));
-        self.paths.len() - 1
+/// The OLIA increase for `left` segments (MPVeno shares it).
+#[inline]
+pub fn olia_increase(paths: &mut [OliaPath], sf: usize, left: f64) {
+    let (n, eps) = increase_terms(paths, sf);
+    let p = &mut paths[sf].p;
+    // eps = 0 adds +0.0, keeping the one-subflow case bit-equal to Reno.
+    p.cwnd = (p.cwnd + left / n + left * eps / p.cwnd).max(MIN_CWND);
+}
+
+/// OLIA's per-subflow terms: `in_b`, `in_m` (1 = in the set B or M), `eps`, and
+/// `interloss` (l_r, segments).
+pub fn olia_metrics(paths: &[OliaPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+    let (in_b, in_m) = sets(paths, sf);
+    out("in_b", in_b as u8 as f64);
+    out("in_m", in_m as u8 as f64);
+    out("eps", increase_terms(paths, sf).1);
+    out("interloss", paths[sf].interloss());
+}
+
+impl CouplingRule for OliaRule {
+    type Sub = OliaPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> OliaPath {
+        OliaPath::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let o = &mut self.paths[sf];
-        o.p.observe(ev);
-        o.delivered(ev.acked);
-        let left = o.p.ca_segments(ev);
-        if left > 0.0 {
-            let (n, eps) = increase_terms(&self.paths, sf);
-            let p = &mut self.paths[sf].p;
-            // eps = 0 adds +0.0, keeping the one-subflow case bit-equal to Reno.
-            p.cwnd = (p.cwnd + left / n + left * eps / p.cwnd).max(MIN_CWND);
-        }
+    fn observe(&mut self, sub: &mut OliaPath, ev: &AckEvent) {
+        sub.delivered(ev.acked);
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        self.paths[sf].record_loss();
-        self.paths[sf].p.halve(ev.kind);
+    #[inline]
+    fn increase(&mut self, subs: &mut [OliaPath], sf: usize, left: f64, _ev: &AckEvent) {
+        olia_increase(subs, sf, left);
     }
-    path_windows!(p);
+    fn decrease(&mut self, subs: &mut [OliaPath], sf: usize, ev: &CongestionEvent) {
+        subs[sf].record_loss();
+        subs[sf].p.halve(ev.kind);
+    }
+    fn metrics(&self, subs: &[OliaPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        olia_metrics(subs, sf, out);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::CongestionKind;

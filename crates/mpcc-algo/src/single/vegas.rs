@@ -135,7 +135,15 @@ impl SubflowCc for Vegas {
         self.ss_grow = true;
     }
 
-    window_fields!();
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]
