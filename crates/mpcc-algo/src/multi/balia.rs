@@ -141,4 +141,13 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn metrics_are_the_rate_ratio_and_the_increase() {
+        let c = balia(&[(20.0, 20.0), (10.0, 80.0)]); // B2
+        let m = crate::metrics_of(&c, 1);
+        assert_eq!(m[0], ("a", 8.0));
+        assert!((m[1].1 - 10.8).abs() < 1e-12 && (m[2].1 - 1.0 / 75.0).abs() < 1e-12, "{m:?}");
+        assert_eq!(crate::metrics_of(&c, 0)[0], ("a", 1.0));
+    }
 }

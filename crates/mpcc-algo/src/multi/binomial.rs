@@ -118,4 +118,14 @@ mod tests {
         }
         assert_eq!(c.delta(), 0.25);
     }
+
+    #[test]
+    fn metrics_are_delta() {
+        let mut c = Binomial::iiad(10.0);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i] = path(20.0, 50.0);
+        }
+        assert_eq!(crate::metrics_of(&c, 0), [("delta", 0.5)]);
+    }
 }

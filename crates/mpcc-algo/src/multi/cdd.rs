@@ -195,4 +195,14 @@ mod tests {
         c.on_ack(1, &ev); // theta = 4.5 > 3: 40 / 4.5
         assert!((c.cwnd(1) - 40.0 / 4.5).abs() < 1e-12);
     }
+
+    #[test]
+    fn metrics_are_alpha_theta_and_delay() {
+        let mut c = cdd();
+        c.rule.delay = vec![0.020, 0.080];
+        c.adjust();
+        let m = crate::metrics_of(&c, 1);
+        assert_eq!(&m[1..], [("theta", 4.0), ("delay", 0.080)]);
+        assert_eq!(m[0].0, "alpha");
+    }
 }

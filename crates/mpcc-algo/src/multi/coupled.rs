@@ -84,4 +84,13 @@ mod tests {
         c.on_congestion(0, &cong(CongestionKind::Loss));
         assert!((c.cwnd(0) - 5.05).abs() < 1e-12);
     }
+
+    #[test]
+    fn metrics_are_the_total_window() {
+        let mut c = Coupled::new(10.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        c.paths[1].cwnd = 30.0;
+        assert_eq!(crate::metrics_of(&c, 0), [("w_total", 40.0)]);
+    }
 }

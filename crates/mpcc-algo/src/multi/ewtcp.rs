@@ -132,4 +132,12 @@ mod tests {
             assert!((greedy / one / expect - 1.0).abs() < 0.1, "n={n}: 1/sqrt(N) gives {} x Reno", greedy / one);
         }
     }
+
+    #[test]
+    fn metrics_are_the_weight_in_use() {
+        let mut c = Ewtcp::new(10.0, 0.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        assert_eq!(crate::metrics_of(&c, 1), [("a", 0.25)]);
+    }
 }

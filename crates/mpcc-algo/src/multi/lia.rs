@@ -208,4 +208,12 @@ mod tests {
         c.on_congestion(1, &cong(crate::CongestionKind::Timeout));
         assert_eq!((c.cwnd(1), c.ssthresh(1)), (1.0, 5.0));
     }
+
+    #[test]
+    fn metrics_are_alpha_and_the_increase() {
+        let c = lia(1.0, &[(10.0, 100.0), (20.0, 200.0)]);
+        let m = crate::metrics_of(&c, 1);
+        assert_eq!(m.iter().map(|x| x.0).collect::<Vec<_>>(), ["alpha", "increase"]);
+        assert!((m[0].1 - 0.75).abs() < 1e-12 && (m[1].1 - 1.0 / 40.0).abs() < 1e-12, "{m:?}");
+    }
 }

@@ -402,6 +402,35 @@ mod tests {
         assert_eq!(checked, super::REGISTRY.len() * 24);
     }
 
+    /// Every coupled controller but MPMTP names its coupling terms; the names are
+    /// the same on every subflow and do not depend on the state; reading them
+    /// leaves the windows as they were.
+    #[test]
+    fn every_coupled_controller_exposes_metrics() {
+        for info in super::REGISTRY {
+            let mut c = build(info.name, &Params::new()).unwrap();
+            for _ in 0..2 {
+                c.add_subflow(0);
+            }
+            let mut g = EventGen::new(1, 2);
+            for _ in 0..2000 {
+                let s = g.next(|sf| c.cwnd(sf));
+                apply(&mut c, s);
+            }
+            let before = (c.cwnd(0), c.cwnd(1));
+            let (m0, m1) = (crate::metrics_of(&c, 0), crate::metrics_of(&c, 1));
+            assert_eq!(before, (c.cwnd(0), c.cwnd(1)));
+            let names = |m: &[(&'static str, f64)]| m.iter().map(|x| x.0).collect::<Vec<&str>>();
+            assert_eq!(names(&m0), names(&m1), "{}", info.name);
+            assert_eq!(m0.is_empty(), info.name == "mpmtp", "{}: {m0:?}", info.name);
+        }
+        // Single-path rules report through Uncoupled.
+        let c = build("cubic", &Params::new()).unwrap();
+        let mut c = c;
+        c.add_subflow(0);
+        assert_eq!(crate::metrics_of(&c, 0).iter().map(|x| x.0).collect::<Vec<_>>(), ["w_max", "k"]);
+    }
+
     #[test]
     fn registry_matches_builder() {
         for info in super::REGISTRY {

@@ -289,4 +289,18 @@ mod tests {
         let got = trajectory(&mut u, &[2.0, 8.0]);
         assert!((got[0] - 95.640).abs() < 2.0 && (got[1] - 121.653).abs() < 2.0, "{got:?}");
     }
+
+    #[test]
+    fn metrics_are_delta_w_max_and_k() {
+        let mut c = MpCubic::new(10.0, 0.4, 0.3, true);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i].p = path(50.0, 100.0);
+        }
+        c.paths[0].w_max = 80.0;
+        c.paths[0].origin = 56.0;
+        let m = crate::metrics_of(&c, 0);
+        assert_eq!(&m[..2], [("delta", 1.0 / 16.0), ("w_max", 80.0)]);
+        assert!(m[2].0 == "k" && (m[2].1 - (24.0f64 / (0.4 / 16.0)).cbrt()).abs() < 1e-12, "{m:?}");
+    }
 }

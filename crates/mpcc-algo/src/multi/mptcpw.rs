@@ -189,4 +189,13 @@ mod tests {
         c.on_congestion(0, &cong(crate::CongestionKind::Loss));
         assert_eq!((c.cwnd(0), c.ssthresh(0)), (20.0, 20.0));
     }
+
+    #[test]
+    fn metrics_are_delta_and_the_estimate() {
+        let mut c = mw(1.0, &[(10.0, 100.0), (20.0, 200.0)]);
+        c.paths[0].bwe.bw = 42.0;
+        let m = crate::metrics_of(&c, 0);
+        assert_eq!(m[1], ("bwe", 42.0));
+        assert!(m[0].0 == "delta" && (m[0].1 - 0.25).abs() < 1e-12, "{m:?}");
+    }
 }

@@ -162,4 +162,13 @@ mod tests {
         let w = step(step(20.0));
         assert!((c.cwnd(0) - w).abs() < 1e-9, "{} vs {w}", c.cwnd(0));
     }
+
+    #[test]
+    fn metrics_are_backlog_threshold_then_olia_terms() {
+        let c = veno(20.0, 110.0, 3.0);
+        let m = crate::metrics_of(&c, 0);
+        let names: Vec<_> = m.iter().map(|x| x.0).collect();
+        assert_eq!(names, ["backlog", "threshold", "in_b", "in_m", "eps", "interloss"]);
+        assert!((m[0].1 - 20.0 * 10.0 / 110.0).abs() < 1e-12 && m[1].1 == 1.5, "{m:?}");
+    }
 }

@@ -171,4 +171,12 @@ mod tests {
         }
         assert_eq!(c.cwnd(0), 2.0, "kernel-style floor of 2");
     }
+
+    #[test]
+    fn metrics_are_the_round_rtts() {
+        let mut c = ca(1.0);
+        c.paths[0].recent = 0.1;
+        c.paths[0].mean = 0.12;
+        assert_eq!(crate::metrics_of(&c, 0), [("recent_rtt", 0.1), ("mean_rtt", 0.12)]);
+    }
 }

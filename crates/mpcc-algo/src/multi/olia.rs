@@ -263,4 +263,15 @@ mod tests {
         c.on_ack(0, &ev);
         assert!(c.cwnd(0) >= 1.0);
     }
+
+    #[test]
+    fn metrics_name_the_sets_and_eps() {
+        // O1: all tie for best (no losses yet), subflow 0 has the max window.
+        let c = olia(&[(10.0, 100.0, 0.0, 0.0), (5.0, 100.0, 0.0, 0.0)]);
+        assert_eq!(crate::metrics_of(&c, 0), [("in_b", 1.0), ("in_m", 1.0), ("eps", -0.5), ("interloss", 0.0)]);
+        assert_eq!(crate::metrics_of(&c, 1), [("in_b", 1.0), ("in_m", 0.0), ("eps", 0.5), ("interloss", 0.0)]);
+        // O3: B = {0} = M; subflow 1 is in neither.
+        let c = olia(&[(30.0, 20.0, 400000.0, 100000.0), (12.0, 40.0, 50000.0, 10000.0)]);
+        assert_eq!(crate::metrics_of(&c, 1), [("in_b", 0.0), ("in_m", 0.0), ("eps", 0.0), ("interloss", 50000.0)]);
+    }
 }

@@ -94,4 +94,14 @@ mod tests {
         }
         assert!((c.theta() - 0.25).abs() < 1e-12);
     }
+
+    #[test]
+    fn metrics_are_theta_and_the_estimate() {
+        let mut c = WMptcpw::new(10.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        c.paths[0].bwe.bw = 300.0;
+        c.paths[1].bwe.bw = 100.0;
+        assert_eq!(crate::metrics_of(&c, 1), [("theta", 0.5625), ("bwe", 100.0)]);
+    }
 }

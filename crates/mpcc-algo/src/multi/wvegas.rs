@@ -289,4 +289,13 @@ mod tests {
         // before it: one Reno ACK of 1/10).
         assert!((c.cwnd(0) - (10.1 + 4.0)).abs() < 1e-9, "{}", c.cwnd(0));
     }
+
+    #[test]
+    fn metrics_are_alpha_weight_and_queue_delay() {
+        let mut c = two(20.0, 10001.0, 2.0, 1500.0, (30.0, 22001.0));
+        c.round(0, 12001.0 * US);
+        let m = crate::metrics_of(&c, 0);
+        assert_eq!(m.iter().map(|x| x.0).collect::<Vec<_>>(), ["alpha", "weight", "queue_delay"]);
+        assert!((m[0].1 - 5.5).abs() < 0.01 && (m[1].1 - 0.55).abs() < 0.01 && m[2].1 == 1500.0 * US, "{m:?}");
+    }
 }

@@ -79,6 +79,10 @@ impl SubflowCc for Westwood {
     fn set_ssthresh(&mut self, v: f64) {
         self.ssthresh = v;
     }
+    /// `bwe`, the bandwidth estimate (segments/s; 0 = none yet).
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
+        out("bwe", self.est.bw);
+    }
 }
 
 #[cfg(test)]
@@ -182,5 +186,14 @@ mod tests {
         assert!((w.cwnd - 10.1).abs() < 1e-12);
         assert_eq!(w.rtt_min, 30 * MS);
         assert_eq!(w.est.delivered, 30.0, "delivery counted in recovery");
+    }
+
+    #[test]
+    fn metrics_name_the_estimate() {
+        let mut w = Westwood::new(10.0);
+        w.est.bw = 123.0;
+        let mut got = Vec::new();
+        w.metrics(&mut |k, v| got.push((k, v)));
+        assert_eq!(got, [("bwe", 123.0)]);
     }
 }
