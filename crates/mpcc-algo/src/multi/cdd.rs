@@ -128,6 +128,11 @@ impl CouplingRule for CddRule {
     fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
         self.lia.decrease(subs, sf, ev);
     }
+    /// Its forward delay leaves theta too: a subflow that left is never cut.
+    fn remove(&mut self, subs: &mut [Path], sf: usize) {
+        self.lia.remove(subs, sf);
+        self.delay[sf] = 0.0;
+    }
     /// LIA's `alpha`, then `theta` (connection) and `delay` (s, smoothed forward delay).
     fn metrics(&self, subs: &[Path], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
         out("alpha", alpha(subs));
@@ -204,5 +209,14 @@ mod tests {
         let m = crate::metrics_of(&c, 1);
         assert_eq!(&m[1..], [("theta", 4.0), ("delay", 0.080)]);
         assert_eq!(m[0].0, "alpha");
+    }
+
+    #[test]
+    fn a_removed_subflow_leaves_theta() {
+        let mut c = cdd();
+        c.rule.delay = vec![0.020, 0.080];
+        c.remove_subflow(1, 0);
+        assert_eq!(c.adjust(), None, "one subflow left: no delay difference");
+        assert_eq!(c.cwnd(1), 0.0);
     }
 }

@@ -18,16 +18,18 @@ use crate::{AckEvent, CongestionEvent};
 pub struct EwtcpRule {
     /// Increase weight; 0 means 1/N^2.
     pub a: f64,
+    /// Subflows that left: N counts the others.
+    removed: usize,
 }
 
 impl EwtcpRule {
-    /// The weight in use with `n` subflows.
+    /// The weight in use in a table of `n` subflows (the removed ones left out).
     #[inline]
     pub fn weight(&self, n: usize) -> f64 {
         if self.a > 0.0 {
             self.a
         } else {
-            let n = n.max(1) as f64;
+            let n = (n - self.removed).max(1) as f64;
             1.0 / (n * n)
         }
     }
@@ -38,7 +40,7 @@ pub type Ewtcp = Coupled<EwtcpRule>;
 
 impl Ewtcp {
     pub fn new(init_cwnd: f64, a: f64) -> Ewtcp {
-        Coupled::with_rule(init_cwnd, EwtcpRule { a })
+        Coupled::with_rule(init_cwnd, EwtcpRule { a, removed: 0 })
     }
     /// The weight in use.
     pub fn weight(&self) -> f64 {
@@ -59,6 +61,10 @@ impl CouplingRule for EwtcpRule {
     }
     fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
         subs[sf].halve(ev.kind);
+    }
+    fn remove(&mut self, subs: &mut [Path], sf: usize) {
+        subs[sf].retire();
+        self.removed += 1;
     }
     /// `a`, the increase weight in use.
     fn metrics(&self, subs: &[Path], _sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
@@ -139,5 +145,16 @@ mod tests {
         c.add_subflow(0);
         c.add_subflow(0);
         assert_eq!(crate::metrics_of(&c, 1), [("a", 0.25)]);
+    }
+
+    #[test]
+    fn a_removed_subflow_leaves_n() {
+        let mut c = Ewtcp::new(10.0, 0.0);
+        for _ in 0..3 {
+            c.add_subflow(0);
+        }
+        assert_eq!(c.weight(), 1.0 / 9.0);
+        c.remove_subflow(1, 0);
+        assert_eq!(c.weight(), 0.25);
     }
 }

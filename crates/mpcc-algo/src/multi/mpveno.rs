@@ -7,7 +7,7 @@
 //! drops by `w/5` below the threshold (random loss) and by `w/2` otherwise.
 
 use super::olia::{olia_increase, olia_metrics, OliaPath};
-use super::window::{Coupled, CouplingRule};
+use super::window::{Coupled, CouplingRule, Record};
 use crate::{AckEvent, CongestionEvent};
 
 /// MPVeno's rule.
@@ -18,6 +18,8 @@ pub struct MpVenoRule {
     /// Per subflow: the next congestive-state ACK is skipped (every other ACK).
     /// Not part of the record: an undo leaves it as it is.
     skip: Vec<bool>,
+    /// Subflows that left (OLIA's n counts the others).
+    removed: usize,
 }
 
 impl MpVenoRule {
@@ -51,7 +53,7 @@ pub type MpVeno = Coupled<MpVenoRule>;
 
 impl MpVeno {
     pub fn new(init_cwnd: f64, beta: f64) -> MpVeno {
-        Coupled::with_rule(init_cwnd, MpVenoRule { beta, skip: Vec::new() })
+        Coupled::with_rule(init_cwnd, MpVenoRule { beta, skip: Vec::new(), removed: 0 })
     }
     pub fn backlog(&self, r: usize) -> f64 {
         backlog(&self.paths, r)
@@ -82,7 +84,7 @@ impl CouplingRule for MpVenoRule {
                 return; // every second ACK only
             }
         }
-        olia_increase(subs, sf, left);
+        olia_increase(subs, sf, left, subs.len() - self.removed);
     }
     fn decrease(&mut self, subs: &mut [OliaPath], sf: usize, ev: &CongestionEvent) {
         let factor = if self.congestive(subs, sf) { 0.5 } else { 0.8 };
@@ -90,11 +92,15 @@ impl CouplingRule for MpVenoRule {
         o.record_loss();
         o.p.reduce_to(ev.kind, o.p.cwnd * factor);
     }
+    fn remove(&mut self, subs: &mut [OliaPath], sf: usize) {
+        subs[sf].retire();
+        self.removed += 1;
+    }
     /// `backlog` and `threshold` (packets), then OLIA's terms.
     fn metrics(&self, subs: &[OliaPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
         out("backlog", backlog(subs, sf));
         out("threshold", self.threshold(subs, sf));
-        olia_metrics(subs, sf, out);
+        olia_metrics(subs, sf, subs.len() - self.removed, out);
     }
 }
 
