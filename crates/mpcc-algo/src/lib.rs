@@ -11,8 +11,9 @@
 //! fractional increments.
 //!
 //! Adding an algorithm: one file under `single/` (per-subflow rule, implements
-//! [`SubflowCc`]) or `multi/` (connection-wide rule, implements [`CongestionControl`]),
-//! one variant in [`Controller`], one entry in [`registry`].
+//! [`SubflowCc`], run by [`Uncoupled`]) or `multi/` (a coupling rule, implements
+//! [`multi::window::CouplingRule`], run by [`multi::window::Coupled`]), one variant
+//! in [`Controller`], one entry in [`registry`].
 
 pub mod common;
 pub mod estimators;
