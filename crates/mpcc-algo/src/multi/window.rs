@@ -80,11 +80,6 @@ impl<R: CouplingRule> Coupled<R> {
     pub fn with_rule(init_cwnd: f64, rule: R) -> Self {
         Coupled { init_cwnd, rule, paths: Vec::new(), saved: Saved::default() }
     }
-
-    /// The per-subflow records (for the rules' own accessors and tests).
-    pub fn subflows(&self) -> &[R::Sub] {
-        &self.paths
-    }
 }
 
 impl<R: CouplingRule> CongestionControl for Coupled<R> {
