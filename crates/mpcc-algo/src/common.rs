@@ -32,11 +32,8 @@ pub fn slow_start(cwnd: &mut f64, ssthresh: f64, acked: f64) -> f64 {
     }
 }
 
-/// Seconds of a nanosecond duration, for the equations.
-#[inline]
-pub fn secs(t: mpcc_core::Nanos) -> f64 {
-    t as f64 * 1e-9
-}
+/// Seconds of a nanosecond duration, for the equations (the core's conversion).
+pub use mpcc_core::time::to_secs as secs;
 
 /// The first non-zero of `a` and `b` (a duration sample may be 0 = "none").
 #[inline]

@@ -11,10 +11,12 @@
 //! fractional increments.
 //!
 //! Adding an algorithm: one file under `single/` (per-subflow rule, implements
-//! [`SubflowCc`]) or `multi/` (connection-wide rule, implements [`CongestionControl`]),
-//! one variant in [`Controller`], one entry in [`registry`].
+//! [`SubflowCc`], run by [`Uncoupled`]) or `multi/` (a coupling rule, implements
+//! [`multi::window::CouplingRule`], run by [`multi::window::Coupled`]), one variant
+//! in [`Controller`], one entry in [`registry`].
 
 pub mod common;
+pub mod estimators;
 pub mod event;
 pub mod multi;
 pub mod params;
@@ -44,6 +46,9 @@ pub trait SubflowCc {
     fn ssthresh(&self) -> f64;
     /// Sets the slow-start threshold (the transport's initial ssthresh).
     fn set_ssthresh(&mut self, v: f64);
+    /// Named internal values (CUBIC's W_max and K, ...); see
+    /// [`CongestionControl::metrics`]. Default: none.
+    fn metrics(&self, _out: &mut dyn FnMut(&'static str, f64)) {}
 }
 
 /// A connection-wide controller over a table of subflows.
@@ -72,6 +77,18 @@ pub trait CongestionControl {
     fn pacing_rate(&self, _sf: usize) -> Option<f64> {
         None
     }
+    /// Named internal values of subflow `sf`: its coupling terms (LIA's alpha,
+    /// OLIA's sets, ...), with connection-wide terms repeated on every subflow.
+    /// `out` is called once per value, in a fixed order, and nothing is allocated:
+    /// read at sampling intervals, never on the per-packet path. Default: none.
+    fn metrics(&self, _sf: usize, _out: &mut dyn FnMut(&'static str, f64)) {}
+}
+
+/// The metrics of subflow `sf` as a list (for tests and one-off reads).
+pub fn metrics_of(cc: &(impl CongestionControl + ?Sized), sf: usize) -> Vec<(&'static str, f64)> {
+    let mut v = Vec::new();
+    cc.metrics(sf, &mut |k, x| v.push((k, x)));
+    v
 }
 
 macro_rules! define_controllers {
@@ -160,5 +177,8 @@ impl CongestionControl for Controller {
     #[inline]
     fn pacing_rate(&self, sf: usize) -> Option<f64> {
         dispatch!(self, c => c.pacing_rate(sf))
+    }
+    fn metrics(&self, sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        dispatch!(self, c => c.metrics(sf, out))
     }
 }

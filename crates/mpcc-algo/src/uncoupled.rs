@@ -54,4 +54,7 @@ impl<T: SubflowCc + Clone> CongestionControl for Uncoupled<T> {
     fn set_ssthresh(&mut self, sf: usize, v: f64) {
         self.subflows[sf].set_ssthresh(v);
     }
+    fn metrics(&self, sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        self.subflows[sf].metrics(out);
+    }
 }

@@ -6,67 +6,74 @@
 //! and on loss `w_r -= w_r/2 * min(a_r, 1.5)`. One subflow: a = 1, i.e. Reno.
 
 use super::base::Path;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use super::window::{Coupled, CouplingRule};
+use crate::{AckEvent, CongestionEvent};
 
-#[derive(Clone, Debug)]
-pub struct Balia {
-    init_cwnd: f64,
-    pub(crate) paths: Vec<Path>,
-    pub(crate) saved: super::base::Saved<Path>,
-}
+/// BALIA's rule (no parameters).
+#[derive(Clone, Debug, Default)]
+pub struct BaliaRule;
+
+/// BALIA: its rule over the shared per-subflow driver.
+pub type Balia = Coupled<BaliaRule>;
 
 impl Balia {
     pub fn new(init_cwnd: f64) -> Balia {
-        Balia { init_cwnd, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, BaliaRule)
     }
 
-    /// `(N, f, a)`: one acked segment adds `f / N`, where `1/N = (x_r/rtt_r)/(sum x)^2`
-    /// is computed as `1 / (s (s / w_r))`, `s = sum_k w_k rtt_r / rtt_k` (exactly w for
-    /// one subflow), `f = (1+a)(4+a)/10` and `a = max_k x_k / x_r`.
-    #[inline]
+    /// See [`terms`].
     pub fn terms(&self, r: usize) -> (f64, f64, f64) {
-        let me = &self.paths[r];
-        if !me.eligible() {
-            return (me.cwnd, 1.0, 1.0);
-        }
-        let (mut s, mut x_max) = (0.0, 0.0f64);
-        for p in self.paths.iter().filter(|p| p.eligible()) {
-            s += p.cwnd * (me.srtt / p.srtt);
-            x_max = x_max.max(p.rate());
-        }
-        let a = x_max / me.rate();
-        let a = if a.is_finite() { a } else { 1.0 };
-        (s * (s / me.cwnd), (1.0 + a) * (4.0 + a) / 10.0, a)
+        terms(&self.paths, r)
     }
 }
 
-impl CongestionControl for Balia {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(Path::new(self.init_cwnd));
-        self.paths.len() - 1
+/// `(N, f, a)`: one acked segment adds `f / N`, where `1/N = (x_r/rtt_r)/(sum x)^2`
+/// is computed as `1 / (s (s / w_r))`, `s = sum_k w_k rtt_r / rtt_k` (exactly w for
+/// one subflow), `f = (1+a)(4+a)/10` and `a = max_k x_k / x_r`.
+#[inline]
+pub fn terms(paths: &[Path], r: usize) -> (f64, f64, f64) {
+    let me = &paths[r];
+    if !me.eligible() {
+        return (me.cwnd, 1.0, 1.0);
+    }
+    let (mut s, mut x_max) = (0.0, 0.0f64);
+    for p in paths.iter().filter(|p| p.eligible()) {
+        s += p.cwnd * (me.srtt / p.srtt);
+        x_max = x_max.max(p.rate());
+    }
+    let a = x_max / me.rate();
+    let a = if a.is_finite() { a } else { 1.0 };
+    (s * (s / me.cwnd), (1.0 + a) * (4.0 + a) / 10.0, a)
+}
+
+impl CouplingRule for BaliaRule {
+    type Sub = Path;
+    fn new_subflow(&mut self, init_cwnd: f64) -> Path {
+        Path::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let p = &mut self.paths[sf];
-        p.observe(ev);
-        let left = p.ca_segments(ev);
-        if left > 0.0 {
-            let (n, f, _) = self.terms(sf);
-            self.paths[sf].cwnd += left / n * f;
-        }
+    fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
+        let (n, f, _) = terms(subs, sf);
+        subs[sf].cwnd += left / n * f;
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let (_, _, a) = self.terms(sf);
-        let p = &mut self.paths[sf];
+    fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
+        let (_, _, a) = terms(subs, sf);
+        let p = &mut subs[sf];
         p.reduce_to(ev.kind, p.cwnd * (1.0 - 0.5 * a.min(1.5)));
     }
-    path_windows!();
+    /// `a` (max rate / own rate), `f` (the increase factor (1+a)(4+a)/10) and
+    /// `increase` (per-segment increase f/N).
+    fn metrics(&self, subs: &[Path], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        let (n, f, a) = terms(subs, sf);
+        out("a", a);
+        out("f", f);
+        out("increase", f / n);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::CongestionKind;
@@ -133,5 +140,14 @@ mod tests {
                 assert!(ai(&c, r) >= flows[r].0 * (1.0 - 1e-12), "{flows:?} r {r}");
             }
         }
+    }
+
+    #[test]
+    fn metrics_are_the_rate_ratio_and_the_increase() {
+        let c = balia(&[(20.0, 20.0), (10.0, 80.0)]); // B2
+        let m = crate::metrics_of(&c, 1);
+        assert_eq!(m[0], ("a", 8.0));
+        assert!((m[1].1 - 10.8).abs() < 1e-12 && (m[2].1 - 1.0 / 75.0).abs() < 1e-12, "{m:?}");
+        assert_eq!(crate::metrics_of(&c, 0)[0], ("a", 1.0));
     }
 }

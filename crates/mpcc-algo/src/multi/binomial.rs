@@ -10,35 +10,23 @@
 //! `delta = (max_r x_r / sum_i x_i)^(k+l)` (1 with one subflow).
 
 use super::base::Path;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use super::window::{Coupled, CouplingRule};
+use crate::{AckEvent, CongestionEvent};
 
+/// The binomial rule's exponents and constants.
 #[derive(Clone, Debug)]
-pub struct Binomial {
-    init_cwnd: f64,
+pub struct BinomialRule {
     pub k: f64,
     pub l: f64,
     pub alpha: f64,
     pub beta: f64,
-    pub(crate) paths: Vec<Path>,
-    pub(crate) saved: super::base::Saved<Path>,
 }
 
-impl Binomial {
-    pub fn new(init_cwnd: f64, k: f64, l: f64, alpha: f64, beta: f64) -> Binomial {
-        Binomial { init_cwnd, k, l, alpha, beta, paths: Vec::new(), saved: Default::default() }
-    }
-    pub fn sqrt(init_cwnd: f64) -> Binomial {
-        Binomial::new(init_cwnd, 0.5, 0.5, 1.0, 0.5)
-    }
-    pub fn iiad(init_cwnd: f64) -> Binomial {
-        Binomial::new(init_cwnd, 1.0, 0.0, 2.0, 1.0)
-    }
-
+impl BinomialRule {
     #[inline]
-    pub fn delta(&self) -> f64 {
+    pub fn delta(&self, paths: &[Path]) -> f64 {
         let (mut sum, mut max) = (0.0, 0.0f64);
-        for p in &self.paths {
+        for p in paths {
             let x = p.rate();
             sum += x;
             max = max.max(x);
@@ -52,32 +40,48 @@ impl Binomial {
     }
 }
 
-impl CongestionControl for Binomial {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(Path::new(self.init_cwnd));
-        self.paths.len() - 1
+/// MPSQRT / MPIAD: the binomial rule over the shared per-subflow driver.
+pub type Binomial = Coupled<BinomialRule>;
+
+impl Binomial {
+    pub fn new(init_cwnd: f64, k: f64, l: f64, alpha: f64, beta: f64) -> Binomial {
+        Coupled::with_rule(init_cwnd, BinomialRule { k, l, alpha, beta })
+    }
+    pub fn sqrt(init_cwnd: f64) -> Binomial {
+        Binomial::new(init_cwnd, 0.5, 0.5, 1.0, 0.5)
+    }
+    pub fn iiad(init_cwnd: f64) -> Binomial {
+        Binomial::new(init_cwnd, 1.0, 0.0, 2.0, 1.0)
+    }
+    pub fn delta(&self) -> f64 {
+        self.rule.delta(&self.paths)
+    }
+}
+
+impl CouplingRule for BinomialRule {
+    type Sub = Path;
+    fn new_subflow(&mut self, init_cwnd: f64) -> Path {
+        Path::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let p = &mut self.paths[sf];
-        p.observe(ev);
-        let left = p.ca_segments(ev);
-        if left > 0.0 {
-            let d = self.delta();
-            let p = &mut self.paths[sf];
-            p.cwnd += d * self.alpha * left / p.cwnd.powf(self.k);
-        }
+    fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
+        let d = self.delta(subs);
+        let p = &mut subs[sf];
+        p.cwnd += d * self.alpha * left / p.cwnd.powf(self.k);
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let p = &mut self.paths[sf];
+    fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
+        let p = &mut subs[sf];
         p.reduce_to(ev.kind, p.cwnd - self.beta * p.cwnd.powf(self.l));
     }
-    path_windows!();
+    /// `delta`, the common fairness factor.
+    fn metrics(&self, subs: &[Path], _sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("delta", self.delta(subs));
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::CongestionKind;
@@ -113,5 +117,15 @@ mod tests {
             c.paths[i] = path(20.0, 50.0);
         }
         assert_eq!(c.delta(), 0.25);
+    }
+
+    #[test]
+    fn metrics_are_delta() {
+        let mut c = Binomial::iiad(10.0);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i] = path(20.0, 50.0);
+        }
+        assert_eq!(crate::metrics_of(&c, 0), [("delta", 0.5)]);
     }
 }

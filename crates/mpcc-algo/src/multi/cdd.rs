@@ -8,14 +8,18 @@
 //! `theta_0 < theta <= theta_max`; then `ssthresh = w` if `w < ssthresh`.
 //! The scheduler half (smallest unacked/cwnd first) is not a congestion controller.
 
-use super::lia::Lia;
+use super::base::Path;
+use super::lia::{alpha, LiaRule};
+use super::window::{Coupled, CouplingRule};
 use crate::common::{secs, MIN_CWND};
-use crate::{AckEvent, CongestionControl, CongestionEvent};
+use crate::{AckEvent, CongestionEvent};
 use mpcc_core::Nanos;
 
+/// CDD's rule: LIA's, plus the delay state (kept out of the records, so an undo
+/// does not rewind it).
 #[derive(Clone, Debug)]
-pub struct Cdd {
-    pub(crate) lia: Lia,
+pub struct CddRule {
+    lia: LiaRule,
     pub theta_0: f64,
     pub theta_max: f64,
     /// Weight of the old value in the forward-delay EWMA.
@@ -30,23 +34,36 @@ pub struct Cdd {
     last: Option<Nanos>,
 }
 
+/// CDD: its rule over the shared per-subflow driver.
+pub type Cdd = Coupled<CddRule>;
+
 impl Cdd {
     pub fn new(init_cwnd: f64, theta_0: f64, theta_max: f64, delay_smoothing: f64, theta_smoothing: f64, period_s: f64) -> Cdd {
-        Cdd {
-            lia: Lia::new(init_cwnd, 1.0),
-            theta_0,
-            theta_max,
-            delay_smoothing,
-            theta_smoothing,
-            period: mpcc_core::time::from_secs(period_s),
-            delay: Vec::new(),
-            theta: 0.0,
-            last: None,
-        }
+        Coupled::with_rule(
+            init_cwnd,
+            CddRule {
+                lia: LiaRule { phi: 1.0 },
+                theta_0,
+                theta_max,
+                delay_smoothing,
+                theta_smoothing,
+                period: mpcc_core::time::from_secs(period_s),
+                delay: Vec::new(),
+                theta: 0.0,
+                last: None,
+            },
+        )
     }
 
-    /// The periodic step: update theta, cut the slowest subflow. Returns its id if cut.
+    /// The periodic step (see [`CddRule::adjust`]).
     pub fn adjust(&mut self) -> Option<usize> {
+        self.rule.adjust(&mut self.paths)
+    }
+}
+
+impl CddRule {
+    /// The periodic step: update theta, cut the slowest subflow. Returns its id if cut.
+    pub fn adjust(&mut self, paths: &mut [Path]) -> Option<usize> {
         let (mut dmax, mut dmin, mut imax) = (0.0f64, f64::INFINITY, 0);
         let mut n = 0;
         for (i, &d) in self.delay.iter().enumerate() {
@@ -66,7 +83,7 @@ impl Cdd {
         let b = self.theta_smoothing;
         self.theta = if self.theta == 0.0 { t_new } else { (1.0 - b) * t_new + b * self.theta };
         let th = self.theta;
-        let p = &mut self.lia.paths[imax];
+        let p = &mut paths[imax];
         if th > self.theta_max {
             p.cwnd /= th;
         } else if th > self.theta_0 {
@@ -82,15 +99,17 @@ impl Cdd {
     }
 }
 
-impl CongestionControl for Cdd {
-    fn add_subflow(&mut self, now: Nanos) -> usize {
+impl CouplingRule for CddRule {
+    type Sub = Path;
+    fn new_subflow(&mut self, init_cwnd: f64) -> Path {
         self.delay.push(0.0);
-        self.lia.add_subflow(now)
+        self.lia.new_subflow(init_cwnd)
     }
 
+    /// LIA's step, then the forward-delay sample and, once per period, the cut.
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        self.lia.grow(sf, ev);
+    fn grow(&mut self, subs: &mut [Path], sf: usize, ev: &AckEvent) {
+        self.lia.grow(subs, sf, ev);
         if ev.owd > 0 {
             let (d, a) = (secs(ev.owd), self.delay_smoothing);
             let s = &mut self.delay[sf];
@@ -99,31 +118,32 @@ impl CongestionControl for Cdd {
         let last = *self.last.get_or_insert(ev.now);
         if ev.now.saturating_sub(last) >= self.period {
             self.last = Some(ev.now);
-            self.adjust();
+            self.adjust(subs);
         }
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.lia.on_congestion(sf, ev);
+    #[inline]
+    fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, ev: &AckEvent) {
+        self.lia.increase(subs, sf, left, ev);
     }
-    fn undo(&mut self, sf: usize, now: Nanos) {
-        self.lia.undo(sf, now);
+    fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
+        self.lia.decrease(subs, sf, ev);
     }
-    fn remove_subflow(&mut self, sf: usize, now: Nanos) {
-        self.lia.remove_subflow(sf, now);
+    /// Its forward delay leaves theta too: a subflow that left is never cut.
+    fn remove(&mut self, subs: &mut [Path], sf: usize) {
+        self.lia.remove(subs, sf);
+        self.delay[sf] = 0.0;
     }
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.lia.cwnd(sf)
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.lia.ssthresh(sf)
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.lia.set_ssthresh(sf, v);
+    /// LIA's `alpha`, then `theta` (connection) and `delay` (s, smoothed forward delay).
+    fn metrics(&self, subs: &[Path], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("alpha", alpha(subs));
+        out("theta", self.theta);
+        out("delay", self.delay[sf]);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
 
@@ -131,8 +151,8 @@ mod tests {
         let mut c = Cdd::new(10.0, 1.5, 3.0, 0.75, 0.75, 0.5);
         for _ in 0..2 {
             let i = c.add_subflow(0);
-            c.lia.paths[i] = path(40.0, 100.0);
-            c.lia.paths[i].ssthresh = 30.0;
+            c.paths[i] = path(40.0, 100.0);
+            c.paths[i].ssthresh = 30.0;
         }
         c
     }
@@ -141,25 +161,25 @@ mod tests {
     fn cuts_the_slowest_subflow_by_theta() {
         // theta = 4 > theta_max 3: w /= 4 on the slow subflow, ssthresh follows.
         let mut c = cdd();
-        c.delay = vec![0.020, 0.080];
+        c.rule.delay = vec![0.020, 0.080];
         assert_eq!(c.adjust(), Some(1));
         assert_eq!((c.cwnd(1), c.ssthresh(1), c.cwnd(0)), (10.0, 10.0, 40.0));
         // theta_0 < theta = 2 <= theta_max: average of w and w/theta
         let mut c = cdd();
-        c.delay = vec![0.040, 0.020];
+        c.rule.delay = vec![0.040, 0.020];
         assert_eq!(c.adjust(), Some(0));
         assert_eq!((c.cwnd(0), c.ssthresh(0)), (30.0, 30.0));
         // theta = 1.2 <= theta_0: nothing
         let mut c = cdd();
-        c.delay = vec![0.024, 0.020];
+        c.rule.delay = vec![0.024, 0.020];
         assert_eq!(c.adjust(), None);
         // theta smoothing: second period theta = 0.25 * 2 + 0.75 * 4 = 3.5
         let mut c = cdd();
-        c.delay = vec![0.020, 0.080];
+        c.rule.delay = vec![0.020, 0.080];
         c.adjust();
-        c.delay = vec![0.020, 0.040];
+        c.rule.delay = vec![0.020, 0.040];
         c.adjust();
-        assert!((c.theta - 3.5).abs() < 1e-12);
+        assert!((c.rule.theta - 3.5).abs() < 1e-12);
     }
 
     #[test]
@@ -173,11 +193,30 @@ mod tests {
         ev.owd = 60 * MS;
         ev.now = 100 * MS;
         c.on_ack(1, &ev); // 0.25 * 60 + 0.75 * 100 = 90 ms
-        assert!((c.delay[1] - 0.090).abs() < 1e-12);
+        assert!((c.rule.delay[1] - 0.090).abs() < 1e-12);
         assert_eq!(c.cwnd(1), 40.0, "no adjustment before 0.5 s");
         ev.now = 500 * MS;
         ev.owd = 90 * MS;
         c.on_ack(1, &ev); // theta = 4.5 > 3: 40 / 4.5
         assert!((c.cwnd(1) - 40.0 / 4.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn metrics_are_alpha_theta_and_delay() {
+        let mut c = cdd();
+        c.rule.delay = vec![0.020, 0.080];
+        c.adjust();
+        let m = crate::metrics_of(&c, 1);
+        assert_eq!(&m[1..], [("theta", 4.0), ("delay", 0.080)]);
+        assert_eq!(m[0].0, "alpha");
+    }
+
+    #[test]
+    fn a_removed_subflow_leaves_theta() {
+        let mut c = cdd();
+        c.rule.delay = vec![0.020, 0.080];
+        c.remove_subflow(1, 0);
+        assert_eq!(c.adjust(), None, "one subflow left: no delay difference");
+        assert_eq!(c.cwnd(1), 0.0);
     }
 }

@@ -6,56 +6,55 @@
 //! and is flappy when the paths are equally congested.
 
 use super::base::Path;
+use super::window::{self, CouplingRule};
 use crate::common::MIN_CWND;
-use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
-use mpcc_core::Nanos;
+use crate::{AckEvent, CongestionEvent, CongestionKind};
 
-#[derive(Clone, Debug)]
-pub struct Coupled {
-    init_cwnd: f64,
-    pub(crate) paths: Vec<Path>,
-    pub(crate) saved: super::base::Saved<Path>,
-}
+/// The fully coupled rule (no parameters).
+#[derive(Clone, Debug, Default)]
+pub struct FullyCoupled;
+
+/// COUPLED: its rule over the shared per-subflow driver.
+pub type Coupled = window::Coupled<FullyCoupled>;
 
 impl Coupled {
     pub fn new(init_cwnd: f64) -> Coupled {
-        Coupled { init_cwnd, paths: Vec::new(), saved: Default::default() }
-    }
-    #[inline]
-    fn total(&self) -> f64 {
-        self.paths.iter().map(|p| p.cwnd).sum()
+        window::Coupled::with_rule(init_cwnd, FullyCoupled)
     }
 }
 
-impl CongestionControl for Coupled {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(Path::new(self.init_cwnd));
-        self.paths.len() - 1
+#[inline]
+fn total(paths: &[Path]) -> f64 {
+    paths.iter().map(|p| p.cwnd).sum()
+}
+
+impl CouplingRule for FullyCoupled {
+    type Sub = Path;
+    fn new_subflow(&mut self, init_cwnd: f64) -> Path {
+        Path::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        self.paths[sf].observe(ev);
-        let p = &mut self.paths[sf];
-        let left = p.ca_segments(ev);
-        if left > 0.0 {
-            let total = self.total();
-            self.paths[sf].cwnd += left / total;
-        }
+    fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
+        let total = total(subs);
+        subs[sf].cwnd += left / total;
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let total = self.total();
-        let p = &mut self.paths[sf];
+    fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
+        let total = total(subs);
+        let p = &mut subs[sf];
         let w = (p.cwnd - total / 2.0).max(MIN_CWND);
         // ssthresh = the reduced window: the subflow stays in congestion avoidance.
         p.ssthresh = w;
         p.cwnd = if ev.kind == CongestionKind::Timeout { MIN_CWND } else { w };
     }
-    path_windows!();
+    /// `w_total`, the connection's window (segments).
+    fn metrics(&self, subs: &[Path], _sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("w_total", total(subs));
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
 
@@ -84,5 +83,14 @@ mod tests {
         assert!((c.cwnd(0) - 10.1).abs() < 1e-12);
         c.on_congestion(0, &cong(CongestionKind::Loss));
         assert!((c.cwnd(0) - 5.05).abs() < 1e-12);
+    }
+
+    #[test]
+    fn metrics_are_the_total_window() {
+        let mut c = Coupled::new(10.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        c.paths[1].cwnd = 30.0;
+        assert_eq!(crate::metrics_of(&c, 0), [("w_total", 40.0)]);
     }
 }

@@ -10,58 +10,71 @@
 //! `one_over_n_squared_is_fair_on_a_shared_loss_rate`).
 
 use super::base::Path;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use super::window::{Coupled, CouplingRule};
+use crate::{AckEvent, CongestionEvent};
 
+/// EWTCP's rule.
 #[derive(Clone, Debug)]
-pub struct Ewtcp {
-    init_cwnd: f64,
+pub struct EwtcpRule {
     /// Increase weight; 0 means 1/N^2.
     pub a: f64,
-    pub(crate) paths: Vec<Path>,
-    pub(crate) saved: super::base::Saved<Path>,
+    /// Subflows that left: N counts the others.
+    removed: usize,
 }
 
-impl Ewtcp {
-    pub fn new(init_cwnd: f64, a: f64) -> Ewtcp {
-        Ewtcp { init_cwnd, a, paths: Vec::new(), saved: Default::default() }
-    }
-    /// The weight in use.
+impl EwtcpRule {
+    /// The weight in use in a table of `n` subflows (the removed ones left out).
     #[inline]
-    pub fn weight(&self) -> f64 {
+    pub fn weight(&self, n: usize) -> f64 {
         if self.a > 0.0 {
             self.a
         } else {
-            let n = self.paths.len().max(1) as f64;
+            let n = (n - self.removed).max(1) as f64;
             1.0 / (n * n)
         }
     }
 }
 
-impl CongestionControl for Ewtcp {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(Path::new(self.init_cwnd));
-        self.paths.len() - 1
+/// EWTCP: its rule over the shared per-subflow driver.
+pub type Ewtcp = Coupled<EwtcpRule>;
+
+impl Ewtcp {
+    pub fn new(init_cwnd: f64, a: f64) -> Ewtcp {
+        Coupled::with_rule(init_cwnd, EwtcpRule { a, removed: 0 })
+    }
+    /// The weight in use.
+    pub fn weight(&self) -> f64 {
+        self.rule.weight(self.paths.len())
+    }
+}
+
+impl CouplingRule for EwtcpRule {
+    type Sub = Path;
+    fn new_subflow(&mut self, init_cwnd: f64) -> Path {
+        Path::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let a = self.weight();
-        let p = &mut self.paths[sf];
-        p.observe(ev);
-        let left = p.ca_segments(ev);
-        if left > 0.0 {
-            p.cwnd += a * left / p.cwnd;
-        }
+    fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
+        let a = self.weight(subs.len());
+        let p = &mut subs[sf];
+        p.cwnd += a * left / p.cwnd;
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        self.paths[sf].halve(ev.kind);
+    fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
+        subs[sf].halve(ev.kind);
     }
-    path_windows!();
+    fn remove(&mut self, subs: &mut [Path], sf: usize) {
+        subs[sf].retire();
+        self.removed += 1;
+    }
+    /// `a`, the increase weight in use.
+    fn metrics(&self, subs: &[Path], _sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("a", self.weight(subs.len()));
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::single::reno::Reno;
@@ -124,5 +137,24 @@ mod tests {
             let expect = (n as f64).powf(0.75);
             assert!((greedy / one / expect - 1.0).abs() < 0.1, "n={n}: 1/sqrt(N) gives {} x Reno", greedy / one);
         }
+    }
+
+    #[test]
+    fn metrics_are_the_weight_in_use() {
+        let mut c = Ewtcp::new(10.0, 0.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        assert_eq!(crate::metrics_of(&c, 1), [("a", 0.25)]);
+    }
+
+    #[test]
+    fn a_removed_subflow_leaves_n() {
+        let mut c = Ewtcp::new(10.0, 0.0);
+        for _ in 0..3 {
+            c.add_subflow(0);
+        }
+        assert_eq!(c.weight(), 1.0 / 9.0);
+        c.remove_subflow(1, 0);
+        assert_eq!(c.weight(), 0.25);
     }
 }

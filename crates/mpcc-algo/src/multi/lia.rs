@@ -11,92 +11,95 @@
 //! `N = w` exactly, i.e. Reno bit for bit.
 
 use super::base::{argmax, scaled_sum, Path};
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use super::window::{Coupled, CouplingRule};
+use crate::{AckEvent, CongestionEvent};
 
+/// LIA's coupling rule.
 #[derive(Clone, Debug)]
-pub struct Lia {
-    init_cwnd: f64,
+pub struct LiaRule {
     /// Family parameter in [0, 2]; 1 is RFC 6356.
     pub phi: f64,
-    pub(crate) paths: Vec<Path>,
-    pub(crate) saved: super::base::Saved<Path>,
 }
+
+/// LIA: its rule over the shared per-subflow driver.
+pub type Lia = Coupled<LiaRule>;
 
 impl Lia {
     pub fn new(init_cwnd: f64, phi: f64) -> Lia {
-        Lia { init_cwnd, phi, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, LiaRule { phi })
     }
 
     /// `N_r`: the subflow grows by `acked / N_r` in congestion avoidance.
-    #[inline]
     pub fn denominator(&self, r: usize) -> f64 {
-        let me = &self.paths[r];
-        if !me.eligible() {
-            return me.cwnd; // no RTT yet: uncoupled Reno increase
-        }
-        let phi = self.phi;
-        let b = if phi == 1.0 {
-            argmax(self.paths.iter(), |p| p.cwnd / (p.srtt * p.srtt))
-        } else {
-            argmax(self.paths.iter(), |p| p.cwnd.powf(phi) / (p.srtt * p.srtt))
-        };
-        let Some(b) = b else { return me.cwnd };
-        let pb = &self.paths[b];
-        let s = scaled_sum(pb.srtt, self.paths.iter());
-        // numerator w_r^(1-phi) * w_b^phi (just w_b when phi = 1)
-        let num = if phi == 1.0 { pb.cwnd } else { me.cwnd.powf(1.0 - phi) * pb.cwnd.powf(phi) };
-        let n = s * (s / num);
-        if n.is_finite() && n > me.cwnd {
-            n
-        } else {
-            me.cwnd
-        }
+        denominator(&self.paths, self.rule.phi, r)
     }
 
     /// RFC 6356's alpha (phi = 1 form), for tests and traces.
     pub fn alpha(&self) -> f64 {
-        let mut best: f64 = 0.0;
-        let (mut sum_x, mut w_total) = (0.0, 0.0);
-        for p in self.paths.iter().filter(|p| p.eligible()) {
-            best = best.max(p.cwnd / (p.srtt * p.srtt));
-            sum_x += p.rate();
-            w_total += p.cwnd;
-        }
-        w_total * best / (sum_x * sum_x)
-    }
-
-    /// The shared AIMD step; CDD reuses it.
-    #[inline]
-    pub(crate) fn grow(&mut self, sf: usize, ev: &AckEvent) {
-        self.paths[sf].observe(ev);
-        let p = &mut self.paths[sf];
-        let left = p.ca_segments(ev);
-        if left > 0.0 {
-            let n = self.denominator(sf);
-            self.paths[sf].cwnd += left / n;
-        }
+        alpha(&self.paths)
     }
 }
 
-impl CongestionControl for Lia {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(Path::new(self.init_cwnd));
-        self.paths.len() - 1
+/// `N_r` over the table `paths` (see the module comment).
+#[inline]
+pub fn denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
+    let me = &paths[r];
+    if !me.eligible() {
+        return me.cwnd; // no RTT yet: uncoupled Reno increase
+    }
+    let b = if phi == 1.0 {
+        argmax(paths.iter(), |p| p.cwnd / (p.srtt * p.srtt))
+    } else {
+        argmax(paths.iter(), |p| p.cwnd.powf(phi) / (p.srtt * p.srtt))
+    };
+    let Some(b) = b else { return me.cwnd };
+    let pb = &paths[b];
+    let s = scaled_sum(pb.srtt, paths.iter());
+    // numerator w_r^(1-phi) * w_b^phi (just w_b when phi = 1)
+    let num = if phi == 1.0 { pb.cwnd } else { me.cwnd.powf(1.0 - phi) * pb.cwnd.powf(phi) };
+    let n = s * (s / num);
+    if n.is_finite() && n > me.cwnd {
+        n
+    } else {
+        me.cwnd
+    }
+}
+
+/// RFC 6356's alpha over the eligible subflows (NaN while none has an RTT).
+pub fn alpha(paths: &[Path]) -> f64 {
+    let mut best: f64 = 0.0;
+    let (mut sum_x, mut w_total) = (0.0, 0.0);
+    for p in paths.iter().filter(|p| p.eligible()) {
+        best = best.max(p.cwnd / (p.srtt * p.srtt));
+        sum_x += p.rate();
+        w_total += p.cwnd;
+    }
+    w_total * best / (sum_x * sum_x)
+}
+
+impl CouplingRule for LiaRule {
+    type Sub = Path;
+    fn new_subflow(&mut self, init_cwnd: f64) -> Path {
+        Path::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        self.grow(sf, ev);
+    fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
+        let n = denominator(subs, self.phi, sf);
+        subs[sf].cwnd += left / n;
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        self.paths[sf].halve(ev.kind);
+    fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
+        subs[sf].halve(ev.kind);
     }
-    path_windows!();
+    /// `alpha` (connection) and `increase`, the per-segment increase 1/N_r.
+    fn metrics(&self, subs: &[Path], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("alpha", alpha(subs));
+        out("increase", 1.0 / denominator(subs, self.phi, sf));
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
 
@@ -204,5 +207,13 @@ mod tests {
         assert_eq!((c.cwnd(0), c.ssthresh(0), c.cwnd(1)), (10.0, 10.0, 10.0));
         c.on_congestion(1, &cong(crate::CongestionKind::Timeout));
         assert_eq!((c.cwnd(1), c.ssthresh(1)), (1.0, 5.0));
+    }
+
+    #[test]
+    fn metrics_are_alpha_and_the_increase() {
+        let c = lia(1.0, &[(10.0, 100.0), (20.0, 200.0)]);
+        let m = crate::metrics_of(&c, 1);
+        assert_eq!(m.iter().map(|x| x.0).collect::<Vec<_>>(), ["alpha", "increase"]);
+        assert!((m[0].1 - 0.75).abs() < 1e-12 && (m[1].1 - 1.0 / 40.0).abs() < 1e-12, "{m:?}");
     }
 }

@@ -1,32 +1,9 @@
 //! Coupled multipath congestion controllers, their registry entries and builder.
 //!
-//! Each controller owns a table of per-subflow records (embedding [`base::Path`])
-//! indexed by the dense subflow id; its coupling term is computed from that table.
-
-/// The window accessors of `CongestionControl` over `self.paths[sf]`, a `Path`
-/// or (with the field name) a record embedding one: `path_windows!()`, `path_windows!(p)`.
-macro_rules! path_windows {
-    ($($field:ident)?) => {
-        fn cwnd(&self, sf: usize) -> f64 {
-            self.paths[sf]$(.$field)?.cwnd
-        }
-        fn ssthresh(&self, sf: usize) -> f64 {
-            self.paths[sf]$(.$field)?.ssthresh
-        }
-        fn set_ssthresh(&mut self, sf: usize, v: f64) {
-            self.paths[sf]$(.$field)?.ssthresh = v;
-        }
-        fn remove_subflow(&mut self, sf: usize, _now: mpcc_core::Nanos) {
-            self.paths[sf].retire();
-        }
-        /// The state before the last reduction comes back whole (docs/tcp-recovery.md#undo).
-        fn undo(&mut self, sf: usize, _now: mpcc_core::Nanos) {
-            if let Some(p) = self.saved.take(sf) {
-                self.paths[sf] = p;
-            }
-        }
-    };
-}
+//! Each controller is its coupling rule over the shared driver
+//! [`window::Coupled`], which owns the table of per-subflow records (embedding
+//! [`base::Path`]) indexed by the dense subflow id; the rule computes its coupling
+//! terms from that table. MPMTP still carries its own copy of the driver.
 
 pub mod balia;
 pub mod binomial;
@@ -42,6 +19,7 @@ pub mod mpveno;
 pub mod noda_ito;
 pub mod olia;
 pub mod wmptcpw;
+pub mod window;
 pub mod wvegas;
 
 use crate::params::{param, AlgoInfo, ParamInfo, INIT_CWND};
@@ -215,8 +193,8 @@ pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
         "wmptcpw" => Controller::Wmptcpw(wmptcpw::WMptcpw::new(p("init_cwnd"))),
         "mpcubic" => {
             let mut m = mpcubic::MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5);
-            m.origin = if p("time_origin") >= 0.5 { mpcubic::TimeOrigin::Linux } else { mpcubic::TimeOrigin::Loss };
-            m.coupled = p("coupled") >= 0.5;
+            m.rule.origin = if p("time_origin") >= 0.5 { mpcubic::TimeOrigin::Linux } else { mpcubic::TimeOrigin::Loss };
+            m.rule.coupled = p("coupled") >= 0.5;
             Controller::Mpcubic(m)
         }
         "mpsqrt" => Controller::Mpsqrt(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
@@ -422,6 +400,35 @@ mod tests {
             }
         }
         assert_eq!(checked, super::REGISTRY.len() * 24);
+    }
+
+    /// Every coupled controller but MPMTP names its coupling terms; the names are
+    /// the same on every subflow and do not depend on the state; reading them
+    /// leaves the windows as they were.
+    #[test]
+    fn every_coupled_controller_exposes_metrics() {
+        for info in super::REGISTRY {
+            let mut c = build(info.name, &Params::new()).unwrap();
+            for _ in 0..2 {
+                c.add_subflow(0);
+            }
+            let mut g = EventGen::new(1, 2);
+            for _ in 0..2000 {
+                let s = g.next(|sf| c.cwnd(sf));
+                apply(&mut c, s);
+            }
+            let before = (c.cwnd(0), c.cwnd(1));
+            let (m0, m1) = (crate::metrics_of(&c, 0), crate::metrics_of(&c, 1));
+            assert_eq!(before, (c.cwnd(0), c.cwnd(1)));
+            let names = |m: &[(&'static str, f64)]| m.iter().map(|x| x.0).collect::<Vec<&str>>();
+            assert_eq!(names(&m0), names(&m1), "{}", info.name);
+            assert_eq!(m0.is_empty(), info.name == "mpmtp", "{}: {m0:?}", info.name);
+        }
+        // Single-path rules report through Uncoupled.
+        let c = build("cubic", &Params::new()).unwrap();
+        let mut c = c;
+        c.add_subflow(0);
+        assert_eq!(crate::metrics_of(&c, 0).iter().map(|x| x.0).collect::<Vec<_>>(), ["w_max", "k"]);
     }
 
     #[test]

@@ -15,8 +15,9 @@
 //! Linux does, at the first congestion-avoidance ACK plus one minimum RTT.
 
 use super::base::Path;
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{secs, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use crate::{AckEvent, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
 
 #[derive(Clone, Debug)]
@@ -29,10 +30,14 @@ pub struct CubicPath {
     pub origin: f64,
 }
 
-impl CubicPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
-        self.p.retire();
+impl Record for CubicPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
+    }
+    #[inline]
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
     }
 }
 
@@ -46,9 +51,9 @@ pub enum TimeOrigin {
     Linux,
 }
 
+/// MPCubic's rule.
 #[derive(Clone, Debug)]
-pub struct MpCubic {
-    init_cwnd: f64,
+pub struct MpCubicRule {
     pub c: f64,
     /// Multiplicative decrease fraction (window goes to (1 - beta) w).
     pub beta: f64,
@@ -57,32 +62,32 @@ pub struct MpCubic {
     pub origin: TimeOrigin,
     /// false: delta = 1 on every subflow (uncoupled CUBIC), for comparisons.
     pub coupled: bool,
-    pub(crate) paths: Vec<CubicPath>,
-    pub(crate) saved: super::base::Saved<CubicPath>,
 }
+
+/// MPCubic: its rule over the shared per-subflow driver.
+pub type MpCubic = Coupled<MpCubicRule>;
 
 impl MpCubic {
     pub fn new(init_cwnd: f64, c: f64, beta: f64, fast_convergence: bool) -> MpCubic {
-        MpCubic {
-            init_cwnd,
-            c,
-            beta,
-            fast_convergence,
-            origin: TimeOrigin::Loss,
-            coupled: true,
-            paths: Vec::new(),
-            saved: Default::default(),
-        }
+        Coupled::with_rule(init_cwnd, MpCubicRule { c, beta, fast_convergence, origin: TimeOrigin::Loss, coupled: true })
     }
+    pub fn delta(&self) -> f64 {
+        self.rule.delta(&self.paths)
+    }
+    pub fn target(&self, r: usize, now: Nanos, dc: f64) -> f64 {
+        self.rule.target(&self.paths, r, now, dc)
+    }
+}
 
+impl MpCubicRule {
     /// `(max x / sum x)^4` over eligible subflows (1 with one subflow or uncoupled).
     #[inline]
-    pub fn delta(&self) -> f64 {
+    pub fn delta(&self, paths: &[CubicPath]) -> f64 {
         if !self.coupled {
             return 1.0;
         }
         let (mut sum, mut max) = (0.0, 0.0f64);
-        for q in &self.paths {
+        for q in paths {
             let x = q.p.rate();
             sum += x;
             max = max.max(x);
@@ -95,32 +100,33 @@ impl MpCubic {
         }
     }
 
+    /// K_r, the time the curve takes from the epoch's origin to w_max with scale `dc`.
+    #[inline]
+    fn k(q: &CubicPath, dc: f64) -> f64 {
+        ((q.w_max - q.origin).max(0.0) / dc).cbrt()
+    }
+
     /// CUBIC's target window for subflow r at `now` with scale `dc = delta * C`.
     #[inline]
-    pub fn target(&self, r: usize, now: Nanos, dc: f64) -> f64 {
-        let q = &self.paths[r];
+    pub fn target(&self, paths: &[CubicPath], r: usize, now: Nanos, dc: f64) -> f64 {
+        let q = &paths[r];
         let epoch = q.epoch.unwrap_or(now);
         let ahead = if self.origin == TimeOrigin::Linux { q.p.min_rtt } else { 0.0 };
         let t = secs(now.saturating_sub(epoch)) + ahead;
-        let k = ((q.w_max - q.origin).max(0.0) / dc).cbrt();
+        let k = Self::k(q, dc);
         q.w_max + dc * (t - k).powi(3)
     }
 }
 
-impl CongestionControl for MpCubic {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(CubicPath { p: Path::new(self.init_cwnd), w_max: 0.0, epoch: None, origin: 0.0 });
-        self.paths.len() - 1
+impl CouplingRule for MpCubicRule {
+    type Sub = CubicPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> CubicPath {
+        CubicPath { p: Path::new(init_cwnd), w_max: 0.0, epoch: None, origin: 0.0 }
     }
 
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let q = &mut self.paths[sf];
-        q.p.observe(ev);
-        let left = q.p.ca_segments(ev);
-        if left <= 0.0 {
-            return;
-        }
+    fn increase(&mut self, subs: &mut [CubicPath], sf: usize, left: f64, ev: &AckEvent) {
+        let q = &mut subs[sf];
         if q.epoch.is_none() {
             q.epoch = Some(ev.now);
             q.origin = q.p.cwnd;
@@ -128,21 +134,20 @@ impl CongestionControl for MpCubic {
                 q.w_max = q.p.cwnd; // K = 0: convex growth from here
             }
         }
-        let dc = self.delta() * self.c;
-        let target = self.target(sf, ev.now, dc);
-        let p = &mut self.paths[sf].p;
+        let dc = self.delta(subs) * self.c;
+        let target = self.target(subs, sf, ev.now, dc);
+        let p = &mut subs[sf].p;
         // Per acked segment (target - w)/w, at most 1/2 (Linux: cnt >= 2); a
         // plateau creeps at 1/(100 w).
         let per = if target > p.cwnd { ((target - p.cwnd) / p.cwnd).min(0.5) } else { 0.01 / p.cwnd };
         p.cwnd += per * left;
     }
 
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
+    fn decrease(&mut self, subs: &mut [CubicPath], sf: usize, ev: &CongestionEvent) {
         let fc = self.fast_convergence;
         let beta = self.beta;
         let at_loss = self.origin == TimeOrigin::Loss;
-        let q = &mut self.paths[sf];
+        let q = &mut subs[sf];
         q.epoch = None;
         let w = q.p.cwnd;
         q.w_max = if fc && w < q.w_max { w * (2.0 - beta) / 2.0 } else { w };
@@ -157,11 +162,19 @@ impl CongestionControl for MpCubic {
             q.origin = q.p.cwnd;
         }
     }
-    path_windows!(p);
+
+    /// `delta` (connection), `w_max` (segments) and `k` (s, with the current delta).
+    fn metrics(&self, subs: &[CubicPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        let d = self.delta(subs);
+        out("delta", d);
+        out("w_max", subs[sf].w_max);
+        out("k", Self::k(&subs[sf], d * self.c));
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
 
@@ -170,7 +183,7 @@ mod tests {
         // Kernel test vectors C1/C1b/C2/C6 (an integer model of Linux's tcp_cubic.c;
         // real-valued here; kernel integers noted).
         let mut c = MpCubic::new(10.0, 0.4, 0.3, true);
-        c.origin = TimeOrigin::Linux; // the kernel vectors read the curve one RTT ahead
+        c.rule.origin = TimeOrigin::Linux; // the kernel vectors read the curve one RTT ahead
         c.add_subflow(0);
         c.paths[0].p = path(100.0, 100.0);
         c.on_congestion(0, &cong(CongestionKind::Loss));
@@ -265,7 +278,7 @@ mod tests {
         // = 121.653, the level the coupled pair reaches only at 20 s. Lag here is
         // at most 1.8 segments (slope 17 segments/s).
         let mut u = MpCubic::new(10.0, 0.4, 0.3, true);
-        u.coupled = false;
+        u.rule.coupled = false;
         for _ in 0..2 {
             let i = u.add_subflow(0);
             u.paths[i].p = path(100.0, 100.0);
@@ -275,5 +288,19 @@ mod tests {
         }
         let got = trajectory(&mut u, &[2.0, 8.0]);
         assert!((got[0] - 95.640).abs() < 2.0 && (got[1] - 121.653).abs() < 2.0, "{got:?}");
+    }
+
+    #[test]
+    fn metrics_are_delta_w_max_and_k() {
+        let mut c = MpCubic::new(10.0, 0.4, 0.3, true);
+        for _ in 0..2 {
+            let i = c.add_subflow(0);
+            c.paths[i].p = path(50.0, 100.0);
+        }
+        c.paths[0].w_max = 80.0;
+        c.paths[0].origin = 56.0;
+        let m = crate::metrics_of(&c, 0);
+        assert_eq!(&m[..2], [("delta", 1.0 / 16.0), ("w_max", 80.0)]);
+        assert!(m[2].0 == "k" && (m[2].1 - (24.0f64 / (0.4 / 16.0)).cbrt()).abs() < 1e-12, "{m:?}");
     }
 }

@@ -254,7 +254,24 @@ impl CongestionControl for MpMtp {
         q.in_convex = false;
         q.p.reduce_to(ev.kind, q.p.cwnd * (1.0 - beta));
     }
-    path_windows!(p);
+    fn cwnd(&self, sf: usize) -> f64 {
+        self.paths[sf].p.cwnd
+    }
+    fn ssthresh(&self, sf: usize) -> f64 {
+        self.paths[sf].p.ssthresh
+    }
+    fn set_ssthresh(&mut self, sf: usize, v: f64) {
+        self.paths[sf].p.ssthresh = v;
+    }
+    fn remove_subflow(&mut self, sf: usize, _now: Nanos) {
+        self.paths[sf].retire();
+    }
+    /// The state before the last reduction comes back whole (docs/tcp-recovery.md#undo).
+    fn undo(&mut self, sf: usize, _now: Nanos) {
+        if let Some(p) = self.saved.take(sf) {
+            self.paths[sf] = p;
+        }
+    }
 }
 
 #[cfg(test)]

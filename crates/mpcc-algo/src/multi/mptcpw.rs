@@ -7,10 +7,11 @@
 //! Westwood's rule: `ssthresh = B_r * RTTmin_r` (Westwood+ bandwidth estimate),
 //! `cwnd = min(cwnd, ssthresh)`; after a timeout `cwnd = 1`.
 
-use super::base::{argmax, scaled_sum, BwEstimator, Path};
+use super::base::{argmax, scaled_sum, Path};
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
-use mpcc_core::Nanos;
+use crate::estimators::BwEstimator;
+use crate::{AckEvent, CongestionEvent, CongestionKind};
 
 /// A subflow with a Westwood+ bandwidth estimate.
 #[derive(Clone, Debug)]
@@ -19,19 +20,29 @@ pub struct WwPath {
     pub bwe: BwEstimator,
 }
 
-impl WwPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
-        self.p.retire();
-        self.bwe = Default::default();
-    }
-
-    pub fn new(init_cwnd: f64) -> WwPath {
-        WwPath { p: Path::new(init_cwnd), bwe: BwEstimator::default() }
+impl Record for WwPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
     }
     #[inline]
-    pub fn observe(&mut self, ev: &AckEvent) {
-        self.p.observe(ev);
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
+    }
+    /// Out of every coupling sum, its estimate included (wMPTCPW's theta reads it).
+    fn retire(&mut self) {
+        self.p.retire();
+        self.bwe = BwEstimator::multipath();
+    }
+}
+
+impl WwPath {
+    pub fn new(init_cwnd: f64) -> WwPath {
+        WwPath { p: Path::new(init_cwnd), bwe: BwEstimator::multipath() }
+    }
+    /// The estimator takes every ACK.
+    #[inline]
+    pub fn sample(&mut self, ev: &AckEvent) {
         self.bwe.on_ack(ev.now, ev.acked, ev.rtt);
     }
     /// Westwood's decrease: threshold at the estimated BDP (halving until the
@@ -45,40 +56,32 @@ impl WwPath {
             _ => self.p.cwnd.min(self.p.ssthresh),
         };
     }
-}
-
-/// The increase both Westwood-based couplings share: subflow `sf` observes the ACK,
-/// then grows by `factor * segments / w` for the segments acknowledged in congestion
-/// avoidance; `factor` (computed from every subflow) only runs when there are some.
-#[inline]
-pub fn westwood_increase(paths: &mut [WwPath], sf: usize, ev: &AckEvent, factor: impl FnOnce(&[WwPath]) -> f64) {
-    let q = &mut paths[sf];
-    q.observe(ev);
-    let left = q.p.ca_segments(ev);
-    if left > 0.0 {
-        let f = factor(paths);
-        let p = &mut paths[sf].p;
-        p.cwnd += f * left / p.cwnd;
+    /// The increase both Westwood-based couplings share: `factor / w` per segment.
+    #[inline]
+    pub fn increase(&mut self, factor: f64, left: f64) {
+        let p = &mut self.p;
+        p.cwnd += factor * left / p.cwnd;
     }
 }
 
+/// MPTCPW's rule.
 #[derive(Clone, Debug)]
-pub struct Mptcpw {
-    init_cwnd: f64,
+pub struct MptcpwRule {
     /// Trade-off between congestion balance (2) and no flappiness (0); 1 default.
     pub gamma: f64,
-    pub(crate) paths: Vec<WwPath>,
-    pub(crate) saved: super::base::Saved<WwPath>,
 }
+
+/// MPTCPW: its rule over the shared per-subflow driver.
+pub type Mptcpw = Coupled<MptcpwRule>;
 
 impl Mptcpw {
     pub fn new(init_cwnd: f64, gamma: f64) -> Mptcpw {
-        Mptcpw { init_cwnd, gamma, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, MptcpwRule { gamma })
     }
 
     /// `delta_r` as defined above.
     pub fn delta(&self, r: usize) -> f64 {
-        delta(&self.paths, self.gamma, r)
+        delta(&self.paths, self.rule.gamma, r)
     }
 }
 
@@ -102,25 +105,33 @@ fn delta(paths: &[WwPath], g: f64, r: usize) -> f64 {
     }
 }
 
-impl CongestionControl for Mptcpw {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(WwPath::new(self.init_cwnd));
-        self.paths.len() - 1
+impl CouplingRule for MptcpwRule {
+    type Sub = WwPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> WwPath {
+        WwPath::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let g = self.gamma;
-        westwood_increase(&mut self.paths, sf, ev, |paths| delta(paths, g, sf).min(1.0));
+    fn observe(&mut self, sub: &mut WwPath, ev: &AckEvent) {
+        sub.sample(ev);
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        self.paths[sf].westwood_decrease(ev.kind);
+    #[inline]
+    fn increase(&mut self, subs: &mut [WwPath], sf: usize, left: f64, _ev: &AckEvent) {
+        let f = delta(subs, self.gamma, sf).min(1.0);
+        subs[sf].increase(f, left);
     }
-    path_windows!(p);
+    fn decrease(&mut self, subs: &mut [WwPath], sf: usize, ev: &CongestionEvent) {
+        subs[sf].westwood_decrease(ev.kind);
+    }
+    /// `delta` (delta_r before the cap at 1) and `bwe` (segments/s).
+    fn metrics(&self, subs: &[WwPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("delta", delta(subs, self.gamma, sf));
+        out("bwe", subs[sf].bwe.bw);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
 
@@ -177,5 +188,14 @@ mod tests {
         let mut c = mw(1.0, &[(40.0, 100.0)]);
         c.on_congestion(0, &cong(crate::CongestionKind::Loss));
         assert_eq!((c.cwnd(0), c.ssthresh(0)), (20.0, 20.0));
+    }
+
+    #[test]
+    fn metrics_are_delta_and_the_estimate() {
+        let mut c = mw(1.0, &[(10.0, 100.0), (20.0, 200.0)]);
+        c.paths[0].bwe.bw = 42.0;
+        let m = crate::metrics_of(&c, 0);
+        assert_eq!(m[1], ("bwe", 42.0));
+        assert!(m[0].0 == "delta" && (m[0].1 - 0.25).abs() < 1e-12, "{m:?}");
     }
 }

@@ -6,91 +6,107 @@
 //! the threshold and on every second new ACK at or above it. On loss the window
 //! drops by `w/5` below the threshold (random loss) and by `w/2` otherwise.
 
-use super::olia::{increase_terms, OliaPath};
-use crate::common::MIN_CWND;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use super::olia::{olia_increase, olia_metrics, OliaPath};
+use super::window::{Coupled, CouplingRule, Record};
+use crate::{AckEvent, CongestionEvent};
 
+/// MPVeno's rule.
 #[derive(Clone, Debug)]
-pub struct MpVeno {
-    init_cwnd: f64,
+pub struct MpVenoRule {
     /// Veno's backlog threshold (packets) before the theta_r share.
     pub beta: f64,
-    pub(crate) paths: Vec<OliaPath>,
-    pub(crate) saved: super::base::Saved<OliaPath>,
     /// Per subflow: the next congestive-state ACK is skipped (every other ACK).
+    /// Not part of the record: an undo leaves it as it is.
     skip: Vec<bool>,
+    /// Subflows that left (OLIA's n counts the others).
+    removed: usize,
 }
 
-impl MpVeno {
-    pub fn new(init_cwnd: f64, beta: f64) -> MpVeno {
-        MpVeno { init_cwnd, beta, paths: Vec::new(), saved: Default::default(), skip: Vec::new() }
-    }
-
-    /// Backlog estimate of subflow r from its latest RTT sample and base RTT.
-    #[inline]
-    pub fn backlog(&self, r: usize) -> f64 {
-        let p = &self.paths[r].p;
-        if p.rtt > 0.0 && p.min_rtt > 0.0 {
-            p.cwnd * (1.0 - p.min_rtt / p.rtt)
-        } else {
-            0.0
-        }
-    }
-
+impl MpVenoRule {
     /// `max(1, theta_r * beta)`.
     #[inline]
-    pub fn threshold(&self, r: usize) -> f64 {
-        let sum: f64 = self.paths.iter().map(|o| o.p.rate()).sum();
-        let theta = if sum > 0.0 { self.paths[r].p.rate() / sum } else { 1.0 };
+    pub fn threshold(&self, paths: &[OliaPath], r: usize) -> f64 {
+        let sum: f64 = paths.iter().map(|o| o.p.rate()).sum();
+        let theta = if sum > 0.0 { paths[r].p.rate() / sum } else { 1.0 };
         (theta * self.beta).max(1.0)
     }
 
     #[inline]
-    pub fn congestive(&self, r: usize) -> bool {
-        self.backlog(r) >= self.threshold(r)
+    pub fn congestive(&self, paths: &[OliaPath], r: usize) -> bool {
+        backlog(paths, r) >= self.threshold(paths, r)
     }
 }
 
-impl CongestionControl for MpVeno {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(OliaPath::new(self.init_cwnd));
-        self.skip.push(false);
-        self.paths.len() - 1
+/// Backlog estimate of subflow r from its latest RTT sample and base RTT.
+#[inline]
+pub fn backlog(paths: &[OliaPath], r: usize) -> f64 {
+    let p = &paths[r].p;
+    if p.rtt > 0.0 && p.min_rtt > 0.0 {
+        p.cwnd * (1.0 - p.min_rtt / p.rtt)
+    } else {
+        0.0
     }
+}
 
+/// MPVeno: its rule over the shared per-subflow driver.
+pub type MpVeno = Coupled<MpVenoRule>;
+
+impl MpVeno {
+    pub fn new(init_cwnd: f64, beta: f64) -> MpVeno {
+        Coupled::with_rule(init_cwnd, MpVenoRule { beta, skip: Vec::new(), removed: 0 })
+    }
+    pub fn backlog(&self, r: usize) -> f64 {
+        backlog(&self.paths, r)
+    }
+    pub fn threshold(&self, r: usize) -> f64 {
+        self.rule.threshold(&self.paths, r)
+    }
+    pub fn congestive(&self, r: usize) -> bool {
+        self.rule.congestive(&self.paths, r)
+    }
+}
+
+impl CouplingRule for MpVenoRule {
+    type Sub = OliaPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> OliaPath {
+        self.skip.push(false);
+        OliaPath::new(init_cwnd)
+    }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let o = &mut self.paths[sf];
-        o.p.observe(ev);
-        o.delivered(ev.acked);
-        let left = o.p.ca_segments(ev);
-        if left <= 0.0 {
-            return;
-        }
-        if self.congestive(sf) {
+    fn observe(&mut self, sub: &mut OliaPath, ev: &AckEvent) {
+        sub.delivered(ev.acked);
+    }
+    #[inline]
+    fn increase(&mut self, subs: &mut [OliaPath], sf: usize, left: f64, _ev: &AckEvent) {
+        if self.congestive(subs, sf) {
             self.skip[sf] = !self.skip[sf];
             if !self.skip[sf] {
                 return; // every second ACK only
             }
         }
-        let (n, eps) = increase_terms(&self.paths, sf);
-        let p = &mut self.paths[sf].p;
-        p.cwnd = (p.cwnd + left / n + left * eps / p.cwnd).max(MIN_CWND);
+        olia_increase(subs, sf, left, subs.len() - self.removed);
     }
-
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let factor = if self.congestive(sf) { 0.5 } else { 0.8 };
-        let o = &mut self.paths[sf];
+    fn decrease(&mut self, subs: &mut [OliaPath], sf: usize, ev: &CongestionEvent) {
+        let factor = if self.congestive(subs, sf) { 0.5 } else { 0.8 };
+        let o = &mut subs[sf];
         o.record_loss();
         o.p.reduce_to(ev.kind, o.p.cwnd * factor);
     }
-    path_windows!(p);
+    fn remove(&mut self, subs: &mut [OliaPath], sf: usize) {
+        subs[sf].retire();
+        self.removed += 1;
+    }
+    /// `backlog` and `threshold` (packets), then OLIA's terms.
+    fn metrics(&self, subs: &[OliaPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("backlog", backlog(subs, sf));
+        out("threshold", self.threshold(subs, sf));
+        olia_metrics(subs, sf, subs.len() - self.removed, out);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::CongestionKind;
@@ -151,5 +167,14 @@ mod tests {
         }
         let w = step(step(20.0));
         assert!((c.cwnd(0) - w).abs() < 1e-9, "{} vs {w}", c.cwnd(0));
+    }
+
+    #[test]
+    fn metrics_are_backlog_threshold_then_olia_terms() {
+        let c = veno(20.0, 110.0, 3.0);
+        let m = crate::metrics_of(&c, 0);
+        let names: Vec<_> = m.iter().map(|x| x.0).collect();
+        assert_eq!(names, ["backlog", "threshold", "in_b", "in_m", "eps", "interloss"]);
+        assert!((m[0].1 - 20.0 * 10.0 / 110.0).abs() < 1e-12 && m[1].1 == 1.5, "{m:?}");
     }
 }

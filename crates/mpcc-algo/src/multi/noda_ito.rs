@@ -9,9 +9,9 @@
 //! leaves loss and slow start open: standard slow start, `w *= 1 - beta` on loss.
 
 use super::base::Path;
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::secs;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use crate::{AckEvent, CongestionEvent};
 
 #[derive(Clone, Debug)]
 pub struct NiPath {
@@ -23,28 +23,33 @@ pub struct NiPath {
     pub mean: f64,
 }
 
-impl NiPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
-        self.p.retire();
+impl Record for NiPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
+    }
+    #[inline]
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
     }
 }
 
+/// Noda & Ito's rule.
 #[derive(Clone, Debug)]
-pub struct NodaIto {
-    init_cwnd: f64,
+pub struct NodaItoRule {
     /// Multiplicative decrease fraction on loss.
     pub beta: f64,
     pub min_cwnd: f64,
     /// true: MeanRTT is updated on every ACK; false (default): once per round.
     pub mean_per_ack: bool,
-    pub(crate) paths: Vec<NiPath>,
-    pub(crate) saved: super::base::Saved<NiPath>,
 }
+
+/// Noda & Ito: its rule over the shared per-subflow driver.
+pub type NodaIto = Coupled<NodaItoRule>;
 
 impl NodaIto {
     pub fn new(init_cwnd: f64, beta: f64, min_cwnd: f64, mean_per_ack: bool) -> NodaIto {
-        NodaIto { init_cwnd, beta, min_cwnd, mean_per_ack, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, NodaItoRule { beta, min_cwnd, mean_per_ack })
     }
 }
 
@@ -57,16 +62,14 @@ fn smooth(mean: f64, recent: f64) -> f64 {
     }
 }
 
-impl CongestionControl for NodaIto {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(NiPath { p: Path::new(self.init_cwnd), round_min: f64::INFINITY, recent: 0.0, mean: 0.0 });
-        self.paths.len() - 1
+impl CouplingRule for NodaItoRule {
+    type Sub = NiPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> NiPath {
+        NiPath { p: Path::new(init_cwnd), round_min: f64::INFINITY, recent: 0.0, mean: 0.0 }
     }
 
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let v = &mut self.paths[sf];
-        v.p.observe(ev);
+    fn observe(&mut self, v: &mut NiPath, ev: &AckEvent) {
         if ev.round_start && v.round_min.is_finite() {
             v.recent = v.round_min;
             v.round_min = f64::INFINITY;
@@ -77,10 +80,11 @@ impl CongestionControl for NodaIto {
         if ev.rtt > 0 {
             v.round_min = v.round_min.min(secs(ev.rtt));
         }
-        let left = v.p.ca_segments(ev);
-        if left <= 0.0 {
-            return;
-        }
+    }
+
+    #[inline]
+    fn increase(&mut self, subs: &mut [NiPath], sf: usize, left: f64, _ev: &AckEvent) {
+        let v = &mut subs[sf];
         // During the first round RecentRTT is the running minimum.
         let recent = if v.recent > 0.0 { v.recent } else { v.round_min };
         if !recent.is_finite() {
@@ -98,16 +102,21 @@ impl CongestionControl for NodaIto {
         }
     }
 
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let p = &mut self.paths[sf].p;
+    fn decrease(&mut self, subs: &mut [NiPath], sf: usize, ev: &CongestionEvent) {
+        let p = &mut subs[sf].p;
         p.reduce_to(ev.kind, p.cwnd * (1.0 - self.beta));
     }
-    path_windows!(p);
+
+    /// `recent_rtt` and `mean_rtt` (s): no coupling term, the rule is per subflow.
+    fn metrics(&self, subs: &[NiPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("recent_rtt", subs[sf].recent);
+        out("mean_rtt", subs[sf].mean);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::CongestionKind;
@@ -161,5 +170,13 @@ mod tests {
             c.on_ack(0, &ack(i, 1.0, 100.0));
         }
         assert_eq!(c.cwnd(0), 2.0, "kernel-style floor of 2");
+    }
+
+    #[test]
+    fn metrics_are_the_round_rtts() {
+        let mut c = ca(1.0);
+        c.paths[0].recent = 0.1;
+        c.paths[0].mean = 0.12;
+        assert_eq!(crate::metrics_of(&c, 0), [("recent_rtt", 0.1), ("mean_rtt", 0.12)]);
     }
 }

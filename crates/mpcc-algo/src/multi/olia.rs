@@ -9,9 +9,9 @@
 //! B\M is not empty, else 0. Decrease: Reno halving.
 
 use super::base::Path;
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::MIN_CWND;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use crate::{AckEvent, CongestionEvent};
 
 /// A subflow with OLIA's loss-distance history (in segments).
 #[derive(Clone, Debug)]
@@ -23,12 +23,18 @@ pub struct OliaPath {
     pub l2: f64,
 }
 
-impl OliaPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
-        self.p.retire();
+impl Record for OliaPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
     }
+    #[inline]
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
+    }
+}
 
+impl OliaPath {
     pub fn new(init_cwnd: f64) -> OliaPath {
         OliaPath { p: Path::new(init_cwnd), l1: 0.0, l2: 0.0 }
     }
@@ -52,11 +58,11 @@ impl OliaPath {
     }
 }
 
-/// OLIA's two increase terms for subflow r: `(N, eps)` such that one acked segment
-/// adds `1/N + eps/w_r`. `N = s * (s / w_r)` with `s = sum_p w_p rtt_r / rtt_p`, which
+/// OLIA's two increase terms for subflow r among the connection's `n_paths`
+/// subflows: `(N, eps)` such that one acked segment adds `1/N + eps/w_r`. `N = s * (s / w_r)` with `s = sum_p w_p rtt_r / rtt_p`, which
 /// is `(sum_p x_p)^2 rtt_r^2 / w_r` and is exactly `w` for a single subflow.
 #[inline]
-pub fn increase_terms(paths: &[OliaPath], r: usize) -> (f64, f64) {
+pub fn increase_terms(paths: &[OliaPath], r: usize, n_paths: usize) -> (f64, f64) {
     let me = &paths[r].p;
     if !me.eligible() {
         return (me.cwnd, 0.0);
@@ -77,7 +83,7 @@ pub fn increase_terms(paths: &[OliaPath], r: usize) -> (f64, f64) {
             n_bm += 1;
         }
     }
-    let n = paths.len() as f64;
+    let n = n_paths as f64;
     let in_m = me.cwnd == max_w;
     let eps = if n_bm == 0 {
         0.0
@@ -91,47 +97,90 @@ pub fn increase_terms(paths: &[OliaPath], r: usize) -> (f64, f64) {
     (s * (s / me.cwnd), eps)
 }
 
-#[derive(Clone, Debug)]
-pub struct Olia {
-    init_cwnd: f64,
-    pub(crate) paths: Vec<OliaPath>,
-    pub(crate) saved: super::base::Saved<OliaPath>,
+/// Whether subflow r is in B (the best paths by `l / rtt^2`) and in M (the
+/// largest windows), over the eligible subflows; (false, false) if r is not eligible.
+pub fn sets(paths: &[OliaPath], r: usize) -> (bool, bool) {
+    if !paths[r].p.eligible() {
+        return (false, false);
+    }
+    let (mut max_w, mut best) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for q in paths.iter().filter(|q| q.p.eligible()) {
+        max_w = max_w.max(q.p.cwnd);
+        best = best.max(q.interloss() / (q.p.srtt * q.p.srtt));
+    }
+    let me = &paths[r];
+    (me.interloss() / (me.p.srtt * me.p.srtt) == best, me.p.cwnd == max_w)
 }
+
+/// OLIA's rule (no parameters).
+#[derive(Clone, Debug, Default)]
+pub struct OliaRule {
+    /// Subflows that left: n in eps counts the others (Linux: cnt_established).
+    removed: usize,
+}
+
+/// OLIA: its rule over the shared per-subflow driver.
+pub type Olia = Coupled<OliaRule>;
 
 impl Olia {
     pub fn new(init_cwnd: f64) -> Olia {
-        Olia { init_cwnd, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, OliaRule::default())
+    }
+
+    /// `(N, eps)` of subflow r (see [`increase_terms`]).
+    pub fn terms(&self, r: usize) -> (f64, f64) {
+        increase_terms(&self.paths, r, self.paths.len() - self.rule.removed)
     }
 }
 
-impl CongestionControl for Olia {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(OliaPath::new(self.init_cwnd));
-        self.paths.len() - 1
+/// The OLIA increase for `left` segments (MPVeno shares it).
+#[inline]
+pub fn olia_increase(paths: &mut [OliaPath], sf: usize, left: f64, n_paths: usize) {
+    let (n, eps) = increase_terms(paths, sf, n_paths);
+    let p = &mut paths[sf].p;
+    // eps = 0 adds +0.0, keeping the one-subflow case bit-equal to Reno.
+    p.cwnd = (p.cwnd + left / n + left * eps / p.cwnd).max(MIN_CWND);
+}
+
+/// OLIA's per-subflow terms: `in_b`, `in_m` (1 = in the set B or M), `eps`, and
+/// `interloss` (l_r, segments).
+pub fn olia_metrics(paths: &[OliaPath], sf: usize, n_paths: usize, out: &mut dyn FnMut(&'static str, f64)) {
+    let (in_b, in_m) = sets(paths, sf);
+    out("in_b", in_b as u8 as f64);
+    out("in_m", in_m as u8 as f64);
+    out("eps", increase_terms(paths, sf, n_paths).1);
+    out("interloss", paths[sf].interloss());
+}
+
+impl CouplingRule for OliaRule {
+    type Sub = OliaPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> OliaPath {
+        OliaPath::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let o = &mut self.paths[sf];
-        o.p.observe(ev);
-        o.delivered(ev.acked);
-        let left = o.p.ca_segments(ev);
-        if left > 0.0 {
-            let (n, eps) = increase_terms(&self.paths, sf);
-            let p = &mut self.paths[sf].p;
-            // eps = 0 adds +0.0, keeping the one-subflow case bit-equal to Reno.
-            p.cwnd = (p.cwnd + left / n + left * eps / p.cwnd).max(MIN_CWND);
-        }
+    fn observe(&mut self, sub: &mut OliaPath, ev: &AckEvent) {
+        sub.delivered(ev.acked);
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        self.paths[sf].record_loss();
-        self.paths[sf].p.halve(ev.kind);
+    #[inline]
+    fn increase(&mut self, subs: &mut [OliaPath], sf: usize, left: f64, _ev: &AckEvent) {
+        olia_increase(subs, sf, left, subs.len() - self.removed);
     }
-    path_windows!(p);
+    fn decrease(&mut self, subs: &mut [OliaPath], sf: usize, ev: &CongestionEvent) {
+        subs[sf].record_loss();
+        subs[sf].p.halve(ev.kind);
+    }
+    fn remove(&mut self, subs: &mut [OliaPath], sf: usize) {
+        subs[sf].retire();
+        self.removed += 1;
+    }
+    fn metrics(&self, subs: &[OliaPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        olia_metrics(subs, sf, subs.len() - self.removed, out);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::CongestionKind;
@@ -147,7 +196,7 @@ mod tests {
 
     /// Per-segment increase of subflow r, scaled by 1024 like the kernel's `cnt`.
     fn inc1024(c: &Olia, r: usize) -> f64 {
-        let (n, eps) = increase_terms(&c.paths, r);
+        let (n, eps) = c.terms(r);
         1024.0 * (1.0 / n + eps / c.paths[r].p.cwnd)
     }
 
@@ -163,8 +212,8 @@ mod tests {
         // comments; the kernel truncates toward 0, e.g. 2.37 -> 2).
         // O1: no losses yet, all tie for best; A has the max window.
         let c = olia(&[(10.0, 100.0, 0.0, 0.0), (5.0, 100.0, 0.0, 0.0)]);
-        assert_eq!(increase_terms(&c.paths, 0).1, -0.5);
-        assert_eq!(increase_terms(&c.paths, 1).1, 0.5);
+        assert_eq!(c.terms(0).1, -0.5);
+        assert_eq!(c.terms(1).1, 0.5);
         assert!((inc1024(&c, 0) - -5.69).abs() < 0.01); // kernel -5
         assert!((inc1024(&c, 1) - 125.16).abs() < 0.01); // kernel +125
         // O2: B (12 segs, 40 ms, l 400000) is best, A (30, 20 ms, l 50000) has max w.
@@ -173,7 +222,7 @@ mod tests {
         assert!((inc1024(&c, 1) - 45.04).abs() < 0.01); // kernel +45
         // O3: histories swapped: A is best and in M, so B\M is empty, eps = 0.
         let c = olia(&[(30.0, 20.0, 400000.0, 100000.0), (12.0, 40.0, 50000.0, 10000.0)]);
-        assert_eq!(increase_terms(&c.paths, 1).1, 0.0);
+        assert_eq!(c.terms(1).1, 0.0);
         assert!((inc1024(&c, 0) - 23.70).abs() < 0.01); // kernel +23
         assert!((inc1024(&c, 1) - 2.37).abs() < 0.01); // kernel +2
         // O4: single subflow, 1/w.
@@ -187,15 +236,15 @@ mod tests {
         // l/rtt^2 = (4e4, 1.6e5, 1e4): B = {1}; M = {0, 1}; B\M empty -> eps = 0.
         let c = olia(&[(20.0, 50.0, 100.0, 0.0), (20.0, 50.0, 400.0, 0.0), (8.0, 100.0, 100.0, 0.0)]);
         for r in 0..3 {
-            assert_eq!(increase_terms(&c.paths, r).1, 0.0);
+            assert_eq!(c.terms(r).1, 0.0);
         }
         // Now path 2 is best (l = 2000 -> 2e5) and not in M: eps_2 = +1/3,
         // eps_0 = eps_1 = -1/(3*2).
         let c = olia(&[(20.0, 50.0, 100.0, 0.0), (20.0, 50.0, 400.0, 0.0), (8.0, 100.0, 2000.0, 0.0)]);
-        assert!((increase_terms(&c.paths, 2).1 - 1.0 / 3.0).abs() < 1e-15);
-        assert!((increase_terms(&c.paths, 0).1 + 1.0 / 6.0).abs() < 1e-15);
+        assert!((c.terms(2).1 - 1.0 / 3.0).abs() < 1e-15);
+        assert!((c.terms(0).1 + 1.0 / 6.0).abs() < 1e-15);
         // first term for path 2: (8/0.01) / (400 + 400 + 80)^2 = 800/774400
-        let (n, _) = increase_terms(&c.paths, 2);
+        let (n, _) = c.terms(2);
         assert!((1.0 / n - 800.0 / 774400.0).abs() < 1e-15);
     }
 
@@ -225,5 +274,28 @@ mod tests {
         c.paths[1].p.cwnd = 0.5; // path 0 is still the max window
         c.on_ack(0, &ev);
         assert!(c.cwnd(0) >= 1.0);
+    }
+
+    #[test]
+    fn metrics_name_the_sets_and_eps() {
+        // O1: all tie for best (no losses yet), subflow 0 has the max window.
+        let c = olia(&[(10.0, 100.0, 0.0, 0.0), (5.0, 100.0, 0.0, 0.0)]);
+        assert_eq!(crate::metrics_of(&c, 0), [("in_b", 1.0), ("in_m", 1.0), ("eps", -0.5), ("interloss", 0.0)]);
+        assert_eq!(crate::metrics_of(&c, 1), [("in_b", 1.0), ("in_m", 0.0), ("eps", 0.5), ("interloss", 0.0)]);
+        // O3: B = {0} = M; subflow 1 is in neither.
+        let c = olia(&[(30.0, 20.0, 400000.0, 100000.0), (12.0, 40.0, 50000.0, 10000.0)]);
+        assert_eq!(crate::metrics_of(&c, 1), [("in_b", 0.0), ("in_m", 0.0), ("eps", 0.0), ("interloss", 50000.0)]);
+    }
+
+    #[test]
+    fn a_removed_subflow_leaves_n() {
+        // Path 2 is best and not in M: eps_2 = 1/(n |B\M|). With the third subflow
+        // gone n is 2, as if it had never been there.
+        let mut c = olia(&[(20.0, 50.0, 100.0, 0.0), (8.0, 100.0, 2000.0, 0.0), (20.0, 50.0, 400.0, 0.0)]);
+        assert!((c.terms(1).1 - 1.0 / 3.0).abs() < 1e-15);
+        c.remove_subflow(2, 0);
+        let two = olia(&[(20.0, 50.0, 100.0, 0.0), (8.0, 100.0, 2000.0, 0.0)]);
+        assert_eq!(c.terms(1), two.terms(1));
+        assert_eq!(c.terms(0), two.terms(0));
     }
 }

@@ -6,20 +6,20 @@
 //! loss Westwood's `ssthresh = B_r * RTTmin_r`. Until a subflow has an estimate its
 //! current rate `w/srtt` stands in for B.
 
-use super::mptcpw::{westwood_increase, WwPath};
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use super::mptcpw::WwPath;
+use super::window::{Coupled, CouplingRule};
+use crate::{AckEvent, CongestionEvent};
 
-#[derive(Clone, Debug)]
-pub struct WMptcpw {
-    init_cwnd: f64,
-    pub(crate) paths: Vec<WwPath>,
-    pub(crate) saved: super::base::Saved<WwPath>,
-}
+/// wMPTCPW's rule (no parameters).
+#[derive(Clone, Debug, Default)]
+pub struct WMptcpwRule;
+
+/// wMPTCPW: its rule over the shared per-subflow driver.
+pub type WMptcpw = Coupled<WMptcpwRule>;
 
 impl WMptcpw {
     pub fn new(init_cwnd: f64) -> WMptcpw {
-        WMptcpw { init_cwnd, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, WMptcpwRule)
     }
 
     pub fn theta(&self) -> f64 {
@@ -43,24 +43,33 @@ fn theta(paths: &[WwPath]) -> f64 {
     }
 }
 
-impl CongestionControl for WMptcpw {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(WwPath::new(self.init_cwnd));
-        self.paths.len() - 1
+impl CouplingRule for WMptcpwRule {
+    type Sub = WwPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> WwPath {
+        WwPath::new(init_cwnd)
     }
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        westwood_increase(&mut self.paths, sf, ev, theta);
+    fn observe(&mut self, sub: &mut WwPath, ev: &AckEvent) {
+        sub.sample(ev);
     }
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        self.paths[sf].westwood_decrease(ev.kind);
+    #[inline]
+    fn increase(&mut self, subs: &mut [WwPath], sf: usize, left: f64, _ev: &AckEvent) {
+        let f = theta(subs);
+        subs[sf].increase(f, left);
     }
-    path_windows!(p);
+    fn decrease(&mut self, subs: &mut [WwPath], sf: usize, ev: &CongestionEvent) {
+        subs[sf].westwood_decrease(ev.kind);
+    }
+    /// `theta` (connection) and `bwe` (segments/s).
+    fn metrics(&self, subs: &[WwPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        out("theta", theta(subs));
+        out("bwe", subs[sf].bwe.bw);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
 
@@ -84,5 +93,15 @@ mod tests {
             c.paths[i].p = path(10.0, 50.0);
         }
         assert!((c.theta() - 0.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn metrics_are_theta_and_the_estimate() {
+        let mut c = WMptcpw::new(10.0);
+        c.add_subflow(0);
+        c.add_subflow(0);
+        c.paths[0].bwe.bw = 300.0;
+        c.paths[1].bwe.bw = 100.0;
+        assert_eq!(crate::metrics_of(&c, 1), [("theta", 0.5625), ("bwe", 100.0)]);
     }
 }

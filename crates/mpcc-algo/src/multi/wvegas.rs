@@ -11,8 +11,9 @@
 //! start leaves when `diff_r > gamma` (Vegas). Loss: Reno halving.
 
 use super::base::{may_grow, Path};
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{secs, slow_start};
-use crate::{AckEvent, CongestionControl, CongestionEvent};
+use crate::{AckEvent, CongestionEvent};
 use mpcc_core::Nanos;
 
 #[derive(Clone, Debug)]
@@ -29,32 +30,49 @@ pub struct VegasPath {
     pub queue_delay: f64,
 }
 
-impl VegasPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
+impl Record for VegasPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
+    }
+    #[inline]
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
+    }
+    /// Out of every coupling sum, its rate (the weights' denominator) included.
+    fn retire(&mut self) {
         self.p.retire();
         self.rate = 0.0;
     }
 }
 
+/// wVegas's rule.
 #[derive(Clone, Debug)]
-pub struct WVegas {
-    init_cwnd: f64,
+pub struct WVegasRule {
     pub total_alpha: f64,
     pub alpha_min: f64,
     pub gamma: f64,
-    pub(crate) paths: Vec<VegasPath>,
-    pub(crate) saved: super::base::Saved<VegasPath>,
 }
+
+/// wVegas: its rule over the shared per-subflow driver.
+pub type WVegas = Coupled<WVegasRule>;
 
 impl WVegas {
     pub fn new(init_cwnd: f64, total_alpha: f64, alpha_min: f64, gamma: f64) -> WVegas {
-        WVegas { init_cwnd, total_alpha, alpha_min, gamma, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, WVegasRule { total_alpha, alpha_min, gamma })
     }
 
     /// The once-per-round decision for subflow r, with mean RTT `rtt` (s).
+    #[cfg(test)]
     pub(crate) fn round(&mut self, r: usize, rtt: f64) {
-        let v = &mut self.paths[r];
+        self.rule.round(&mut self.paths, r, rtt);
+    }
+}
+
+impl WVegasRule {
+    /// The once-per-round decision for subflow r, with mean RTT `rtt` (s).
+    fn round(&self, paths: &mut [VegasPath], r: usize, rtt: f64) {
+        let v = &mut paths[r];
         let (w, base) = (v.p.cwnd, v.base);
         if !(rtt > 0.0 && base > 0.0) {
             return;
@@ -69,8 +87,8 @@ impl WVegas {
             }
             return;
         }
-        let total: f64 = self.paths.iter().map(|q| q.rate).sum();
-        let v = &mut self.paths[r];
+        let total = total_rate(paths);
+        let v = &mut paths[r];
         if total > 0.0 {
             v.alpha = (v.rate / total * self.total_alpha).max(self.alpha_min);
         }
@@ -98,51 +116,52 @@ impl WVegas {
     }
 }
 
-impl CongestionControl for WVegas {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(VegasPath {
-            p: Path::new(self.init_cwnd),
-            base: 0.0,
-            rtt_sum: 0.0,
-            rtt_cnt: 0,
-            rate: 0.0,
-            alpha: self.alpha_min,
-            queue_delay: 0.0,
-        });
-        self.paths.len() - 1
+#[inline]
+fn total_rate(paths: &[VegasPath]) -> f64 {
+    paths.iter().map(|q| q.rate).sum()
+}
+
+impl CouplingRule for WVegasRule {
+    type Sub = VegasPath;
+    fn new_subflow(&mut self, init_cwnd: f64) -> VegasPath {
+        VegasPath { p: Path::new(init_cwnd), base: 0.0, rtt_sum: 0.0, rtt_cnt: 0, rate: 0.0, alpha: self.alpha_min, queue_delay: 0.0 }
     }
 
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let v = &mut self.paths[sf];
-        v.p.observe(ev);
+    fn observe(&mut self, v: &mut VegasPath, ev: &AckEvent) {
         if ev.rtt > 0 {
             let r = secs(ev.rtt);
             v.base = if v.base == 0.0 { r } else { v.base.min(r) };
             v.rtt_sum += r;
             v.rtt_cnt += 1;
         }
+    }
+
+    /// Vegas moves once per round; between round starts only slow start runs.
+    #[inline]
+    fn grow(&mut self, subs: &mut [VegasPath], sf: usize, ev: &AckEvent) {
         if !may_grow(ev) {
             return;
         }
+        let v = &mut subs[sf];
         if ev.round_start {
             let (sum, cnt) = (v.rtt_sum, v.rtt_cnt);
             v.rtt_sum = 0.0;
             v.rtt_cnt = 0;
             if cnt > 2 {
                 let w0 = v.p.cwnd;
-                self.round(sf, sum / cnt as f64);
-                let v = &mut self.paths[sf];
+                self.round(subs, sf, sum / cnt as f64);
+                let v = &mut subs[sf];
                 if v.p.cwnd < v.p.ssthresh && v.p.cwnd >= w0 {
                     slow_start(&mut v.p.cwnd, v.p.ssthresh, ev.acked);
                 }
                 return;
             }
             // Too few samples: this ACK is handled as Reno.
-            let p = &mut self.paths[sf].p;
+            let p = &mut subs[sf].p;
             let left = slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
             if left > 0.0 {
-                p.cwnd += left / p.cwnd;
+                self.increase(subs, sf, left, ev);
             }
             return;
         }
@@ -151,9 +170,15 @@ impl CongestionControl for WVegas {
         slow_start(&mut p.cwnd, p.ssthresh, ev.acked);
     }
 
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let v = &mut self.paths[sf];
+    /// Reno's increase, for a round start with too few RTT samples.
+    #[inline]
+    fn increase(&mut self, subs: &mut [VegasPath], sf: usize, left: f64, _ev: &AckEvent) {
+        let p = &mut subs[sf].p;
+        p.cwnd += left / p.cwnd;
+    }
+
+    fn decrease(&mut self, subs: &mut [VegasPath], sf: usize, ev: &CongestionEvent) {
+        let v = &mut subs[sf];
         v.p.halve(ev.kind);
         v.rtt_sum = 0.0;
         v.rtt_cnt = 0;
@@ -163,15 +188,23 @@ impl CongestionControl for WVegas {
         }
     }
 
-    fn on_recovery_exit(&mut self, sf: usize, _now: Nanos) {
+    fn recovery_exit(&mut self, subs: &mut [VegasPath], sf: usize, _now: Nanos) {
         // Linux re-enables Vegas on return to Open with alpha reset.
-        self.paths[sf].alpha = self.alpha_min;
+        subs[sf].alpha = self.alpha_min;
     }
-    path_windows!(p);
+
+    /// `alpha` (packets), `weight` (rate share x_r / sum x) and `queue_delay` (s).
+    fn metrics(&self, subs: &[VegasPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        let total = total_rate(subs);
+        out("alpha", subs[sf].alpha);
+        out("weight", if total > 0.0 { subs[sf].rate / total } else { 0.0 });
+        out("queue_delay", subs[sf].queue_delay);
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::CongestionControl;
     use super::*;
 
     const US: f64 = 1e-6;
@@ -255,5 +288,14 @@ mod tests {
         // no queueing: diff 0 < alpha each round after the first (too few samples
         // before it: one Reno ACK of 1/10).
         assert!((c.cwnd(0) - (10.1 + 4.0)).abs() < 1e-9, "{}", c.cwnd(0));
+    }
+
+    #[test]
+    fn metrics_are_alpha_weight_and_queue_delay() {
+        let mut c = two(20.0, 10001.0, 2.0, 1500.0, (30.0, 22001.0));
+        c.round(0, 12001.0 * US);
+        let m = crate::metrics_of(&c, 0);
+        assert_eq!(m.iter().map(|x| x.0).collect::<Vec<_>>(), ["alpha", "weight", "queue_delay"]);
+        assert!((m[0].1 - 5.5).abs() < 0.01 && (m[1].1 - 0.55).abs() < 0.01 && m[2].1 == 1500.0 * US, "{m:?}");
     }
 }

@@ -66,7 +66,15 @@ impl SubflowCc for Binomial {
         self.cwnd = window_after(ev.kind, self.ssthresh);
     }
 
-    window_fields!();
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
 }
 
 #[cfg(test)]

@@ -170,7 +170,20 @@ impl SubflowCc for Cubic {
         }
     }
 
-    window_fields!();
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
+    /// `w_max` (segments; 0 = undefined) and `k` (s) of the current stage.
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
+        out("w_max", self.w_max);
+        out("k", self.k);
+    }
 }
 
 #[cfg(test)]
@@ -392,5 +405,15 @@ mod tests {
             let (gap0, gap) = ((start - 1.0f64).abs(), (w_max / w_eq - 1.0).abs());
             assert!(gap < 0.8 * gap0 && (w_max / w_eq - 1.0).signum() == (start - 1.0).signum(), "start {start}: W_max/W_eq {:.3}", w_max / w_eq);
         }
+    }
+
+    #[test]
+    fn metrics_name_w_max_and_k() {
+        let mut c = Cubic::new(10.0, 0.4, 0.7, true);
+        c.w_max = 100.0;
+        c.k = 4.2;
+        let mut got = Vec::new();
+        c.metrics(&mut |k, v| got.push((k, v)));
+        assert_eq!(got, [("w_max", 100.0), ("k", 4.2)]);
     }
 }

@@ -1,20 +1,5 @@
 //! Single-path (per-subflow) congestion rules, their registry entries and builder.
 
-/// The window accessors of a `SubflowCc` whose state has `cwnd` and `ssthresh` fields.
-macro_rules! window_fields {
-    () => {
-        fn cwnd(&self) -> f64 {
-            self.cwnd
-        }
-        fn ssthresh(&self) -> f64 {
-            self.ssthresh
-        }
-        fn set_ssthresh(&mut self, v: f64) {
-            self.ssthresh = v;
-        }
-    };
-}
-
 pub mod binomial;
 pub mod cubic;
 pub mod hystart;

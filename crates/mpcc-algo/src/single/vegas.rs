@@ -135,7 +135,19 @@ impl SubflowCc for Vegas {
         self.ss_grow = true;
     }
 
-    window_fields!();
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
+    /// `diff`, the last per-round backlog estimate (segments).
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
+        out("diff", self.diff);
+    }
 }
 
 #[cfg(test)]
@@ -233,5 +245,14 @@ mod tests {
             v.on_ack(&ack(5 * BASE, i == 3));
         }
         assert_eq!(v.cwnd, 2.0);
+    }
+
+    #[test]
+    fn metrics_name_the_backlog() {
+        let mut v = Vegas::new(10.0, 2.0, 4.0, 1.0);
+        v.diff = 3.5;
+        let mut got = Vec::new();
+        v.metrics(&mut |k, x| got.push((k, x)));
+        assert_eq!(got, [("diff", 3.5)]);
     }
 }

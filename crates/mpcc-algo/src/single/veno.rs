@@ -80,7 +80,19 @@ impl SubflowCc for Veno {
         self.cwnd = window_after(ev.kind, self.ssthresh);
     }
 
-    window_fields!();
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
+    /// `backlog`, the estimate that decides the next loss reaction (segments).
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
+        out("backlog", self.backlog);
+    }
 }
 
 #[cfg(test)]
@@ -153,5 +165,14 @@ mod tests {
         v.cwnd = 2.0;
         v.on_congestion(&loss(CongestionKind::Loss));
         assert_eq!(v.ssthresh, 2.0, "floor");
+    }
+
+    #[test]
+    fn metrics_name_the_backlog() {
+        let mut v = Veno::new(10.0, 3.0, 0.8);
+        v.backlog = 2.5;
+        let mut got = Vec::new();
+        v.metrics(&mut |k, x| got.push((k, x)));
+        assert_eq!(got, [("backlog", 2.5)]);
     }
 }

@@ -7,25 +7,16 @@
 //! See docs/algorithms/westwood.md.
 
 use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, MIN_CWND};
+use crate::estimators::BwEstimator;
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
-use mpcc_core::{Nanos, NS_PER_MS};
-
-/// Shortest bandwidth sampling window (Linux: HZ/20), so that very short RTTs do not
-/// yield samples of one or two ACKs.
-pub const MIN_SAMPLE_WINDOW: Nanos = 50 * NS_PER_MS;
+use mpcc_core::Nanos;
 
 #[derive(Clone, Debug)]
 pub struct Westwood {
     pub cwnd: f64,
     pub ssthresh: f64,
-    /// First filter stage, segments/s.
-    pub bw_ns: f64,
-    /// Bandwidth estimate BWE (second stage), segments/s; 0 = no sample yet.
-    pub bwe: f64,
-    /// Segments delivered in the current sampling window.
-    delivered: f64,
-    /// Start of the current sampling window; None before the first ACK.
-    win_start: Option<Nanos>,
+    /// Bandwidth estimate BWE (segments/s; 0 = no sample yet).
+    pub est: BwEstimator,
     /// Smallest RTT seen since start or the last timeout (u64::MAX = none).
     pub rtt_min: Nanos,
 }
@@ -35,28 +26,14 @@ impl Westwood {
         Westwood {
             cwnd: init_cwnd,
             ssthresh: f64::INFINITY,
-            bw_ns: 0.0,
-            bwe: 0.0,
-            delivered: 0.0,
-            win_start: None,
+            est: BwEstimator::new(),
             rtt_min: Nanos::MAX,
-        }
-    }
-
-    /// One bandwidth sample through the two low-pass stages (the first seeds both).
-    pub fn filter(&mut self, sample: f64) {
-        if self.bwe == 0.0 && self.bw_ns == 0.0 {
-            self.bw_ns = sample;
-            self.bwe = sample;
-        } else {
-            self.bw_ns = (7.0 * self.bw_ns + sample) / 8.0;
-            self.bwe = (7.0 * self.bwe + self.bw_ns) / 8.0;
         }
     }
 
     /// BWE * RTT_min in segments, or None before the first sample.
     pub fn bdp_estimate(&self) -> Option<f64> {
-        (self.bwe > 0.0 && self.rtt_min != Nanos::MAX).then(|| self.bwe * secs(self.rtt_min))
+        (self.est.bw > 0.0 && self.rtt_min != Nanos::MAX).then(|| self.est.bw * secs(self.rtt_min))
     }
 }
 
@@ -64,21 +41,7 @@ impl SubflowCc for Westwood {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
         let rtt = nonzero_or(ev.rtt, ev.srtt);
-        match self.win_start {
-            // The first ACK only opens a window: what it acknowledges was sent before.
-            None => self.win_start = Some(ev.now),
-            Some(t0) => {
-                let elapsed = ev.now.saturating_sub(t0);
-                // Close the window before counting this ACK, so a sample covers whole RTTs.
-                if rtt > 0 && elapsed > rtt.max(MIN_SAMPLE_WINDOW) {
-                    self.filter(self.delivered / secs(elapsed));
-                    self.delivered = 0.0;
-                    self.win_start = Some(ev.now);
-                }
-                // ev.acked counts SACKed segments too, so duplicate ACKs need no credit.
-                self.delivered += ev.acked.max(0.0);
-            }
-        }
+        self.est.on_ack(ev.now, ev.acked, rtt);
         if rtt > 0 {
             self.rtt_min = self.rtt_min.min(rtt);
         }
@@ -107,12 +70,25 @@ impl SubflowCc for Westwood {
         }
     }
 
-    window_fields!();
+    fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    fn set_ssthresh(&mut self, v: f64) {
+        self.ssthresh = v;
+    }
+    /// `bwe`, the bandwidth estimate (segments/s; 0 = none yet).
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
+        out("bwe", self.est.bw);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mpcc_core::NS_PER_MS;
 
     const MS: Nanos = NS_PER_MS;
 
@@ -138,26 +114,26 @@ mod tests {
         }
         w.on_ack(&ack(61, 12.0, 40)); // closes window 1 (delta 61 ms), starts window 2
         let s1 = 100.0 / 0.061;
-        assert!((w.bwe - s1).abs() < 1e-9 && (w.bw_ns - s1).abs() < 1e-9);
+        assert!((w.est.bw - s1).abs() < 1e-9 && (w.est.bw_ns - s1).abs() < 1e-9);
         // Drive the filter with the table's exact windows.
         let mut f = Westwood::new(10.0);
         let (mut ns, mut bw) = (0.0, 0.0);
         for (k, &(seg, dt)) in [(100.0, 0.060), (120.0, 0.055), (60.0, 0.070)].iter().enumerate() {
             let s: f64 = seg / dt;
-            f.filter(s);
+            f.est.filter(s);
             if k == 0 {
                 (ns, bw) = (s, s);
             } else {
                 ns = (7.0 * ns + s) / 8.0;
                 bw = (7.0 * bw + ns) / 8.0;
             }
-            assert!((f.bw_ns - ns).abs() < 1e-9 && (f.bwe - bw).abs() < 1e-9);
+            assert!((f.est.bw_ns - ns).abs() < 1e-9 && (f.est.bw - bw).abs() < 1e-9);
         }
-        assert!((f.bw_ns - 1621.82).abs() < 0.01 && (f.bwe - 1668.10).abs() < 0.01, "{} {}", f.bw_ns, f.bwe);
+        assert!((f.est.bw_ns - 1621.82).abs() < 0.01 && (f.est.bw - 1668.10).abs() < 0.01, "{} {}", f.est.bw_ns, f.est.bw);
         f.rtt_min = 40 * MS;
         assert!((f.bdp_estimate().unwrap() - 66.72).abs() < 0.01);
         // Within 0.2 % of the kernel's integer estimate (2414 bytes/ms).
-        assert!((f.bwe - 2414.0 * 1000.0 / 1448.0).abs() / f.bwe < 0.002);
+        assert!((f.est.bw - 2414.0 * 1000.0 / 1448.0).abs() / f.est.bw < 0.002);
     }
 
     #[test]
@@ -166,22 +142,22 @@ mod tests {
         w.on_ack(&ack(0, 1.0, 10));
         w.on_ack(&ack(30, 5.0, 10));
         w.on_ack(&ack(50, 5.0, 10)); // 50 ms is not > 50 ms
-        assert_eq!(w.bwe, 0.0);
+        assert_eq!(w.est.bw, 0.0);
         w.on_ack(&ack(51, 5.0, 10));
-        assert!((w.bwe - 10.0 / 0.051).abs() < 1e-9);
+        assert!((w.est.bw - 10.0 / 0.051).abs() < 1e-9);
         let mut w = Westwood::new(10.0);
         w.on_ack(&ack(0, 1.0, 200));
         w.on_ack(&ack(150, 5.0, 200));
-        assert_eq!(w.bwe, 0.0, "window shorter than the RTT");
+        assert_eq!(w.est.bw, 0.0, "window shorter than the RTT");
         w.on_ack(&ack(201, 5.0, 200));
-        assert!((w.bwe - 5.0 / 0.201).abs() < 1e-9);
+        assert!((w.est.bw - 5.0 / 0.201).abs() < 1e-9);
     }
 
     #[test]
     fn loss_sets_window_from_estimate() {
         let mut w = Westwood::new(100.0);
-        w.bwe = 1000.0;
-        w.bw_ns = 1000.0;
+        w.est.bw = 1000.0;
+        w.est.bw_ns = 1000.0;
         w.rtt_min = 50 * MS;
         w.on_congestion(&cong(CongestionKind::Loss));
         assert_eq!((w.cwnd, w.ssthresh), (50.0, 50.0));
@@ -209,6 +185,15 @@ mod tests {
         w.on_ack(&AckEvent { in_recovery: true, ..ack(60, 30.0, 30) });
         assert!((w.cwnd - 10.1).abs() < 1e-12);
         assert_eq!(w.rtt_min, 30 * MS);
-        assert_eq!(w.delivered, 30.0, "delivery counted in recovery");
+        assert_eq!(w.est.delivered, 30.0, "delivery counted in recovery");
+    }
+
+    #[test]
+    fn metrics_name_the_estimate() {
+        let mut w = Westwood::new(10.0);
+        w.est.bw = 123.0;
+        let mut got = Vec::new();
+        w.metrics(&mut |k, v| got.push((k, v)));
+        assert_eq!(got, [("bwe", 123.0)]);
     }
 }
