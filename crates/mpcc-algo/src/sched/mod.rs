@@ -89,9 +89,10 @@ pub trait Scheduler {
         None
     }
 
-    /// After a send round; `waiting`: data is still waiting to be sent.
+    /// After a send round; `waiting()`: data is still waiting to be sent (call it
+    /// only when needed: it drops acknowledged reinjections from the queue).
     #[inline]
-    fn sent(&mut self, _now: Nanos, _waiting: bool, _state: impl Fn(usize) -> SubflowState) {}
+    fn sent(&mut self, _now: Nanos, _waiting: impl FnOnce() -> bool, _state: impl Fn(usize) -> SubflowState) {}
 
     /// When the scheduler next wants the connection to try sending (pacing),
     /// None: only when an ACK or the application brings something.
@@ -217,7 +218,7 @@ macro_rules! schedulers {
                 match self { $(AnyScheduler::$t(s) => Scheduler::copy(s, i, una, nxt, has_new),)* }
             }
             #[inline]
-            fn sent(&mut self, now: Nanos, waiting: bool, state: impl Fn(usize) -> SubflowState) {
+            fn sent(&mut self, now: Nanos, waiting: impl FnOnce() -> bool, state: impl Fn(usize) -> SubflowState) {
                 match self { $(AnyScheduler::$t(s) => Scheduler::sent(s, now, waiting, state),)* }
             }
             #[inline]

@@ -356,8 +356,8 @@ impl Scheduler for Tsc {
     }
 
     #[inline]
-    fn sent(&mut self, now: Nanos, waiting: bool, state: impl Fn(usize) -> SubflowState) {
-        self.plan_wake(now, waiting, state);
+    fn sent(&mut self, now: Nanos, waiting: impl FnOnce() -> bool, state: impl Fn(usize) -> SubflowState) {
+        self.plan_wake(now, waiting(), state);
     }
 
     #[inline]

@@ -107,8 +107,8 @@ impl Scheduler for Wrr {
     }
 
     #[inline]
-    fn sent(&mut self, _now: Nanos, waiting: bool, _state: impl Fn(usize) -> SubflowState) {
-        self.wake = (waiting && self.blocked).then_some(self.started + self.round);
+    fn sent(&mut self, _now: Nanos, waiting: impl FnOnce() -> bool, _state: impl Fn(usize) -> SubflowState) {
+        self.wake = (self.blocked && waiting()).then_some(self.started + self.round);
     }
 
     #[inline]
@@ -125,7 +125,7 @@ mod tests {
     fn round(s: &mut AnyScheduler, now: Nanos, k: usize, subs: &[SubflowState]) -> Vec<usize> {
         s.prepare(now, AppState::default, |i| SubflowDetail { state: subs[i], ..Default::default() });
         let picks: Vec<usize> = (0..k).map_while(|_| s.pick(subs.len(), None, ANY, |i| subs[i])).collect();
-        s.sent(now, picks.len() < k, |i| subs[i]);
+        s.sent(now, || picks.len() < k, |i| subs[i]);
         picks
     }
 
