@@ -9,7 +9,7 @@ use crate::ParamInfo;
 pub const INFO: SchedulerInfo = SchedulerInfo {
     name: "minrtt",
     summary: "lowest smoothed RTT among subflows with window space (Linux's default; Paasch et al. 2014)",
-    doc: "docs/schedulers.md#minrtt",
+    doc: "docs/schedulers.md#the-schedulers",
     params: &[OPPORTUNISTIC, PENALIZE],
 };
 

@@ -6,7 +6,7 @@ use crate::ParamInfo;
 pub const INFO: SchedulerInfo = SchedulerInfo {
     name: "roundrobin",
     summary: "subflows with window space take turns, one segment each",
-    doc: "docs/schedulers.md#roundrobin",
+    doc: "docs/schedulers.md#the-schedulers",
     params: &[OPPORTUNISTIC, PENALIZE],
 };
 
