@@ -76,7 +76,7 @@ mod tests {
             SubflowState { unacked: 5, ..st(10 * MS, 5, 10) },
             SubflowState { unacked: 2, ..st(50 * MS, 2, 10) },
             SubflowState { unacked: 1, ..st(90 * MS, 1, 5) },
-            SubflowState { unacked: 0, ..st(1 * MS, 4, 4) },
+            SubflowState { unacked: 0, ..st(MS, 4, 4) },
         ];
         let mut c = build("cdd", NONE, 4).unwrap();
         assert_eq!(c.pick(4, None, ANY, |i| subs[i]), Some(1), "tie 1/2 unmeasured: lower index");

@@ -166,12 +166,19 @@ pub const PENALIZE: ParamInfo = ParamInfo {
     help: "1: halve the window of the subflow that held the data blocking the receive window, once per RTT",
 };
 
+/// A member's type in the enum: itself, or the type given (a `Box` keeps a large
+/// member from growing every connection's enum).
+macro_rules! member_ty {
+    ($m:ident::$t:ident) => { $m::$t };
+    ($m:ident::$t:ident, $ty:ty) => { $ty };
+}
+
 macro_rules! schedulers {
-    ($($m:ident::$t:ident),* $(,)?) => {
+    ($($m:ident::$t:ident $(=> $ty:ty)?),* $(,)?) => {
         /// Every built-in scheduler; dispatch is a `match`, not a trait object.
         #[derive(Clone, Debug, PartialEq)]
         pub enum AnyScheduler {
-            $($t($m::$t),)*
+            $($t(member_ty!($m::$t $(, $ty)?)),)*
         }
 
         /// Every registered scheduler; the first is the default.
@@ -179,7 +186,7 @@ macro_rules! schedulers {
 
         fn build_member(name: &str, get: &impl Fn(&ParamInfo) -> f64, setup: &Setup) -> Option<AnyScheduler> {
             $(if name == $m::INFO.name {
-                return Some(AnyScheduler::$t($m::$t::from_params(get, setup)));
+                return Some(AnyScheduler::$t($m::$t::from_params(get, setup).into()));
             })*
             None
         }
@@ -195,11 +202,11 @@ macro_rules! schedulers {
         impl Scheduler for AnyScheduler {
             #[inline]
             fn on_ack(&mut self, a: &AckSample) {
-                match self { $(AnyScheduler::$t(s) => Scheduler::on_ack(s, a),)* }
+                match self { $(AnyScheduler::$t(s) => s.on_ack(a),)* }
             }
             #[inline]
             fn prepare(&mut self, now: Nanos, app: impl Fn() -> AppState, sub: impl Fn(usize) -> SubflowDetail) {
-                match self { $(AnyScheduler::$t(s) => Scheduler::prepare(s, now, app, sub),)* }
+                match self { $(AnyScheduler::$t(s) => s.prepare(now, app, sub),)* }
             }
             /// A single path has nothing to choose: subflow 0 if it has space.
             #[inline]
@@ -207,36 +214,37 @@ macro_rules! schedulers {
                 if n == 1 {
                     return (exclude != Some(0) && state(0).has_space()).then_some(0);
                 }
-                match self { $(AnyScheduler::$t(s) => Scheduler::pick(s, n, exclude, conn, state),)* }
+                match self { $(AnyScheduler::$t(s) => s.pick(n, exclude, conn, state),)* }
             }
             #[inline]
             fn copies(&self) -> bool {
-                match self { $(AnyScheduler::$t(s) => Scheduler::copies(s),)* }
+                match self { $(AnyScheduler::$t(s) => s.copies(),)* }
             }
             #[inline]
             fn copy(&mut self, i: usize, una: u64, nxt: u64, has_new: bool) -> Option<u64> {
-                match self { $(AnyScheduler::$t(s) => Scheduler::copy(s, i, una, nxt, has_new),)* }
+                match self { $(AnyScheduler::$t(s) => s.copy(i, una, nxt, has_new),)* }
             }
             #[inline]
             fn sent(&mut self, now: Nanos, waiting: impl FnOnce() -> bool, state: impl Fn(usize) -> SubflowState) {
-                match self { $(AnyScheduler::$t(s) => Scheduler::sent(s, now, waiting, state),)* }
+                match self { $(AnyScheduler::$t(s) => s.sent(now, waiting, state),)* }
             }
             #[inline]
             fn poll_at(&self) -> Option<Nanos> {
-                match self { $(AnyScheduler::$t(s) => Scheduler::poll_at(s),)* }
+                match self { $(AnyScheduler::$t(s) => s.poll_at(),)* }
             }
             #[inline]
             fn on_subflow_removed(&mut self, sub: usize) {
-                match self { $(AnyScheduler::$t(s) => Scheduler::on_subflow_removed(s, sub),)* }
+                match self { $(AnyScheduler::$t(s) => s.on_subflow_removed(sub),)* }
             }
             fn metrics(&self) -> Vec<(&'static str, Metric)> {
-                match self { $(AnyScheduler::$t(s) => Scheduler::metrics(s),)* }
+                match self { $(AnyScheduler::$t(s) => s.metrics(),)* }
             }
         }
     };
 }
 
-// One line per scheduler, in registry order (the first is the default).
+// One line per scheduler, in registry order (the first is the default). Members
+// larger than a `Vec` are boxed, so every connection's enum stays 32 bytes.
 schedulers! {
     minrtt::MinRtt,
     roundrobin::RoundRobin,
@@ -244,8 +252,8 @@ schedulers! {
     blest::Blest,
     ecf::Ecf,
     cdd::Cdd,
-    tsc::Tsc,
-    wrr::Wrr,
+    tsc::Tsc => Box<tsc::Tsc>,
+    wrr::Wrr => Box<wrr::Wrr>,
 }
 
 /// The default scheduler's name.
@@ -345,6 +353,11 @@ mod tests {
             assert_eq!(build(info.name, NONE, 2).unwrap().name(), info.name);
             assert!(info.doc.starts_with("docs/"), "{}: {}", info.name, info.doc);
         }
+    }
+
+    #[test]
+    fn the_enum_stays_small() {
+        assert!(std::mem::size_of::<AnyScheduler>() <= 32, "{}", std::mem::size_of::<AnyScheduler>());
     }
 
     #[test]

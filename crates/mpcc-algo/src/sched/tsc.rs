@@ -322,7 +322,7 @@ impl Tsc {
     /// The subflow for the next segment: the cheapest with window space and
     /// tokens left (never `exclude`); None makes the connection wait.
     #[inline]
-    pub fn pick(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+    pub fn pick_paced(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
         for &i in &self.order {
             if Some(i) != exclude && self.tokens[i] > 0.0 && state(i).has_space() {
                 self.tokens[i] -= 1.0;
@@ -352,7 +352,7 @@ impl Scheduler for Tsc {
 
     #[inline]
     fn pick(&mut self, _n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
-        Tsc::pick(self, exclude, state)
+        self.pick_paced(exclude, state)
     }
 
     #[inline]
@@ -452,9 +452,9 @@ mod tests {
         t.advance(50 * MS, Some(0), 0, |i| subs[i]);
         let st = |i: usize| subs[i].state;
         // 0.5 packets of tokens: one segment (tokens go negative), then wait.
-        assert_eq!(t.pick(None, st), Some(1));
-        assert_eq!(t.pick(None, st), None);
-        assert_eq!(t.pick(Some(1), st), None);
+        assert_eq!(t.pick_paced(None, st), Some(1));
+        assert_eq!(t.pick_paced(None, st), None);
+        assert_eq!(t.pick_paced(Some(1), st), None);
         // Data waits: the 0.5-segment deficit refills at 10/s in 50 ms, just
         // after the next slot starts (100 ms), which comes first.
         // `w` is the simulator's side: the one pending wake-up event.
@@ -471,12 +471,12 @@ mod tests {
         t.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
         t.advance(0, Some(0), 0, |i| subs[i]);
         t.advance(50 * MS, Some(0), 0, |i| subs[i]);
-        assert_eq!(t.pick(None, st), Some(1));
+        assert_eq!(t.pick_paced(None, st), Some(1));
         t.plan_wake(50 * MS, true, st);
         assert_eq!(w.arm(t.poll_at()), Some(100 * MS + 1));
         assert!(w.fire(100 * MS + 1));
         t.advance(100 * MS + 1, Some(0), 0, |i| subs[i]);
-        assert_eq!(t.pick(None, st), Some(1), "the token is there");
+        assert_eq!(t.pick_paced(None, st), Some(1), "the token is there");
         // Nothing waiting: no wake-up. Waiting, but the subflow short of tokens has
         // no window space and the other has its token: no wake-up either.
         t.plan_wake(100 * MS + 1, false, st);
