@@ -135,7 +135,8 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
         // own figures, by the names it gives them; per-subflow RTT bounds below.
         let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();
         m.insert("cost".into(), num(cost));
-        let sched_metrics = f.sched.metrics();
+        let mut sched_metrics = Vec::new();
+        f.sched.metrics(&mut |k, v| sched_metrics.push((k, v)));
         for &(k, v) in &sched_metrics {
             let v = match v {
                 Metric::Count(c) => json!(c),

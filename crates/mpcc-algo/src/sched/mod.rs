@@ -105,10 +105,9 @@ pub trait Scheduler {
     #[inline]
     fn on_subflow_removed(&mut self, _sub: usize) {}
 
-    /// Figures for the run's summary, by name (names carry the scheduler's prefix).
-    fn metrics(&self) -> Vec<(&'static str, Metric)> {
-        Vec::new()
-    }
+    /// Figures for the run's summary, by name (names carry the scheduler's
+    /// prefix), handed to `out` as the controllers' `metrics` do.
+    fn metrics(&self, _out: &mut dyn FnMut(&'static str, Metric)) {}
 }
 
 /// The one wake-up event a connection keeps pending for its scheduler: after a
@@ -236,8 +235,8 @@ macro_rules! schedulers {
             fn on_subflow_removed(&mut self, sub: usize) {
                 match self { $(AnyScheduler::$t(s) => s.on_subflow_removed(sub),)* }
             }
-            fn metrics(&self) -> Vec<(&'static str, Metric)> {
-                match self { $(AnyScheduler::$t(s) => s.metrics(),)* }
+            fn metrics(&self, out: &mut dyn FnMut(&'static str, Metric)) {
+                match self { $(AnyScheduler::$t(s) => s.metrics(out),)* }
             }
         }
     };
@@ -353,6 +352,20 @@ mod tests {
             assert_eq!(build(info.name, NONE, 2).unwrap().name(), info.name);
             assert!(info.doc.starts_with("docs/"), "{}: {}", info.name, info.doc);
         }
+    }
+
+    #[test]
+    fn metric_names_carry_the_scheduler_name() {
+        for info in REGISTRY {
+            let mut names = Vec::new();
+            build(info.name, NONE, 2).unwrap().metrics(&mut |k, _| names.push(k));
+            assert!(names.iter().all(|k| k.starts_with(&format!("{}_", info.name))), "{}: {names:?}", info.name);
+        }
+        let mut tsc = Vec::new();
+        build("tsc", &[("d_net", 0.3)], 2).unwrap().metrics(&mut |k, v| tsc.push((k, v)));
+        assert_eq!(tsc[0], ("tsc_delay_bound_s", Metric::Value(0.1 + 0.3)));
+        assert_eq!(tsc[2], ("tsc_slots", Metric::Count(0)));
+        assert_eq!(tsc[5], ("tsc_rtt_within_2dnet", Metric::RttWithin(0.6)));
     }
 
     #[test]

@@ -369,17 +369,15 @@ impl Scheduler for Tsc {
     /// application delays within it; slot counts; and the thesis's Fig. 2.3
     /// statistic, each subflow's RTT samples within 2 d_net (the RTT the cap
     /// (2.15) aims at).
-    fn metrics(&self) -> Vec<(&'static str, Metric)> {
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, Metric)) {
         let bound = self.d_send + self.d_net;
         let mean_slot = if self.slots_all > 0 { self.slot_sum / self.slots_all as f64 } else { self.slot_now };
-        vec![
-            ("tsc_delay_bound_s", Metric::Value(bound)),
-            ("tsc_within_bound", Metric::AppDelayWithin(bound)),
-            ("tsc_slots", Metric::Count(self.slots)),
-            ("tsc_infeasible_slots", Metric::Count(self.infeasible_slots)),
-            ("tsc_mean_slot_s", Metric::Value(mean_slot)),
-            ("tsc_rtt_within_2dnet", Metric::RttWithin(2.0 * self.d_net)),
-        ]
+        out("tsc_delay_bound_s", Metric::Value(bound));
+        out("tsc_within_bound", Metric::AppDelayWithin(bound));
+        out("tsc_slots", Metric::Count(self.slots));
+        out("tsc_infeasible_slots", Metric::Count(self.infeasible_slots));
+        out("tsc_mean_slot_s", Metric::Value(mean_slot));
+        out("tsc_rtt_within_2dnet", Metric::RttWithin(2.0 * self.d_net));
     }
 }
 
