@@ -8,11 +8,11 @@
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
 use crate::packet::Packet;
-use crate::scheduler::{ConnState, Scheduler, SubflowState};
 use crate::tcp::receiver::AckAction;
 use crate::tcp::sender::Timer;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::receiver::{AppView, Arrival, RxAction, RxController};
+use mpcc_algo::sched::{AckSample, AnyScheduler, AppState, ConnState, Scheduler, SubflowDetail, SubflowState, Wake};
 use mpcc_algo::Controller;
 use crate::ids::LinkId;
 use mpcc_core::Nanos;
@@ -117,7 +117,9 @@ pub struct Flow {
     pub cc_name: String,
     pub cc: Controller,
     pub subs: Vec<Subflow>,
-    pub sched: Scheduler,
+    pub sched: AnyScheduler,
+    /// The wake-up event pending for the scheduler (`Scheduler::poll_at`).
+    pub sched_wake: Wake,
     /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
     pub opportunistic: bool,
     pub penalize: bool,
@@ -198,10 +200,23 @@ impl Flow {
     /// subflow the scheduler picks.
     #[inline]
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
-        if self.sched.tsc().is_some() {
-            self.tsc_advance(now);
-        }
         let Flow { cc, subs, sched, data, timing, .. } = self;
+        // The scheduler's once-per-round work (a slot, a token refill), with the
+        // subflows in detail; the closures run only if the scheduler calls them.
+        sched.prepare(
+            now,
+            || AppState { written: data.sizes.as_ref().map(|z| z.written), backlog: data.unsent_written().unwrap_or(0) },
+            |i| {
+                let s: &Subflow = &subs[i];
+                let sf = s.snd.sf;
+                SubflowDetail {
+                    state: s.sched_state(s.snd.cwnd_segs(cc)),
+                    acked_segs: s.snd.una,
+                    min_rtt: s.snd.rtt.min_rtt,
+                    slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, sf),
+                }
+            },
+        );
         for s in subs.iter_mut().filter(|s| s.active) {
             s.cwnd = s.snd.send_window(cc);
             if let Some(nic) = &mut s.nic {
@@ -211,11 +226,10 @@ impl Flow {
             s.snd.send_lost(now, s.cwnd, out);
         }
         let n = subs.len();
-        if let Some(next) = sched.redundant_cursors() {
-            // Redundant: each subflow with space sends the first DSN it has not
-            // carried that the DATA_ACK has not passed (a new DSN once it has
-            // carried all), so every subflow carries every DSN it can keep up
-            // with and nothing needs reinjecting.
+        if sched.copies() {
+            // A copying scheduler: each subflow with space sends the DSN the
+            // scheduler names (new data when it is the next new DSN), round after
+            // round until none sends; the copies make reinjection needless.
             data.reinject.clear();
             let mut sent = true;
             while sent {
@@ -224,15 +238,11 @@ impl Flow {
                     if !(s.active && s.snd.pipe < s.cwnd) {
                         continue;
                     }
-                    let dsn = next[i].max(data.una);
+                    let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
                     if dsn == data.nxt {
-                        if !data.has_new() {
-                            continue;
-                        }
                         data.nxt += 1;
                         timing.handed(dsn, now);
                     }
-                    next[i] = dsn + 1;
                     s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
                     sent = true;
                 }
@@ -262,10 +272,7 @@ impl Flow {
             self.opportunistic_retransmission(now, out);
         }
         let Flow { subs, sched, data, .. } = self;
-        if let Some(t) = sched.tsc_mut() {
-            let waiting = data.has_new() || data.next_reinjection().is_some();
-            t.plan_wake(now, waiting, |i| subs[i].sched_state(subs[i].cwnd));
-        }
+        sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.note_window_use(s.cwnd);
         }
@@ -310,24 +317,6 @@ impl Flow {
         }
     }
 
-    /// TSC (`tsc.rs`): renews the allocation at slot boundaries and refills the
-    /// token buckets, before the send loop runs.
-    fn tsc_advance(&mut self, now: Nanos) {
-        let Flow { cc, subs, sched, data, .. } = self;
-        let Some(t) = sched.tsc_mut() else { return };
-        let written = data.sizes.as_ref().map(|z| z.written);
-        let backlog = data.unsent_written().unwrap_or(0);
-        t.advance(now, written, backlog, |i| {
-            let s: &Subflow = &subs[i];
-            crate::tsc::SlotInput {
-                state: s.sched_state(s.snd.cwnd_segs(cc)),
-                acked_segs: s.snd.una,
-                min_rtt: s.snd.rtt.min_rtt,
-                slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, s.snd.sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, s.snd.sf),
-            }
-        });
-    }
-
     /// An ACK of subflow `sub` reached the sender.
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
@@ -337,8 +326,7 @@ impl Flow {
         if s.active {
             s.rtt.add(now - ack.ts);
             s.snd.process_ack(now, ack, &mut self.cc, out);
-            self.sched.on_ack(ack.sub as usize, ack.owd);
-            self.sched.on_rtt(ack.sub as usize, now - ack.ts);
+            self.sched.on_ack(&AckSample { sub: ack.sub as usize, owd: ack.owd, rtt: now - ack.ts });
         }
         self.push(now, out);
     }
@@ -373,6 +361,7 @@ impl Flow {
     /// reinjected (its receiver will never deliver what it holds).
     pub fn close_subflow(&mut self, sub: usize) {
         self.queue_reinjection(sub, true);
+        self.sched.on_subflow_removed(sub);
     }
 
     /// Queues for reinjection the data outstanding on subflow `sub` (SACKed data

@@ -17,12 +17,9 @@ pub mod packet;
 pub mod pcap;
 pub mod profile;
 pub mod report;
-pub mod sched_state;
-pub mod scheduler;
 pub mod sim;
 pub mod sketch;
 pub mod tcp;
-pub mod tsc;
 
 use std::collections::BTreeMap;
 

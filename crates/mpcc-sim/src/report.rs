@@ -4,6 +4,7 @@ use crate::flow::FlowCounters;
 use crate::ids::FlowId;
 use crate::metrics::RttStats;
 use crate::sim::Sim;
+use mpcc_algo::sched::{Metric, Scheduler};
 use mpcc_core::Nanos;
 use serde_json::{json, Map, Value};
 
@@ -130,16 +131,20 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             m.insert("app_rate_bps".into(), num(rate(z.written, f.start, to)));
             m.insert("send_backlog_bytes".into(), json!(f.data.unsent_written().unwrap_or(0)));
         }
-        // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and TSC (docs/algorithms/tsc.md).
+        // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and the scheduler's
+        // own figures, by the names it gives them; per-subflow RTT bounds below.
         let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();
         m.insert("cost".into(), num(cost));
-        if let Some(t) = f.sched.tsc() {
-            let bound = t.d_send + t.d_net;
-            m.insert("tsc_delay_bound_s".into(), num(bound));
-            m.insert("tsc_within_bound".into(), num(f.app_delay.fraction_at_most(bound)));
-            m.insert("tsc_slots".into(), json!(t.slots));
-            m.insert("tsc_infeasible_slots".into(), json!(t.infeasible_slots));
-            m.insert("tsc_mean_slot_s".into(), num(if t.slots_all > 0 { t.slot_sum / t.slots_all as f64 } else { t.slot_now }));
+        let mut sched_metrics = Vec::new();
+        f.sched.metrics(&mut |k, v| sched_metrics.push((k, v)));
+        for &(k, v) in &sched_metrics {
+            let v = match v {
+                Metric::Count(c) => json!(c),
+                Metric::Value(x) => num(x),
+                Metric::AppDelayWithin(bound) => num(f.app_delay.fraction_at_most(bound)),
+                Metric::RttWithin(_) => continue,
+            };
+            m.insert(k.into(), v);
         }
         // The receiver controller (docs/algorithms/popctl.md, rtsc.md).
         m.insert("receiver".into(), json!(f.rctl.name()));
@@ -153,7 +158,6 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             }
         }
         f.app.summary(&mut m, to, num);
-        let tsc_rtt_bound = f.sched.tsc().map(|t| 2.0 * t.d_net);
         let mut subs = Vec::with_capacity(f.subs.len());
         for s in &f.subs {
             let (c, b) = (s.counters(), s.base);
@@ -171,10 +175,10 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             recovery_fields(&mut m, &c, &b);
             m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
             m.insert("cost".into(), num(sub_cost(s)));
-            if let Some(bound) = tsc_rtt_bound {
-                // The thesis's Fig. 2.3 statistic: RTT samples within 2 d_net, the RTT
-                // the cap (2.15) aims at.
-                m.insert("tsc_rtt_within_2dnet".into(), num(s.rtt.fraction_at_most(bound)));
+            for &(k, v) in &sched_metrics {
+                if let Metric::RttWithin(bound) = v {
+                    m.insert(k.into(), num(s.rtt.fraction_at_most(bound)));
+                }
             }
             subs.push(Value::Object(m));
         }

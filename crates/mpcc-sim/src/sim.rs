@@ -11,6 +11,7 @@ use crate::link::Link;
 use crate::metrics::Columns;
 use crate::packet::{Kind, Packet};
 use crate::tcp::receiver::AckAction;
+use mpcc_algo::sched::Scheduler;
 use mpcc_algo::CongestionControl;
 use mpcc_core::Nanos;
 
@@ -221,7 +222,7 @@ impl Sim {
             Event::App { flow } => self.app_timer(flow),
             Event::Pace { flow } => {
                 let (now, f) = (self.now, &mut self.flows[flow]);
-                if f.sched.tsc_mut().is_some_and(|t| t.on_wake(now)) {
+                if f.sched_wake.fire(now) {
                     f.push(now, &mut self.out);
                     self.flush(flow);
                 }
@@ -327,7 +328,8 @@ impl Sim {
         for sub in 0..self.flows[flow].subs.len() {
             self.arm_rto(flow, sub as u16);
         }
-        if let Some(t) = self.flows[flow].sched.tsc_mut().and_then(|t| t.take_wake()) {
+        let f = &mut self.flows[flow];
+        if let Some(t) = f.sched_wake.arm(f.sched.poll_at()) {
             self.events.schedule(t, Event::Pace { flow });
         }
     }
