@@ -185,7 +185,7 @@ LOAD_BALANCING_CALIBRATED = replace(
                                          **{f"links.{link}.queue": {"kind": "droptail", "packets": LB_CALIBRATED_BUFFER}
                                             for link in ("link1", "link2")}})
                    for v in LB_VARIANTS),
-    replications=3, quick_replications=1,
+    replications=3, quick_replications=2,
     description=f"load_balancing with DropTail buffers of {LB_CALIBRATED_BUFFER} packets (40 BDP) on both links, "
     "which brings subflow 1's loss rate without B_r to Table 2's order (3.19e-5; an environment variant: the paper "
     "does not state its buffers; no verdict is judged on it).",
