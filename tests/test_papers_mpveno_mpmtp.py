@@ -176,7 +176,7 @@ def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc") -> flo
 # 0.976 / 1.687, linux 2.038 / 2.047 / 1.737 (seeds 1-3). Before: ns3 0.21 / 0.41 / 0.17,
 # rfc 0.51 / 0.52 / 0.84, linux 0.54 / 1.10 / 0.92.
 _CUBIC_MISSES = {
-    ("rfc", 3): "MPMTP takes 1.69 x: CUBIC loses 7.7 x MPMTP's rate per packet at the DropTail queue",
+    ("rfc", 3): "MPMTP takes 1.69 x; CUBIC loses 7.7 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
     ("linux", 1): "MPMTP takes 2.04 x: CUBIC loses 3.0 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
     ("linux", 2): "MPMTP takes 2.05 x: CUBIC loses 3.7 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
     ("linux", 3): "MPMTP takes 1.74 x: CUBIC loses 3.1 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
