@@ -5,6 +5,7 @@
 //! application and its statistics. A single-path flow is a connection with one
 //! subflow, and then every DSN equals its subflow sequence number.
 
+use crate::app::Application;
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
 use crate::packet::Packet;
@@ -137,8 +138,8 @@ pub struct Flow {
     pub completed_at: Option<Nanos>,
     /// Application-level delay of every segment: hand-over to in-order delivery.
     pub timing: AppTiming,
-    /// Streams, Web pages and on-off sources (`app.rs`); bulk and file: nothing.
-    pub app: crate::app::App,
+    /// Streams, Web pages and on-off sources (`app/`); bulk and file: nothing.
+    pub app: crate::app::AnyApp,
     /// The receiver controller (`mpcc_algo::receiver`) and the ACKs it asked
     /// to send outside the usual flow (turning a subflow on), for the simulator to send.
     pub rctl: RxController,

@@ -1,5 +1,6 @@
 //! The summary of a run (`summary.json`): per flow, per link and for the run.
 
+use crate::app::Application;
 use crate::flow::FlowCounters;
 use crate::ids::FlowId;
 use crate::metrics::RttStats;

@@ -1,6 +1,7 @@
 //! The simulator: builds the world from a [`Config`], runs the event loop, and
 //! reports.
 
+use crate::app::Application;
 use crate::config::Config;
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
@@ -43,6 +44,8 @@ pub struct Sim {
     pub pcap: Option<Pcap>,
     /// The next flow whose buffers `trim_some` trims.
     trim_next: usize,
+    /// Per flow, the time of its pending `Event::App` (at most one).
+    app_at: Vec<Option<Nanos>>,
 }
 
 /// Events between two checks of a run's interruption and memory (a few milliseconds).
@@ -106,7 +109,9 @@ impl Sim {
             log: None,
             pcap: None,
             trim_next: 0,
+            app_at: Vec::new(),
         };
+        sim.app_at = vec![None; sim.flows.len()];
         if cfg.event_log {
             sim.log = Some(EventLog::new(sim.flows.len()));
         }
@@ -246,18 +251,30 @@ impl Sim {
         self.app_wake(flow);
     }
 
-    /// Schedules the wake-up a flow's application asked for, if any.
+    /// Schedules the flow's `Event::App` at the time its application asks for
+    /// (`poll_at`), unless it is already pending for that time.
     #[inline]
     fn app_wake(&mut self, flow: FlowId) {
-        if let Some(t) = self.flows[flow].app.take_wake() {
-            self.events.schedule(t, Event::App { flow });
+        let at = &mut self.app_at[flow.0 as usize];
+        if let Some(t) = self.flows[flow].app.poll_at() {
+            if *at != Some(t) {
+                *at = Some(t);
+                self.events.schedule(t, Event::App { flow });
+            }
         }
     }
 
     fn app_timer(&mut self, flow: FlowId) {
         let now = self.now;
+        let at = &mut self.app_at[flow.0 as usize];
+        if *at != Some(now) {
+            return; // superseded by another time
+        }
+        *at = None;
         let f = &mut self.flows[flow];
-        f.app.on_timer(now, &mut f.data, &mut f.timing);
+        if f.app.poll_at().is_some_and(|t| t <= now) {
+            f.app.on_timer(now, &mut f.data, &mut f.timing);
+        }
         f.push(now, &mut self.out);
         self.flush(flow);
         self.app_wake(flow);
@@ -560,9 +577,7 @@ impl Sim {
         }
         let f = &mut self.flows[pkt.flow_id()];
         let action = f.on_data(now, &pkt);
-        if let Some(t) = f.app.take_wake() {
-            self.events.schedule(t, Event::App { flow: pkt.flow_id() });
-        }
+        self.app_wake(pkt.flow_id());
         let f = &mut self.flows[pkt.flow_id()];
         match action {
             AckAction::Now(ack) => self.send_ack(ack),
