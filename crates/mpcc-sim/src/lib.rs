@@ -18,6 +18,7 @@ pub mod pcap;
 pub mod profile;
 pub mod report;
 pub mod sched_state;
+pub mod series;
 pub mod scheduler;
 pub mod sim;
 pub mod sketch;

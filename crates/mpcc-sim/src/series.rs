@@ -1,0 +1,107 @@
+//! The time series (`flow_series`, `link_series`; docs/metrics.md). Each column
+//! is declared with its name and the value it records, so no column depends on
+//! its position to be labelled right: adding one is one line in a table here.
+
+use crate::flow::{Flow, Subflow};
+use crate::ids::{Arena, FlowId, LinkId};
+use crate::link::Link;
+use crate::metrics::Columns;
+use mpcc_algo::CongestionControl;
+use mpcc_core::Nanos;
+
+/// What a `flow_series` row reads: one subflow at a sample time.
+pub struct SubflowRow<'a> {
+    pub t: f64,
+    pub flow: usize,
+    pub sub: usize,
+    pub f: &'a Flow,
+    pub s: &'a Subflow,
+}
+
+/// What a `link_series` row reads: one link at a sample time, with the two values
+/// that need the sampler's state or a mutable link.
+pub struct LinkRow<'a> {
+    pub t: f64,
+    pub link: usize,
+    pub l: &'a Link,
+    /// Mean sojourn of the packets dequeued since the previous sample.
+    pub sojourn_mean_s: f64,
+    pub capacity_bps: f64,
+}
+
+/// `flow_series`: (name, value) per column.
+pub const FLOW_COLUMNS: &[(&str, fn(&SubflowRow<'_>) -> f64)] = &[
+    ("t_s", |r| r.t),
+    ("flow", |r| r.flow as f64),
+    ("subflow", |r| r.sub as f64),
+    ("cwnd", |r| r.f.cc.cwnd(r.sub)),
+    ("ssthresh", |r| r.f.cc.ssthresh(r.sub)),
+    ("srtt_s", |r| r.s.snd.rtt.srtt as f64 * 1e-9),
+    ("rtt_s", |r| r.s.snd.rtt.latest as f64 * 1e-9),
+    ("in_flight_bytes", |r| r.s.snd.pipe as f64 * r.s.snd.mss() as f64),
+    ("sent_bytes", |r| r.s.snd.stats.sent_bytes as f64),
+    ("delivered_bytes", |r| r.f.delivered_bytes as f64),
+    ("received_bytes", |r| r.s.rcv.received_bytes as f64),
+    ("retransmissions", |r| r.s.snd.stats.retransmissions as f64),
+    ("losses", |r| r.s.snd.stats.losses as f64),
+    ("timeouts", |r| r.s.snd.stats.timeouts as f64),
+    ("ooo_segments", |r| r.s.rcv.ooo_segs as f64),
+    ("reinjections", |r| r.s.snd.stats.reinjections as f64),
+    ("data_ooo_segments", |r| r.f.rx.ooo.len as f64),
+];
+
+/// `link_series`: (name, value) per column.
+pub const LINK_COLUMNS: &[(&str, fn(&LinkRow<'_>) -> f64)] = &[
+    ("t_s", |r| r.t),
+    ("link", |r| r.link as f64),
+    ("queue_packets", |r| r.l.queue.len_packets() as f64),
+    ("queue_bytes", |r| r.l.queue.len_bytes() as f64),
+    ("tx_bytes", |r| r.l.stats.tx_bytes as f64),
+    ("drops", |r| (r.l.queue.stats().drops + r.l.stats.loss_drops) as f64),
+    ("sojourn_mean_s", |r| r.sojourn_mean_s),
+    ("capacity_bps", |r| r.capacity_bps),
+];
+
+/// An empty table with these columns.
+pub fn table<R>(cols: &[(&'static str, fn(&R) -> f64)]) -> Columns {
+    Columns::new(&cols.iter().map(|c| c.0).collect::<Vec<_>>())
+}
+
+/// Appends one row: each column gets the value its own entry reads.
+#[inline]
+fn push<R>(out: &mut Columns, cols: &[(&'static str, fn(&R) -> f64)], row: &R) {
+    debug_assert!(out.names.iter().zip(cols).all(|(n, c)| *n == c.0));
+    for (data, (_, value)) in out.data.iter_mut().zip(cols) {
+        data.push(value(row));
+    }
+}
+
+/// One `flow_series` row per subflow alive at `now`.
+pub fn sample_flows(out: &mut Columns, now: Nanos, flows: &Arena<FlowId, Flow>) {
+    let t = now as f64 * 1e-9;
+    for (i, f) in flows.iter().enumerate() {
+        if now < f.start {
+            continue; // nothing to plot before the flow exists
+        }
+        for (j, s) in f.subs.iter().enumerate() {
+            if now < s.start || s.stop.is_some_and(|t| now >= t) {
+                continue; // nor outside the subflow's life
+            }
+            push(out, FLOW_COLUMNS, &SubflowRow { t, flow: i, sub: j, f, s });
+        }
+    }
+}
+
+/// One `link_series` row per link; `last` holds each link's (dequeued, sojourn
+/// sum) at the previous sample.
+pub fn sample_links(out: &mut Columns, now: Nanos, links: &mut Arena<LinkId, Link>, last: &mut [(u64, u128)]) {
+    let t = now as f64 * 1e-9;
+    for (i, l) in links.iter_mut().enumerate() {
+        let q = *l.queue.stats();
+        let (d0, s0) = last[i];
+        let sojourn_mean_s = if q.dequeued > d0 { (q.sojourn_sum - s0) as f64 * 1e-9 / (q.dequeued - d0) as f64 } else { 0.0 };
+        last[i] = (q.dequeued, q.sojourn_sum);
+        let capacity_bps = l.capacity.rate_at(now);
+        push(out, LINK_COLUMNS, &LinkRow { t, link: i, l, sojourn_mean_s, capacity_bps });
+    }
+}
