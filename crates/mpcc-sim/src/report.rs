@@ -1,7 +1,7 @@
 //! The summary of a run (`summary.json`): per flow, per link and for the run.
 
 use crate::app::Application;
-use crate::flow::FlowCounters;
+use crate::flow::{FlowCounters, COUNTERS};
 use crate::ids::FlowId;
 use crate::metrics::RttStats;
 use crate::sim::Sim;
@@ -106,17 +106,11 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
         m.insert("goodput_bps".into(), num(rate(delivered, from, to)));
         m.insert("delivered_bytes".into(), json!(delivered));
         delay_fields(&mut m, "rtt", &f.rtt());
-        m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
-        m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
-        m.insert("losses".into(), json!(c.losses - b.losses));
-        m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
-        m.insert("drops".into(), json!(c.drops - b.drops));
-        recovery_fields(&mut m, &c, &b);
+        counter_fields(&mut m, &c, &b);
         m.insert("reorder_peak_segments".into(), json!(f.held_peak));
         m.insert("fct_s".into(), f.completed_at.map_or(Value::Null, |t| num((t - f.start) as f64 * 1e-9)));
         // The connection (see docs/mptcp.md).
         m.insert("scheduler".into(), json!(f.sched.name()));
-        m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
         m.insert("data_reorder_peak_segments".into(), json!(f.rx.ooo_peak));
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
@@ -163,13 +157,7 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             let mut m = Map::new();
             m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
             delay_fields(&mut m, "rtt", &s.rtt);
-            m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
-            m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
-            m.insert("losses".into(), json!(c.losses - b.losses));
-            m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
-            m.insert("drops".into(), json!(c.drops - b.drops));
-            m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
-            recovery_fields(&mut m, &c, &b);
+            counter_fields(&mut m, &c, &b);
             m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
             m.insert("cost".into(), num(sub_cost(s)));
             if let Some(bound) = tsc_rtt_bound {
@@ -262,13 +250,12 @@ pub fn delay_cdf(sim: &Sim) -> crate::Table {
     t
 }
 
-/// The counters of the recovery mechanisms beyond RFC 6675 (docs/metrics.md).
-fn recovery_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
-    m.insert("rack_losses".into(), json!(c.rack_losses - b.rack_losses));
-    m.insert("lost_retransmissions".into(), json!(c.lost_retransmissions - b.lost_retransmissions));
-    m.insert("tlp_probes".into(), json!(c.tlp_probes - b.tlp_probes));
-    m.insert("spurious_timeouts".into(), json!(c.spurious_timeouts - b.spurious_timeouts));
-    m.insert("undone_recoveries".into(), json!(c.undone_recoveries - b.undone_recoveries));
+/// The counts of [`COUNTERS`] since the warm-up (`c` now, `b` at its end), each
+/// under its own name.
+fn counter_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
+    for (k, (name, _)) in COUNTERS.iter().enumerate() {
+        m.insert((*name).into(), json!(c.counts[k] - b.counts[k]));
+    }
 }
 
 #[cfg(test)]
