@@ -105,3 +105,97 @@ pub fn sample_links(out: &mut Columns, now: Nanos, links: &mut Arena<LinkId, Lin
         push(out, LINK_COLUMNS, &LinkRow { t, link: i, l, sojourn_mean_s, capacity_bps });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::packet::{Kind, Packet};
+    use crate::sim::Sim;
+    use serde_json::json;
+
+    /// Asserts that `out`'s last row holds `want`, column by column and by name,
+    /// with every expected value distinct, so that two swapped columns would fail.
+    fn assert_named(out: &Columns, want: &[(&str, f64)]) {
+        for (i, a) in want.iter().enumerate() {
+            assert!(want[i + 1..].iter().all(|b| b.1 != a.1), "test values must differ: {a:?}");
+        }
+        assert_eq!(out.names.len(), want.len(), "{:?}", out.names);
+        for (name, v) in want {
+            let k = out.names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no column {name}"));
+            assert_eq!(out.data[k].last().copied(), Some(*v), "column {name}");
+        }
+    }
+
+    fn sim() -> Sim {
+        let cfg: Config = serde_json::from_value(json!({
+            "duration_ns": 1_000_000_000u64, "seed": 1, "sample_interval_ns": 0,
+            "links": [{"name": "l", "capacity": {"kind": "constant", "bps": 5e6}, "delay_ns": 10_000_000u64,
+                       "queue": {"kind": "droptail", "packets": 30}, "loss": {"kind": "none"}}],
+            "flows": [{"name": "f", "cc": "lia", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}, {"path": [0]}]}]}))
+        .unwrap();
+        Sim::new(&cfg).unwrap()
+    }
+
+    #[test]
+    fn every_flow_column_records_the_value_it_is_named_for() {
+        let mut sim = sim();
+        let f = &mut sim.flows[FlowId(0)];
+        f.delivered_bytes = 1001;
+        f.rx.ooo.len = 1002;
+        let s = &mut f.subs[1];
+        (s.snd.stats.sent_bytes, s.snd.stats.retransmissions, s.snd.stats.losses) = (2001, 2002, 2003);
+        (s.snd.stats.timeouts, s.snd.stats.reinjections) = (2004, 2005);
+        (s.rcv.received_bytes, s.rcv.ooo_segs) = (2006, 2007);
+        (s.snd.rtt.srtt, s.snd.rtt.latest, s.snd.pipe) = (3_000_000, 4_000_000, 5);
+        let mut out = table(FLOW_COLUMNS);
+        sample_flows(&mut out, 1_500_000_000, &sim.flows);
+        let f = &sim.flows[FlowId(0)];
+        assert_named(&out, &[
+            ("t_s", 1.5),
+            ("flow", 0.0),
+            ("subflow", 1.0),
+            ("cwnd", f.cc.cwnd(1)),
+            ("ssthresh", f.cc.ssthresh(1)),
+            ("srtt_s", 0.003),
+            ("rtt_s", 0.004),
+            ("in_flight_bytes", 5.0 * 1448.0),
+            ("sent_bytes", 2001.0),
+            ("delivered_bytes", 1001.0),
+            ("received_bytes", 2006.0),
+            ("retransmissions", 2002.0),
+            ("losses", 2003.0),
+            ("timeouts", 2004.0),
+            ("ooo_segments", 2007.0),
+            ("reinjections", 2005.0),
+            ("data_ooo_segments", 1002.0),
+        ]);
+    }
+
+    #[test]
+    fn every_link_column_records_the_value_it_is_named_for() {
+        let mut sim = sim();
+        let l = &mut sim.links[LinkId(0)];
+        let p = Packet {
+            flow: 0, sub: 0, hop: 0, kind: Kind::Data, bytes: 1500, seq: 0, dsn: 0, ts: 0, owd: 0, trig: 0,
+            sack_lo: 0, sack_hi: 0, rwnd: 0,
+        };
+        for _ in 0..4 {
+            assert!(l.queue.enqueue(p, p.bytes, 0));
+        }
+        assert!(l.queue.dequeue(500_000_000, &mut |_| {}).is_some(), "one packet after 0.5 s in the queue");
+        (l.stats.tx_bytes, l.stats.loss_drops) = (7001, 7002);
+        let mut out = table(LINK_COLUMNS);
+        sample_links(&mut out, 2_000_000_000, &mut sim.links, &mut [(0, 0)]);
+        assert_named(&out, &[
+            ("t_s", 2.0),
+            ("link", 0.0),
+            ("queue_packets", 3.0),
+            ("queue_bytes", 4500.0),
+            ("tx_bytes", 7001.0),
+            ("drops", 7002.0),
+            ("sojourn_mean_s", 0.5),
+            ("capacity_bps", 5e6),
+        ]);
+    }
+}
