@@ -44,6 +44,7 @@ pub const COUNTERS: &[(&str, fn(&Subflow) -> u64)] = &[
     ("tlp_probes", |s| s.snd.stats.tlp_probes),
     ("spurious_timeouts", |s| s.snd.stats.spurious_timeouts),
     ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
+    ("fast_recoveries", |s| s.snd.stats.recoveries),
 ];
 
 /// Counters snapshotted at the end of the warm-up, so summaries cover [warmup, end].
