@@ -282,4 +282,41 @@ mod tests {
         assert_eq!(value["flows"].as_object().unwrap().len(), 3);
         assert!(value["flows"]["a \"b\""]["subflows"][1]["rtt_samples"].as_u64().unwrap() > 0);
     }
+
+    #[test]
+    fn every_counter_is_reported_under_its_own_name() {
+        let cfg: crate::config::Config = serde_json::from_value(json!({
+            "duration_ns": 1_000_000_000u64, "seed": 1, "sample_interval_ns": 0,
+            "links": [{"name": "l", "capacity": {"kind": "constant", "bps": 5e6}, "delay_ns": 10_000_000u64,
+                       "queue": {"kind": "droptail", "packets": 30}}],
+            "flows": [{"name": "f", "cc": "reno", "app": {"kind": "bulk"}, "path": [0]}]}))
+        .unwrap();
+        let mut sim = Sim::new(&cfg).unwrap();
+        let s = &mut sim.flows[FlowId(0)].subs[0];
+        let st = &mut s.snd.stats;
+        (st.sent_packets, st.retransmissions, st.losses, st.timeouts, st.reinjections) = (11, 12, 13, 14, 15);
+        (st.rack_losses, st.lost_retransmissions, st.tlp_probes) = (16, 17, 18);
+        (st.spurious_timeouts, st.undone_recoveries, st.recoveries) = (19, 20, 21);
+        s.drops = 22;
+        let want = [
+            ("sent_packets", 11),
+            ("retransmissions", 12),
+            ("losses", 13),
+            ("timeouts", 14),
+            ("reinjections", 15),
+            ("rack_losses", 16),
+            ("lost_retransmissions", 17),
+            ("tlp_probes", 18),
+            ("spurious_timeouts", 19),
+            ("undone_recoveries", 20),
+            ("fast_recoveries", 21),
+            ("drops", 22),
+        ];
+        assert_eq!(want.len(), COUNTERS.len());
+        let v = summary(&mut sim, 0.0);
+        for (name, n) in want {
+            assert_eq!(v["flows"]["f"][name], json!(n), "flow {name}");
+            assert_eq!(v["flows"]["f"]["subflows"][0][name], json!(n), "subflow {name}");
+        }
+    }
 }
