@@ -111,7 +111,6 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::packet::{Kind, Packet};
-    use crate::sim::Sim;
     use serde_json::json;
 
     /// Asserts that `out`'s last row holds `want`, column by column and by name,
@@ -127,20 +126,23 @@ mod tests {
         }
     }
 
-    fn sim() -> Sim {
+    /// One link and one two-subflow flow, built but not run.
+    fn world() -> (Arena<LinkId, Link>, Arena<FlowId, Flow>) {
         let cfg: Config = serde_json::from_value(json!({
             "duration_ns": 1_000_000_000u64, "seed": 1, "sample_interval_ns": 0,
             "links": [{"name": "l", "capacity": {"kind": "constant", "bps": 5e6}, "delay_ns": 10_000_000u64,
                        "queue": {"kind": "droptail", "packets": 30}, "loss": {"kind": "none"}}],
             "flows": [{"name": "f", "cc": "lia", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}, {"path": [0]}]}]}))
         .unwrap();
-        Sim::new(&cfg).unwrap()
+        let links = crate::build::links(&cfg).unwrap();
+        let flows = crate::build::flows(&cfg, &links).unwrap();
+        (links.into(), flows.into())
     }
 
     #[test]
     fn every_flow_column_records_the_value_it_is_named_for() {
-        let mut sim = sim();
-        let f = &mut sim.flows[FlowId(0)];
+        let (_, mut flows) = world();
+        let f = &mut flows[FlowId(0)];
         f.delivered_bytes = 1001;
         f.rx.ooo.len = 1002;
         let s = &mut f.subs[1];
@@ -149,8 +151,8 @@ mod tests {
         (s.rcv.received_bytes, s.rcv.ooo_segs) = (2006, 2007);
         (s.snd.rtt.srtt, s.snd.rtt.latest, s.snd.pipe) = (3_000_000, 4_000_000, 5);
         let mut out = table(FLOW_COLUMNS);
-        sample_flows(&mut out, 1_500_000_000, &sim.flows);
-        let f = &sim.flows[FlowId(0)];
+        sample_flows(&mut out, 1_500_000_000, &flows);
+        let f = &flows[FlowId(0)];
         assert_named(&out, &[
             ("t_s", 1.5),
             ("flow", 0.0),
@@ -174,8 +176,8 @@ mod tests {
 
     #[test]
     fn every_link_column_records_the_value_it_is_named_for() {
-        let mut sim = sim();
-        let l = &mut sim.links[LinkId(0)];
+        let (mut links, _) = world();
+        let l = &mut links[LinkId(0)];
         let p = Packet {
             flow: 0, sub: 0, hop: 0, kind: Kind::Data, bytes: 1500, seq: 0, dsn: 0, ts: 0, owd: 0, trig: 0,
             sack_lo: 0, sack_hi: 0, rwnd: 0,
@@ -186,7 +188,7 @@ mod tests {
         assert!(l.queue.dequeue(500_000_000, &mut |_| {}).is_some(), "one packet after 0.5 s in the queue");
         (l.stats.tx_bytes, l.stats.loss_drops) = (7001, 7002);
         let mut out = table(LINK_COLUMNS);
-        sample_links(&mut out, 2_000_000_000, &mut sim.links, &mut [(0, 0)]);
+        sample_links(&mut out, 2_000_000_000, &mut links, &mut [(0, 0)]);
         assert_named(&out, &[
             ("t_s", 2.0),
             ("link", 0.0),
