@@ -28,10 +28,13 @@ pub enum ReverseRoute {
     Links(Vec<LinkId>),
 }
 
+/// A summary counter: its name and what it reads from a subflow.
+pub type Counter = (&'static str, fn(&Subflow) -> u64);
+
 /// The counts the summary reports for every flow (summed over its subflows) and
 /// every subflow, since the warm-up (docs/metrics.md): each is named with what it
 /// reads, so adding one is one line here.
-pub const COUNTERS: &[(&str, fn(&Subflow) -> u64)] = &[
+pub const COUNTERS: &[Counter] = &[
     ("sent_packets", |s| s.snd.stats.sent_packets),
     ("retransmissions", |s| s.snd.stats.retransmissions),
     ("losses", |s| s.snd.stats.losses),

@@ -29,8 +29,13 @@ pub struct LinkRow<'a> {
     pub capacity_bps: f64,
 }
 
+/// A column: its name and the value it records from a row.
+pub type FlowColumn = (&'static str, fn(&SubflowRow<'_>) -> f64);
+pub type LinkColumn = (&'static str, fn(&LinkRow<'_>) -> f64);
+type Column<R> = (&'static str, fn(&R) -> f64);
+
 /// `flow_series`: (name, value) per column.
-pub const FLOW_COLUMNS: &[(&str, fn(&SubflowRow<'_>) -> f64)] = &[
+pub const FLOW_COLUMNS: &[FlowColumn] = &[
     ("t_s", |r| r.t),
     ("flow", |r| r.flow as f64),
     ("subflow", |r| r.sub as f64),
@@ -51,7 +56,7 @@ pub const FLOW_COLUMNS: &[(&str, fn(&SubflowRow<'_>) -> f64)] = &[
 ];
 
 /// `link_series`: (name, value) per column.
-pub const LINK_COLUMNS: &[(&str, fn(&LinkRow<'_>) -> f64)] = &[
+pub const LINK_COLUMNS: &[LinkColumn] = &[
     ("t_s", |r| r.t),
     ("link", |r| r.link as f64),
     ("queue_packets", |r| r.l.queue.len_packets() as f64),
@@ -63,13 +68,13 @@ pub const LINK_COLUMNS: &[(&str, fn(&LinkRow<'_>) -> f64)] = &[
 ];
 
 /// An empty table with these columns.
-pub fn table<R>(cols: &[(&'static str, fn(&R) -> f64)]) -> Columns {
+pub fn table<R>(cols: &[Column<R>]) -> Columns {
     Columns::new(&cols.iter().map(|c| c.0).collect::<Vec<_>>())
 }
 
 /// Appends one row: each column gets the value its own entry reads.
 #[inline]
-fn push<R>(out: &mut Columns, cols: &[(&'static str, fn(&R) -> f64)], row: &R) {
+fn push<R>(out: &mut Columns, cols: &[Column<R>], row: &R) {
     debug_assert!(out.names.iter().zip(cols).all(|(n, c)| *n == c.0));
     for (data, (_, value)) in out.data.iter_mut().zip(cols) {
         data.push(value(row));
