@@ -68,30 +68,30 @@ impl Link {
         self.queue.len_bytes() + self.in_tx.map_or(0, |p| p.bytes as u64)
     }
 
-    /// A packet arrives at `now`: it is queued (or dropped, through `drop`), and
+    /// A packet arrives at `now`: it is queued (or dropped, through `on_drop`), and
     /// serialisation starts if the link is idle. Returns when that serialisation
     /// ends, if one started.
     #[inline]
-    pub fn arrive(&mut self, now: Nanos, pkt: Packet, drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+    pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
         let admitted = if self.in_tx.is_none() { self.queue.pass_through(pkt.bytes) } else { None };
         if admitted == Some(true) {
             return Some(self.begin_tx(now, pkt, pkt.bytes)); // an idle link: no queueing
         }
         if admitted == Some(false) || !self.queue.enqueue(pkt, pkt.bytes, now) {
-            drop(pkt);
+            on_drop(pkt);
             return None;
         }
         if self.in_tx.is_none() {
-            return self.start_tx(now, drop);
+            return self.start_tx(now, on_drop);
         }
         None
     }
 
     /// Serialises the next packet its queue gives (which may drop some, through
-    /// `drop`); returns when it ends, if there was one.
+    /// `on_drop`); returns when it ends, if there was one.
     #[inline]
-    pub fn start_tx(&mut self, now: Nanos, drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
-        let (pkt, bytes) = self.queue.dequeue(now, drop)?;
+    pub fn start_tx(&mut self, now: Nanos, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+        let (pkt, bytes) = self.queue.dequeue(now, on_drop)?;
         Some(self.begin_tx(now, pkt, bytes))
     }
 

@@ -82,7 +82,7 @@ impl Sim {
         crate::limits::check(cfg)?;
         let links = crate::build::links(cfg)?;
         let flows = crate::build::flows(cfg, &links)?;
-        let n_links = links.len();
+        let (n_links, n_flows) = (links.len(), flows.len());
         let mut sim = Sim {
             now: 0,
             end: cfg.duration_ns,
@@ -103,9 +103,8 @@ impl Sim {
             log: None,
             pcap: None,
             trim_next: 0,
-            app_at: Vec::new(),
+            app_at: vec![None; n_flows],
         };
-        sim.app_at = vec![None; sim.flows.len()];
         if cfg.event_log {
             sim.log = Some(EventLog::new(sim.flows.len()));
         }
