@@ -230,7 +230,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             req_delay,
             exact_percentiles: cfg.exact_percentiles,
         };
-        let app = crate::app::App::from_config(&fc.app, env)?;
+        let app = crate::app::AnyApp::from_config(&fc.app, env)?;
         let mut data = DataSender::new(tcp.mss, buf_segs);
         data.sizes = app.seg_sizes(tcp.mss);
         out.push(Flow {

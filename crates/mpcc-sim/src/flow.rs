@@ -5,6 +5,7 @@
 //! application and its statistics. A single-path flow is a connection with one
 //! subflow, and then every DSN equals its subflow sequence number.
 
+use crate::app::Application;
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
 use crate::packet::Packet;
@@ -27,25 +28,37 @@ pub enum ReverseRoute {
     Links(Vec<LinkId>),
 }
 
+/// A summary counter: its name and what it reads from a subflow.
+pub type Counter = (&'static str, fn(&Subflow) -> u64);
+
+/// The counts the summary reports for every flow (summed over its subflows) and
+/// every subflow, since the warm-up (docs/metrics.md): each is named with what it
+/// reads, so adding one is one line here.
+pub const COUNTERS: &[Counter] = &[
+    ("sent_packets", |s| s.snd.stats.sent_packets),
+    ("retransmissions", |s| s.snd.stats.retransmissions),
+    ("losses", |s| s.snd.stats.losses),
+    ("timeouts", |s| s.snd.stats.timeouts),
+    ("drops", |s| s.drops),
+    ("reinjections", |s| s.snd.stats.reinjections),
+    // Loss recovery beyond RFC 6675 (docs/tcp-recovery.md).
+    ("rack_losses", |s| s.snd.stats.rack_losses),
+    ("lost_retransmissions", |s| s.snd.stats.lost_retransmissions),
+    ("tlp_probes", |s| s.snd.stats.tlp_probes),
+    ("spurious_timeouts", |s| s.snd.stats.spurious_timeouts),
+    ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
+    ("fast_recoveries", |s| s.snd.stats.recoveries),
+];
+
 /// Counters snapshotted at the end of the warm-up, so summaries cover [warmup, end].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FlowCounters {
     pub delivered_bytes: u64,
     pub received_bytes: u64,
-    pub sent_packets: u64,
-    pub retransmissions: u64,
-    pub losses: u64,
-    pub timeouts: u64,
-    pub drops: u64,
-    pub reinjections: u64,
     /// Wire bytes sent (headers and retransmissions included).
     pub sent_bytes: u64,
-    /// Loss recovery beyond RFC 6675 (docs/tcp-recovery.md).
-    pub rack_losses: u64,
-    pub lost_retransmissions: u64,
-    pub tlp_probes: u64,
-    pub spurious_timeouts: u64,
-    pub undone_recoveries: u64,
+    /// The reported counts, in [`COUNTERS`]' order.
+    pub counts: [u64; COUNTERS.len()],
 }
 
 /// One subflow: a TCP sender and receiver and the routes between them.
@@ -96,18 +109,8 @@ impl Subflow {
         FlowCounters {
             delivered_bytes: 0,
             received_bytes: self.rcv.received_bytes,
-            sent_packets: self.snd.stats.sent_packets,
-            retransmissions: self.snd.stats.retransmissions,
-            losses: self.snd.stats.losses,
-            timeouts: self.snd.stats.timeouts,
-            drops: self.drops,
-            reinjections: self.snd.stats.reinjections,
             sent_bytes: self.snd.stats.sent_bytes,
-            rack_losses: self.snd.stats.rack_losses,
-            lost_retransmissions: self.snd.stats.lost_retransmissions,
-            tlp_probes: self.snd.stats.tlp_probes,
-            spurious_timeouts: self.snd.stats.spurious_timeouts,
-            undone_recoveries: self.snd.stats.undone_recoveries,
+            counts: std::array::from_fn(|k| COUNTERS[k].1(self)),
         }
     }
 }
@@ -139,8 +142,8 @@ pub struct Flow {
     pub completed_at: Option<Nanos>,
     /// Application-level delay of every segment: hand-over to in-order delivery.
     pub timing: AppTiming,
-    /// Streams, Web pages and on-off sources (`app.rs`); bulk and file: nothing.
-    pub app: crate::app::App,
+    /// Streams, Web pages and on-off sources (`app/`); bulk and file: nothing.
+    pub app: crate::app::AnyApp,
     /// The receiver controller (`mpcc_algo::receiver`) and the ACKs it asked
     /// to send outside the usual flow (turning a subflow on), for the simulator to send.
     pub rctl: RxController,
@@ -167,18 +170,10 @@ impl Flow {
         for s in &self.subs {
             let k = s.counters();
             c.received_bytes += k.received_bytes;
-            c.sent_packets += k.sent_packets;
-            c.retransmissions += k.retransmissions;
-            c.losses += k.losses;
-            c.timeouts += k.timeouts;
-            c.drops += k.drops;
-            c.reinjections += k.reinjections;
             c.sent_bytes += k.sent_bytes;
-            c.rack_losses += k.rack_losses;
-            c.lost_retransmissions += k.lost_retransmissions;
-            c.tlp_probes += k.tlp_probes;
-            c.spurious_timeouts += k.spurious_timeouts;
-            c.undone_recoveries += k.undone_recoveries;
+            for (sum, n) in c.counts.iter_mut().zip(k.counts) {
+                *sum += n;
+            }
         }
         c
     }

@@ -17,6 +17,7 @@ pub mod packet;
 pub mod pcap;
 pub mod profile;
 pub mod report;
+pub mod series;
 pub mod sim;
 pub mod sketch;
 pub mod tcp;

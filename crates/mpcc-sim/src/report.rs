@@ -1,6 +1,7 @@
 //! The summary of a run (`summary.json`): per flow, per link and for the run.
 
-use crate::flow::FlowCounters;
+use crate::app::Application;
+use crate::flow::{FlowCounters, COUNTERS};
 use crate::ids::FlowId;
 use crate::metrics::RttStats;
 use crate::sim::Sim;
@@ -106,17 +107,11 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
         m.insert("goodput_bps".into(), num(rate(delivered, from, to)));
         m.insert("delivered_bytes".into(), json!(delivered));
         delay_fields(&mut m, "rtt", &f.rtt());
-        m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
-        m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
-        m.insert("losses".into(), json!(c.losses - b.losses));
-        m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
-        m.insert("drops".into(), json!(c.drops - b.drops));
-        recovery_fields(&mut m, &c, &b);
+        counter_fields(&mut m, &c, &b);
         m.insert("reorder_peak_segments".into(), json!(f.held_peak));
         m.insert("fct_s".into(), f.completed_at.map_or(Value::Null, |t| num((t - f.start) as f64 * 1e-9)));
         // The connection (see docs/mptcp.md).
         m.insert("scheduler".into(), json!(f.sched.name()));
-        m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
         m.insert("data_reorder_peak_segments".into(), json!(f.rx.ooo_peak));
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
@@ -166,13 +161,7 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             let mut m = Map::new();
             m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
             delay_fields(&mut m, "rtt", &s.rtt);
-            m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
-            m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
-            m.insert("losses".into(), json!(c.losses - b.losses));
-            m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
-            m.insert("drops".into(), json!(c.drops - b.drops));
-            m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
-            recovery_fields(&mut m, &c, &b);
+            counter_fields(&mut m, &c, &b);
             m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
             m.insert("cost".into(), num(sub_cost(s)));
             for &(k, v) in &sched_metrics {
@@ -265,13 +254,12 @@ pub fn delay_cdf(sim: &Sim) -> crate::Table {
     t
 }
 
-/// The counters of the recovery mechanisms beyond RFC 6675 (docs/metrics.md).
-fn recovery_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
-    m.insert("rack_losses".into(), json!(c.rack_losses - b.rack_losses));
-    m.insert("lost_retransmissions".into(), json!(c.lost_retransmissions - b.lost_retransmissions));
-    m.insert("tlp_probes".into(), json!(c.tlp_probes - b.tlp_probes));
-    m.insert("spurious_timeouts".into(), json!(c.spurious_timeouts - b.spurious_timeouts));
-    m.insert("undone_recoveries".into(), json!(c.undone_recoveries - b.undone_recoveries));
+/// The counts of [`COUNTERS`] since the warm-up (`c` now, `b` at its end), each
+/// under its own name.
+fn counter_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
+    for (k, (name, _)) in COUNTERS.iter().enumerate() {
+        m.insert((*name).into(), json!(c.counts[k] - b.counts[k]));
+    }
 }
 
 #[cfg(test)]
@@ -297,5 +285,42 @@ mod tests {
         assert_eq!(text, serde_json::to_string(&value).unwrap());
         assert_eq!(value["flows"].as_object().unwrap().len(), 3);
         assert!(value["flows"]["a \"b\""]["subflows"][1]["rtt_samples"].as_u64().unwrap() > 0);
+    }
+
+    #[test]
+    fn every_counter_is_reported_under_its_own_name() {
+        let cfg: crate::config::Config = serde_json::from_value(json!({
+            "duration_ns": 1_000_000_000u64, "seed": 1, "sample_interval_ns": 0,
+            "links": [{"name": "l", "capacity": {"kind": "constant", "bps": 5e6}, "delay_ns": 10_000_000u64,
+                       "queue": {"kind": "droptail", "packets": 30}}],
+            "flows": [{"name": "f", "cc": "reno", "app": {"kind": "bulk"}, "path": [0]}]}))
+        .unwrap();
+        let mut sim = Sim::new(&cfg).unwrap();
+        let s = &mut sim.flows[FlowId(0)].subs[0];
+        let st = &mut s.snd.stats;
+        (st.sent_packets, st.retransmissions, st.losses, st.timeouts, st.reinjections) = (11, 12, 13, 14, 15);
+        (st.rack_losses, st.lost_retransmissions, st.tlp_probes) = (16, 17, 18);
+        (st.spurious_timeouts, st.undone_recoveries, st.recoveries) = (19, 20, 21);
+        s.drops = 22;
+        let want = [
+            ("sent_packets", 11),
+            ("retransmissions", 12),
+            ("losses", 13),
+            ("timeouts", 14),
+            ("reinjections", 15),
+            ("rack_losses", 16),
+            ("lost_retransmissions", 17),
+            ("tlp_probes", 18),
+            ("spurious_timeouts", 19),
+            ("undone_recoveries", 20),
+            ("fast_recoveries", 21),
+            ("drops", 22),
+        ];
+        assert_eq!(want.len(), COUNTERS.len());
+        let v = summary(&mut sim, 0.0);
+        for (name, n) in want {
+            assert_eq!(v["flows"]["f"][name], json!(n), "flow {name}");
+            assert_eq!(v["flows"]["f"]["subflows"][0][name], json!(n), "subflow {name}");
+        }
     }
 }
