@@ -29,6 +29,10 @@ pub struct Config {
     /// Keep the per-event log (event_log.rs): an `event_log` result table.
     #[serde(default)]
     pub event_log: bool,
+    /// Record the controllers' and schedulers' own figures (`metrics()`) at each
+    /// sample: a `metric_series` result table (series.rs).
+    #[serde(default)]
+    pub metric_series: bool,
     /// Packet captures (pcap.rs).
     #[serde(default)]
     pub pcap: Option<PcapConfig>,

@@ -6,6 +6,7 @@ use crate::flow::{Flow, Subflow};
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::link::Link;
 use crate::metrics::Columns;
+use mpcc_algo::sched::{Metric, Scheduler};
 use mpcc_algo::CongestionControl;
 use mpcc_core::Nanos;
 
@@ -108,6 +109,80 @@ pub fn sample_links(out: &mut Columns, now: Nanos, links: &mut Arena<LinkId, Lin
         last[i] = (q.dequeued, q.sojourn_sum);
         let capacity_bps = l.capacity.rate_at(now);
         push(out, LINK_COLUMNS, &LinkRow { t, link: i, l, sojourn_mean_s, capacity_bps });
+    }
+}
+
+/// `metric_series`: each controller's and scheduler's own figures (their `metrics()`:
+/// LIA's alpha, OLIA's sets, TSC's rates, ...), one row per subflow alive at a
+/// sample, a column per figure, named `cc.NAME` or `sched.NAME` (a connection's
+/// scheduler figures repeated on each of its subflows' rows). Columns appear as
+/// figures are first reported; earlier rows read NaN there, as do rows of flows
+/// whose controller has no such figure. Kept only when asked (`metric_series`).
+#[derive(Default)]
+pub struct MetricSeries {
+    pub names: Vec<String>,
+    pub data: Vec<Vec<f64>>,
+    rows: usize,
+}
+
+impl MetricSeries {
+    pub fn new() -> MetricSeries {
+        let mut m = MetricSeries::default();
+        for key in ["t_s", "flow", "subflow"] {
+            m.column(key, "");
+        }
+        m
+    }
+
+    /// The column of `prefix` + `name`, added (NaN for the rows before) when new.
+    /// A linear search: a handful of columns, read at sample times only.
+    fn column(&mut self, prefix: &str, name: &str) -> usize {
+        let found = self.names.iter().position(|n| n.len() == prefix.len() + name.len() && n.starts_with(prefix) && n.ends_with(name));
+        found.unwrap_or_else(|| {
+            self.names.push(format!("{prefix}{name}"));
+            self.data.push(vec![f64::NAN; self.rows]);
+            self.names.len() - 1
+        })
+    }
+
+    fn set(&mut self, col: usize, value: f64) {
+        *self.data[col].last_mut().expect("a row was started") = value;
+    }
+
+    /// One row per subflow alive at `now`.
+    pub fn sample(&mut self, now: Nanos, flows: &Arena<FlowId, Flow>) {
+        let t = now as f64 * 1e-9;
+        for (i, f) in flows.iter().enumerate() {
+            if now < f.start {
+                continue;
+            }
+            for (j, s) in f.subs.iter().enumerate() {
+                if now < s.start || s.stop.is_some_and(|t| now >= t) {
+                    continue;
+                }
+                self.rows += 1;
+                for col in &mut self.data {
+                    col.push(f64::NAN);
+                }
+                self.set(0, t);
+                self.set(1, i as f64);
+                self.set(2, j as f64);
+                f.cc.metrics(j, &mut |name, value| {
+                    let col = self.column("cc.", name);
+                    self.set(col, value);
+                });
+                f.sched.metrics(&mut |name, metric| {
+                    let value = match metric {
+                        Metric::Count(n) => n as f64,
+                        Metric::Value(v) => v,
+                        // Fractions of delay samples within a bound: summary figures only.
+                        Metric::AppDelayWithin(_) | Metric::RttWithin(_) => return,
+                    };
+                    let col = self.column("sched.", name);
+                    self.set(col, value);
+                });
+            }
+        }
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Sim {
     out: Vec<Packet>,
     pub flow_series: Columns,
     pub link_series: Columns,
+    /// The controllers' and schedulers' figures, when asked (`metric_series`).
+    pub metric_series: Option<series::MetricSeries>,
     /// Per link, its counters at the end of the warm-up.
     pub link_base: Vec<LinkBase>,
     /// Per link at the previous sample: (dequeued, sojourn sum).
@@ -102,12 +104,16 @@ impl Sim {
             link_last: vec![(0, 0); n_links],
             stopped_early: None,
             log: None,
+            metric_series: None,
             pcap: None,
             trim_next: 0,
             app_at: vec![None; n_flows],
         };
         if cfg.event_log {
             sim.log = Some(EventLog::new(sim.flows.len()));
+        }
+        if cfg.metric_series && sim.sample_interval > 0 {
+            sim.metric_series = Some(series::MetricSeries::new());
         }
         if let Some(p) = &cfg.pcap {
             sim.pcap = Some(Pcap::configure(cfg, p, |i| sim.flows[crate::ids::FlowId(i as u32)].subs.len() > 1)?);
@@ -630,6 +636,9 @@ impl Sim {
     fn sample(&mut self) {
         series::sample_flows(&mut self.flow_series, self.now, &self.flows);
         series::sample_links(&mut self.link_series, self.now, &mut self.links, &mut self.link_last);
+        if let Some(m) = &mut self.metric_series {
+            m.sample(self.now, &self.flows);
+        }
         let next = self.now + self.sample_interval;
         if next <= self.end {
             self.events.schedule(next, Event::Sample);
