@@ -11,8 +11,9 @@
 //! fractional increments.
 //!
 //! Adding an algorithm: one file under `single/` (per-subflow rule, implements
-//! [`SubflowCc`]) or `multi/` (connection-wide rule, implements [`CongestionControl`]),
-//! one variant in [`Controller`], one entry in [`registry`].
+//! [`SubflowCc`]) or `multi/` (connection-wide rule, implements [`CongestionControl`])
+//! holding its `INFO` entry and `build` function, one variant in [`Controller`],
+//! one line in `single::MEMBERS` or `multi::MEMBERS`.
 
 pub mod common;
 pub mod event;
@@ -25,7 +26,7 @@ pub mod uncoupled;
 
 pub use event::{AckEvent, CongestionEvent, CongestionKind};
 pub use params::Params;
-pub use params::{AlgoInfo, ParamInfo};
+pub use params::{Info, ParamInfo};
 pub use registry::{build, registry};
 pub use uncoupled::Uncoupled;
 

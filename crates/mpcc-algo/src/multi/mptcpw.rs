@@ -11,6 +11,25 @@ use super::base::{argmax, scaled_sum, BwEstimator, Path};
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "mptcpw",
+    "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
+    "docs/algorithms/mptcpw.md",
+    &[
+    INIT_CWND,
+    param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
+],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mptcpw(Mptcpw::new(p("init_cwnd"), p("gamma")))
+}
+
 
 /// A subflow with a Westwood+ bandwidth estimate.
 #[derive(Clone, Debug)]

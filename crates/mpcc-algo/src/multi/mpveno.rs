@@ -10,6 +10,25 @@ use super::olia::{increase_terms, OliaPath};
 use crate::common::MIN_CWND;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "mpveno",
+    "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
+    "docs/algorithms/mpveno.md",
+    &[
+    INIT_CWND,
+    param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
+],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mpveno(MpVeno::new(p("init_cwnd"), p("beta")))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct MpVeno {

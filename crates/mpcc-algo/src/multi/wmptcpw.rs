@@ -9,6 +9,22 @@
 use super::mptcpw::{westwood_increase, WwPath};
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
+use crate::params::{Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "wmptcpw",
+    "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
+    "docs/algorithms/wmptcpw.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Wmptcpw(WMptcpw::new(p("init_cwnd")))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct WMptcpw {

@@ -9,6 +9,22 @@
 use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use mpcc_core::{Nanos, NS_PER_MS};
+use crate::params::{Info, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "westwood",
+    "TCP Westwood+: Reno growth, window set to BWE x RTT_min after a loss (Mascolo et al.)",
+    "docs/algorithms/westwood.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Westwood(Uncoupled::new(Westwood::new(p("init_cwnd"))))
+}
+
 
 /// Shortest bandwidth sampling window (Linux: HZ/20), so that very short RTTs do not
 /// yield samples of one or two ACKs.
