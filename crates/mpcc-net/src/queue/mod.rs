@@ -13,6 +13,7 @@
 
 pub mod codel;
 pub mod droptail;
+pub mod pie;
 pub mod red;
 
 use mpcc_core::params::{find, Info, Member, Params, Problem};
@@ -136,6 +137,7 @@ pub fn members<P: Copy + 'static>() -> Vec<Member<Build<P>>> {
         Member { info: &droptail::INFO, build: droptail::build::<P> },
         Member { info: &red::INFO, build: red::build::<P> },
         Member { info: &codel::INFO, build: codel::build::<P> },
+        Member { info: &pie::INFO, build: pie::build::<P> },
     ]
 }
 
@@ -160,6 +162,7 @@ pub enum Queue<P> {
     DropTail(DropTail<P>),
     Red(Red<P>),
     Codel(Codel<P>),
+    Pie(pie::Pie<P>),
 }
 
 impl<P: Copy> Queue<P> {
@@ -187,6 +190,7 @@ impl<P: Copy> Queue<P> {
             Queue::DropTail(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
             Queue::Red(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
             Queue::Codel(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
+            Queue::Pie(q) => (q.enqueue(pkt, bytes, now), &mut q.stats),
         };
         if ok {
             st.enqueued += 1;
@@ -224,6 +228,7 @@ impl<P: Copy> Queue<P> {
             Queue::DropTail(q) => (q.fifo.pop(), &mut q.stats),
             Queue::Red(q) => (q.dequeue(now), &mut q.stats),
             Queue::Codel(q) => (q.dequeue(now, on_drop), &mut q.stats),
+            Queue::Pie(q) => (q.dequeue(now), &mut q.stats),
         };
         let e = e?;
         st.record_dequeue(now.saturating_sub(e.enqueued_at));
@@ -235,6 +240,7 @@ impl<P: Copy> Queue<P> {
             Queue::DropTail(q) => q.fifo.len(),
             Queue::Red(q) => q.fifo.len(),
             Queue::Codel(q) => q.fifo.len(),
+            Queue::Pie(q) => q.fifo.len(),
         }
     }
     pub fn len_bytes(&self) -> u64 {
@@ -242,6 +248,7 @@ impl<P: Copy> Queue<P> {
             Queue::DropTail(q) => q.fifo.bytes,
             Queue::Red(q) => q.fifo.bytes,
             Queue::Codel(q) => q.fifo.bytes,
+            Queue::Pie(q) => q.fifo.bytes,
         }
     }
     pub fn stats(&self) -> &QueueStats {
@@ -249,6 +256,7 @@ impl<P: Copy> Queue<P> {
             Queue::DropTail(q) => &q.stats,
             Queue::Red(q) => &q.stats,
             Queue::Codel(q) => &q.stats,
+            Queue::Pie(q) => &q.stats,
         }
     }
 }
