@@ -1,7 +1,39 @@
 //! Random loss on a link, applied to a packet after it has been serialised (it
 //! used the link's capacity and was corrupted on the wire, as wireless loss is).
 
+use mpcc_core::params::{param, Info, Unit};
 use mpcc_core::Rng;
+
+// Registry entries, one per model (the models are a few lines each, so they share
+// this file); the configuration schema is still typed per kind (`LossConfig`).
+pub const NONE: Info = Info::new("none", "no random loss", "docs/links.md#loss", &[]);
+pub const BERNOULLI: Info = Info::new(
+    "bernoulli",
+    "each packet lost independently with probability p",
+    "docs/links.md#loss",
+    &[param("p", f64::NAN, 0.0, 1.0, "loss probability")],
+);
+pub const GILBERT_ELLIOTT: Info = Info::new(
+    "gilbert_elliott",
+    "two-state channel (p_gb, p_bg, loss_good, loss_bad)",
+    "docs/links.md#loss",
+    &[
+        param("p_gb", f64::NAN, 0.0, 1.0, "probability per packet of moving from good to bad"),
+        param("p_bg", f64::NAN, 0.0, 1.0, "probability per packet of moving from bad to good"),
+        param("loss_good", 0.0, 0.0, 1.0, "loss probability in the good state"),
+        param("loss_bad", 1.0, 0.0, 1.0, "loss probability in the bad state"),
+    ],
+);
+pub const PERIODIC: Info = Info::new(
+    "periodic",
+    "every `every`-th packet lost (deterministic)",
+    "docs/links.md#loss",
+    &[param("every", f64::NAN, 1.0, 9_007_199_254_740_991.0, "one packet lost in this many")],
+)
+.with_units(&[("every", Unit::Whole)]);
+
+/// Every loss model, one line each; the first is the default.
+pub const REGISTRY: &[Info] = &[NONE, BERNOULLI, GILBERT_ELLIOTT, PERIODIC];
 
 #[derive(Clone, Debug)]
 pub enum LossModel {

@@ -11,7 +11,29 @@
 use crate::config::{CbrConfig, Dist, Fetch, OnOffConfig, VbrConfig, WebConfig};
 use crate::conn::{AppTiming, DataSender, SegSizes};
 use crate::metrics::RttStats;
+use mpcc_core::params::Info;
 use mpcc_core::{Nanos, Rng};
+
+// Registry entries of the applications and of the distributions their fields
+// take (`mpcc list`, the Python schema's allowed kinds, the docs). Their
+// configuration stays typed per kind (`config::AppConfig`, `config::Dist`):
+// it holds lists, files and distributions, not only numbers.
+const APP_DOC: &str = "docs/applications.md";
+pub const APPS: &[Info] = &[
+    Info::new("bulk", "always has data to send", APP_DOC, &[]),
+    Info::new("file", "sends `size` bytes, then stops; completion time is reported", APP_DOC, &[]),
+    Info::new("cbr", "constant bit-rate stream (`rate`, `chunk`) played back at the receiver; stalls are reported", APP_DOC, &[]),
+    Info::new("vbr", "frames at `fps`, sizes from a `trace` file or log-normal around `rate` (`cv`); played back", APP_DOC, &[]),
+    Info::new("web", "page loads (`objects`, or `object_count` and `object_bytes`) with `think` times; load times", APP_DOC, &[]),
+    Info::new("onoff", "bulk while on, silent while off (`on`, `off`: distributions of durations)", APP_DOC, &[]),
+];
+pub const DISTRIBUTIONS: &[Info] = &[
+    Info::new("fixed", "always `value`", APP_DOC, &[]),
+    Info::new("uniform", "uniform between `min` and `max`", APP_DOC, &[]),
+    Info::new("exponential", "exponential with `mean`", APP_DOC, &[]),
+    Info::new("lognormal", "log-normal with `mean` and coefficient of variation `cv` (0 to 10)", APP_DOC, &[]),
+    Info::new("pareto", "Pareto with `mean` and tail index `shape` (> 1)", APP_DOC, &[]),
+];
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
 
