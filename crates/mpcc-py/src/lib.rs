@@ -138,8 +138,8 @@ fn check(family: &str, name: &str, params: BTreeMap<String, f64>) -> PyResult<()
     }
 }
 
-/// Every TCP profile as a dict {name, description, mechanisms: {switch: value}}
-/// (JSON text for the values); the first is the default.
+/// Every TCP profile as a dict {name, description, default, mechanisms: {switch:
+/// value}} (JSON text for the values); `default`: the scenario's default.
 #[pyfunction]
 fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     mpcc_sim::profile::Profile::ALL
@@ -148,6 +148,7 @@ fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             let d = PyDict::new(py);
             d.set_item("name", p.name())?;
             d.set_item("description", p.description())?;
+            d.set_item("default", *p == mpcc_sim::profile::Profile::SCENARIO_DEFAULT)?;
             let m = PyDict::new(py);
             for (k, v) in p.mechanisms().entries() {
                 m.set_item(k, v.to_string())?;
