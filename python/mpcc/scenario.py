@@ -234,9 +234,13 @@ def _param_value(raw, p: dict):
 def _in_range(value, p: dict) -> None:
     low, high, unit = p["min"], p["max"], p["unit"]
     if value < low:
-        what = "must be positive" if value <= 0 < low else "is too small"
-        raise PydanticCustomError("range", "{msg}", {
-            "msg": f"{_shown(value, unit)} {what}; allowed: at least {_shown(low, unit)}"})
+        if value <= 0 < low:
+            # A duration's least value (1 ns) says less than "positive".
+            least = "a positive duration" if unit == "duration" else f"at least {_shown(low, unit)}"
+            msg = f"{_shown(value, unit)} must be positive; allowed: {least}"
+        else:
+            msg = f"{_shown(value, unit)} is too small; allowed: at least {_shown(low, unit)}"
+        raise PydanticCustomError("range", "{msg}", {"msg": msg})
     if value > high:
         raise PydanticCustomError("range", "{msg}", {
             "msg": f"{_shown(value, unit)} is too large; allowed: less than or equal to {_shown(high, unit)}"})
