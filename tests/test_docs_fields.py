@@ -35,15 +35,16 @@ def test_every_schema_field_is_in_docs_scenarios_md():
     assert missing == [], f"fields not in docs/scenarios.md: {missing}"
 
 
-def test_every_registered_queue_field_is_in_docs_links_md():
-    """Queue fields come from the simulator's registry, not from schema classes:
-    each discipline's section in docs/links.md names every field (by the scenario's
+def test_every_registered_queue_and_loss_field_is_in_docs_links_md():
+    """Queue and loss fields come from the simulator's registry, not from schema
+    classes: each discipline's or model's section in docs/links.md names every field (by the scenario's
     name or the canonical one, `target` or `target_ns`)."""
     from mpcc import kinds
     from mpcc.units import user_name
 
     links = (Path(__file__).resolve().parents[1] / "docs" / "links.md").read_text()
     documented = set(re.findall(r"`([a-z_][a-z0-9_]*)`", links))
-    missing = sorted((q["name"], user_name(p)) for q in kinds()["queue"] for p in q["params"]
+    missing = sorted((q["name"], user_name(p)) for family in ("queue", "loss") for q in kinds()[family]
+                     for p in q["params"]
                      if user_name(p) not in documented and p["name"] not in documented)
-    assert missing == [], f"queue fields not in docs/links.md: {missing}"
+    assert missing == [], f"fields not in docs/links.md: {missing}"

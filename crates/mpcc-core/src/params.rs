@@ -175,6 +175,14 @@ pub fn find<'a>(list: impl IntoIterator<Item = &'a Info> + Clone, what: &str, na
     })
 }
 
+/// For a member's rule: each of `names` (parameters without a default) is given.
+pub fn need(p: &dyn Fn(&str) -> f64, names: &[&str]) -> Result<(), Problem> {
+    match names.iter().find(|k| p(k).is_nan()) {
+        Some(k) => Err(Problem::at(k, "required field is missing")),
+        None => Ok(()),
+    }
+}
+
 /// A registered member: its entry and its builder (of the family's type `B`,
 /// a function pointer), both defined in the member's own file.
 #[derive(Clone, Copy, Debug)]

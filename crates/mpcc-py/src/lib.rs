@@ -71,7 +71,7 @@ fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item("scheduler", entries(py, schedulers.iter())?)?;
     out.set_item("receiver", entries(py, mpcc_algo::receiver::registry())?)?;
     out.set_item("queue", entries(py, mpcc_net::queue::registry().into_iter())?)?;
-    out.set_item("loss", entries(py, mpcc_net::loss::REGISTRY.iter())?)?;
+    out.set_item("loss", entries(py, mpcc_net::loss::registry())?)?;
     out.set_item("capacity", entries(py, mpcc_net::capacity::REGISTRY.iter())?)?;
     out.set_item("app", entries(py, mpcc_sim::app::APPS.iter())?)?;
     out.set_item("distribution", entries(py, mpcc_sim::app::DISTRIBUTIONS.iter())?)?;
@@ -120,6 +120,7 @@ fn check(family: &str, name: &str, params: BTreeMap<String, f64>) -> PyResult<()
     let problem = |p: Problem| PyValueError::new_err((p.param, p.msg));
     match family {
         "cc" => mpcc_algo::registry::check(name, &params).map(|_| ()).map_err(|e| PyValueError::new_err((None::<String>, e))),
+        "loss" => mpcc_net::loss::build(name, &params, mpcc_core::Rng::stream(0, 0)).map(|_| ()).map_err(problem),
         "queue" => {
             let env = mpcc_net::queue::QueueEnv { link_bps: 1e6, rng: mpcc_core::Rng::stream(0, 0) };
             mpcc_net::queue::build::<()>(name, &params, env).map(|_| ()).map_err(problem)
@@ -128,7 +129,6 @@ fn check(family: &str, name: &str, params: BTreeMap<String, f64>) -> PyResult<()
             let list: Vec<Info> = match family {
                 "scheduler" => schedulers(),
                 "receiver" => mpcc_algo::receiver::registry().copied().collect(),
-                "loss" => mpcc_net::loss::REGISTRY.to_vec(),
                 "capacity" => mpcc_net::capacity::REGISTRY.to_vec(),
                 _ => return Err(PyValueError::new_err((None::<String>, format!("unknown family '{family}'")))),
             };

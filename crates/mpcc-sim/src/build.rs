@@ -1,7 +1,7 @@
 //! Builds links and flows from the canonical configuration, checking everything
 //! the simulator relies on. Errors name the field and what is allowed.
 
-use crate::config::{CapacityConfig, Config, FlowConfig, LossConfig, TcpConfig};
+use crate::config::{CapacityConfig, Config, FlowConfig, TcpConfig};
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
@@ -80,15 +80,11 @@ pub fn link_models<P: Copy + 'static>(cfg: &Config, i: usize) -> Result<LinkMode
         .and_then(|params| mpcc_net::queue::build(&lc.queue.kind, &params, env))
         .map_err(|e| e.line(&queue_field))?;
     let rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
-    let at = |e: String| format!("{}: {e}", field("loss"));
-    let loss = match &lc.loss {
-        LossConfig::None => LossModel::None,
-        LossConfig::Bernoulli { p } => LossModel::bernoulli(*p, rng).map_err(at)?,
-        LossConfig::Periodic { every } => LossModel::periodic(*every).map_err(at)?,
-        LossConfig::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
-            LossModel::gilbert_elliott(*p_gb, *p_bg, *loss_good, *loss_bad, rng).map_err(at)?
-        }
-    };
+    let loss = lc
+        .loss
+        .params()
+        .and_then(|params| mpcc_net::loss::build(&lc.loss.kind, &params, rng))
+        .map_err(|e| e.line(&field("loss")))?;
     Ok(LinkModels { capacity, queue, loss })
 }
 

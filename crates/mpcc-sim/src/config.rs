@@ -66,8 +66,9 @@ pub struct LinkConfig {
     pub delay_ns: u64,
     /// `{ kind, ...params }`, see `mpcc_net::queue`.
     pub queue: KindConfig,
-    #[serde(default)]
-    pub loss: LossConfig,
+    /// `{ kind, ...params }`, see `mpcc_net::loss` (default: no loss).
+    #[serde(default = "no_loss")]
+    pub loss: KindConfig,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -88,9 +89,13 @@ fn default_mtu() -> u32 {
     1500
 }
 
+fn no_loss() -> KindConfig {
+    KindConfig { kind: "none".into(), params: BTreeMap::new() }
+}
+
 /// A registered member given by its `kind` and its parameters by name, checked
 /// against the member's entry (`mpcc_core::params::Info`): a queue discipline
-/// (`mpcc_net::queue::members`). Numbers and booleans; null means unset.
+/// (`mpcc_net::queue::members`) or a loss model (`mpcc_net::loss::MEMBERS`). Numbers and booleans; null means unset.
 #[derive(Clone, Debug, Deserialize)]
 pub struct KindConfig {
     pub kind: String,
@@ -113,23 +118,6 @@ impl KindConfig {
         }
         Ok(out)
     }
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LossConfig {
-    #[default]
-    None,
-    Bernoulli { p: f64 },
-    /// Gilbert-Elliott two-state channel: transition probabilities per packet
-    /// (good->bad `p_gb`, bad->good `p_bg`) and loss probability in each state.
-    GilbertElliott { p_gb: f64, p_bg: f64, #[serde(default)] loss_good: f64, #[serde(default = "one")] loss_bad: f64 },
-    /// Every `every`-th packet lost (deterministic, for closed-form checks).
-    Periodic { every: u64 },
-}
-
-fn one() -> f64 {
-    1.0
 }
 
 #[derive(Clone, Debug, Deserialize)]
