@@ -417,7 +417,7 @@ def cmd_list(args) -> int:
         w = max(len(e["name"]) for e in entries)
         for e in entries:
             print(f"  {e['name']:<{w}}  {e['summary']}")
-            if group == "queue":
+            if group in ("queue", "loss"):
                 params(e, " " * (w + 6))
     from .papers import all_papers
 
