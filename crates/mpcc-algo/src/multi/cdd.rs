@@ -22,13 +22,13 @@ pub const INFO: Info = Info::new(
     "CDD-MPTCP (Tao & Yan): LIA plus a periodic cut of the subflow with the largest forward delay",
     "docs/algorithms/cdd.md",
     &[
-    INIT_CWND,
-    param("theta_0", 1.5, 1.0, 100.0, "delay coefficient above which the slowest subflow is trimmed"),
-    param("theta_max", 3.0, 1.0, 100.0, "delay coefficient above which it is divided by theta"),
-    param("delay_smoothing", 0.75, 0.0, 0.99, "weight of the old forward delay in its EWMA"),
-    param("theta_smoothing", 0.75, 0.0, 0.99, "weight of the old theta in its EWMA"),
-    param("period", 0.5, 0.01, 10.0, "seconds between adjustments"),
-],
+        INIT_CWND,
+        param("theta_0", 1.5, 1.0, 100.0, "delay coefficient above which the slowest subflow is trimmed"),
+        param("theta_max", 3.0, 1.0, 100.0, "delay coefficient above which it is divided by theta"),
+        param("delay_smoothing", 0.75, 0.0, 0.99, "weight of the old forward delay in its EWMA"),
+        param("theta_smoothing", 0.75, 0.0, 0.99, "weight of the old theta in its EWMA"),
+        param("period", 0.5, 0.01, 10.0, "seconds between adjustments"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -22,9 +22,9 @@ pub const INFO: Info = Info::new(
     "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
     "docs/algorithms/ewtcp.md",
     &[
-    INIT_CWND,
-    param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)"),
-],
+        INIT_CWND,
+        param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

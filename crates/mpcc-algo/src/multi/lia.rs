@@ -23,9 +23,9 @@ pub const INFO: Info = Info::new(
     "Linked Increases (RFC 6356) with the phi family of Raiciu/Wischik; Reno halving",
     "docs/algorithms/lia.md",
     &[
-    INIT_CWND,
-    param("phi", 1.0, 0.0, 2.0, "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled"),
-],
+        INIT_CWND,
+        param("phi", 1.0, 0.0, 2.0, "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

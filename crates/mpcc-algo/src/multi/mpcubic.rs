@@ -28,13 +28,13 @@ pub const INFO: Info = Info::new(
     "multipath CUBIC (Le et al.): per-subflow CUBIC curve scaled by delta = (max x / sum x)^4",
     "docs/algorithms/mpcubic.md",
     &[
-    INIT_CWND,
-    param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
-    param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
-    param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
-    param("time_origin", 0.0, 0.0, 1.0, "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)"),
-    param("coupled", 1.0, 0.0, 1.0, "1: delta = (max x / sum x)^4; 0: delta = 1 (uncoupled CUBIC)"),
-],
+        INIT_CWND,
+        param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
+        param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
+        param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
+        param("time_origin", 0.0, 0.0, 1.0, "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)"),
+        param("coupled", 1.0, 0.0, 1.0, "1: delta = (max x / sum x)^4; 0: delta = 1 (uncoupled CUBIC)"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

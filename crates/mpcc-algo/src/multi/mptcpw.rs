@@ -21,9 +21,9 @@ pub const INFO: Info = Info::new(
     "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
     "docs/algorithms/mptcpw.md",
     &[
-    INIT_CWND,
-    param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
-],
+        INIT_CWND,
+        param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

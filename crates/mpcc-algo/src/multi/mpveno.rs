@@ -20,9 +20,9 @@ pub const INFO: Info = Info::new(
     "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
     "docs/algorithms/mpveno.md",
     &[
-    INIT_CWND,
-    param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
-],
+        INIT_CWND,
+        param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -22,11 +22,11 @@ pub const INFO: Info = Info::new(
     "Noda & Ito: per-subflow delay rule that suppresses RTT fluctuation",
     "docs/algorithms/noda_ito.md",
     &[
-    INIT_CWND,
-    param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction on loss (paper leaves it open)"),
-    param("min_cwnd", 1.0, 1.0, 2.0, "floor of the delay-driven decrease (1, or 2 kernel style)"),
-    param("mean_per_ack", 0.0, 0.0, 1.0, "1: update MeanRTT on every ACK; 0: once per round"),
-],
+        INIT_CWND,
+        param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction on loss (paper leaves it open)"),
+        param("min_cwnd", 1.0, 1.0, 2.0, "floor of the delay-driven decrease (1, or 2 kernel style)"),
+        param("mean_per_ack", 0.0, 0.0, 1.0, "1: update MeanRTT on every ACK; 0: once per round"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -24,11 +24,11 @@ pub const INFO: Info = Info::new(
     "weighted Vegas (Cao, Xu, Fu 2012): delay-based, per-round, weighted alpha",
     "docs/algorithms/wvegas.md",
     &[
-    INIT_CWND,
-    param("total_alpha", 10.0, 1.0, 100.0, "packets queued by the whole connection, shared by rate weight"),
-    param("alpha_min", 2.0, 0.0, 50.0, "smallest per-subflow alpha (packets)"),
-    param("gamma", 1.0, 0.0, 50.0, "slow-start exit threshold (packets queued)"),
-],
+        INIT_CWND,
+        param("total_alpha", 10.0, 1.0, 100.0, "packets queued by the whole connection, shared by rate weight"),
+        param("alpha_min", 2.0, 0.0, 50.0, "smallest per-subflow alpha (packets)"),
+        param("gamma", 1.0, 0.0, 50.0, "slow-start exit threshold (packets queued)"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -17,12 +17,12 @@ pub const INFO: Info = Info::new(
     "Binomial control: +alpha/w^k per RTT, -beta w^l on loss (Bansal & Balakrishnan)",
     "docs/algorithms/binomial.md",
     &[
-    INIT_CWND,
-    param("k", 0.0, -1.0, 2.0, "increase exponent k"),
-    param("l", 1.0, 0.0, 1.0, "decrease exponent l"),
-    param("alpha", 1.0, 0.01, 100.0, "increase scale alpha, segments^(k+1) per RTT"),
-    param("beta", 0.5, 0.001, 100.0, "decrease scale beta (with l = 1 it must stay below 1)"),
-],
+        INIT_CWND,
+        param("k", 0.0, -1.0, 2.0, "increase exponent k"),
+        param("l", 1.0, 0.0, 1.0, "decrease exponent l"),
+        param("alpha", 1.0, 0.01, 100.0, "increase scale alpha, segments^(k+1) per RTT"),
+        param("beta", 0.5, 0.001, 100.0, "decrease scale beta (with l = 1 it must stay below 1)"),
+    ],
 ).with_rule(check_params);
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
@@ -34,10 +34,10 @@ pub const SQRT: Info = Info::new(
     "SQRT binomial control: k = l = 1/2, alpha 1, beta 1/2",
     "docs/algorithms/binomial.md",
     &[
-    INIT_CWND,
-    param("alpha", 1.0, 0.01, 100.0, "increase scale alpha"),
-    param("beta", 0.5, 0.001, 100.0, "decrease scale beta"),
-],
+        INIT_CWND,
+        param("alpha", 1.0, 0.01, 100.0, "increase scale alpha"),
+        param("beta", 0.5, 0.001, 100.0, "decrease scale beta"),
+    ],
 );
 
 pub fn build_sqrt(p: &dyn Fn(&str) -> f64) -> Controller {
@@ -49,10 +49,10 @@ pub const IIAD: Info = Info::new(
     "IIAD binomial control: k = 1, l = 0, alpha 2, beta 1",
     "docs/algorithms/binomial.md",
     &[
-    INIT_CWND,
-    param("alpha", 2.0, 0.01, 100.0, "increase scale alpha"),
-    param("beta", 1.0, 0.001, 100.0, "decrease scale beta, segments per loss"),
-],
+        INIT_CWND,
+        param("alpha", 2.0, 0.01, 100.0, "increase scale alpha"),
+        param("beta", 1.0, 0.001, 100.0, "decrease scale beta, segments per loss"),
+    ],
 );
 
 pub fn build_iiad(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -22,19 +22,19 @@ pub const INFO: Info = Info::new(
     "CUBIC (RFC 9438): cubic growth around W_max, Reno-friendly region, beta 0.7",
     "docs/algorithms/cubic.md",
     &[
-    INIT_CWND,
-    param("c", 0.4, 0.01, 10.0, "cubic scaling constant C, segments/s^3"),
-    param("beta", 0.7, 0.1, 0.99, "beta_cubic: window kept on a congestion event"),
-    param("fast_convergence", 1.0, 0.0, 1.0, "1 = fast convergence on, 0 = off (values >= 0.5 mean on)"),
-    param("hystart", 0.0, 0.0, 1.0, "1 = HyStart ends slow start early (Linux); default: the TCP profile's hystart"),
-    param(
-        "initial_growth",
-        0.0,
-        0.0,
-        0.5,
-        "least growth per RTT (fraction of cwnd) until the first loss: Linux 0.05, RFC 9438 0; default: the TCP profile's",
-    ),
-],
+        INIT_CWND,
+        param("c", 0.4, 0.01, 10.0, "cubic scaling constant C, segments/s^3"),
+        param("beta", 0.7, 0.1, 0.99, "beta_cubic: window kept on a congestion event"),
+        param("fast_convergence", 1.0, 0.0, 1.0, "1 = fast convergence on, 0 = off (values >= 0.5 mean on)"),
+        param("hystart", 0.0, 0.0, 1.0, "1 = HyStart ends slow start early (Linux); default: the TCP profile's hystart"),
+        param(
+            "initial_growth",
+            0.0,
+            0.0,
+            0.5,
+            "least growth per RTT (fraction of cwnd) until the first loss: Linux 0.05, RFC 9438 0; default: the TCP profile's",
+        ),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -21,11 +21,11 @@ pub const INFO: Info = Info::new(
     "TCP Vegas: per-RTT +-1 segment from the queued-segment estimate (Brakmo & Peterson)",
     "docs/algorithms/vegas.md",
     &[
-    INIT_CWND,
-    param("alpha", 2.0, 0.0, 100.0, "grow while fewer than alpha segments are queued"),
-    param("beta", 4.0, 0.0, 100.0, "shrink while more than beta segments are queued (raised to alpha if below)"),
-    param("gamma", 1.0, 0.0, 100.0, "leave slow start once more than gamma segments are queued"),
-],
+        INIT_CWND,
+        param("alpha", 2.0, 0.0, 100.0, "grow while fewer than alpha segments are queued"),
+        param("beta", 4.0, 0.0, 100.0, "shrink while more than beta segments are queued (raised to alpha if below)"),
+        param("gamma", 1.0, 0.0, 100.0, "leave slow start once more than gamma segments are queued"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {

@@ -19,10 +19,10 @@ pub const INFO: Info = Info::new(
     "TCP Veno: Reno that tells random from congestive loss by the Vegas backlog (Fu & Liew)",
     "docs/algorithms/veno.md",
     &[
-    INIT_CWND,
-    param("beta", 3.0, 0.0, 1000.0, "backlog threshold in segments: below it a loss is random"),
-    param("random_loss_factor", 0.8, 0.5, 1.0, "window kept after a loss judged random"),
-],
+        INIT_CWND,
+        param("beta", 3.0, 0.0, 1000.0, "backlog threshold in segments: below it a loss is random"),
+        param("random_loss_factor", 0.8, 0.5, 1.0, "window kept after a loss judged random"),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
