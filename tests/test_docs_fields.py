@@ -33,3 +33,18 @@ def test_every_schema_field_is_in_docs_scenarios_md():
     missing = sorted({(m.__name__, name) for m in models for name in m.model_fields if name not in documented})
     assert len(models) > 20
     assert missing == [], f"fields not in docs/scenarios.md: {missing}"
+
+
+def test_every_registered_queue_and_loss_field_is_in_docs_links_md():
+    """Queue and loss fields come from the simulator's registry, not from schema
+    classes: each discipline's or model's section in docs/links.md names every field (by the scenario's
+    name or the canonical one, `target` or `target_ns`)."""
+    from mpcc import kinds
+    from mpcc.units import user_name
+
+    links = (Path(__file__).resolve().parents[1] / "docs" / "links.md").read_text()
+    documented = set(re.findall(r"`([a-z_][a-z0-9_]*)`", links))
+    missing = sorted((q["name"], user_name(p)) for family in ("queue", "loss") for q in kinds()[family]
+                     for p in q["params"]
+                     if user_name(p) not in documented and p["name"] not in documented)
+    assert missing == [], f"fields not in docs/links.md: {missing}"

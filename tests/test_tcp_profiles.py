@@ -26,7 +26,7 @@ def timeouts(s: dict) -> int:
 
 
 def test_profiles_are_listed_with_their_switches():
-    names = [p["name"] for p in sc._registry("tcp_profiles")]
+    names = [p["name"] for p in sc._tcp_profiles()]
     assert names == ["rfc", "linux", "ns3"]
     assert sc.tcp_profile("linux")["rack"] is True and sc.tcp_profile("rfc")["rack"] is False
     assert sc.tcp_profile("ns3")["min_rto_ns"] == 1_000_000_000

@@ -12,9 +12,9 @@ modules (pandas, matplotlib) are imported only when results are built or drawn.
 """
 
 from .fairness import fairness, jain
-from .run import Result, SimulationError, algorithms, receivers, run, schedulers
+from .run import Result, SimulationError, algorithms, kinds, receivers, run, schedulers
 
-__all__ = ["Scenario", "ScenarioError", "load_scenario", "Result", "SimulationError", "run", "algorithms", "schedulers", "receivers", "fairness", "jain"]
+__all__ = ["Scenario", "ScenarioError", "load_scenario", "Result", "SimulationError", "run", "algorithms", "schedulers", "receivers", "kinds", "fairness", "jain"]
 __version__ = "0.1.0"
 
 _LAZY = {

@@ -374,30 +374,39 @@ def _in_background(work):
 
 
 def cmd_list(args) -> int:
-    from ._core import algorithms, receivers, schedulers, tcp_profiles
-    from .kinds import KINDS
+    from ._core import kinds, tcp_profiles
+    from .units import user_name
+
+
+    registry = kinds()  # every family, as the simulator registers it
+
+    def shown(v, unit):
+        if v is None:
+            return "none"
+        return {"duration": f'"{v / 1e9:g}s"', "rate": f'"{v:g}bps"', "size": f'"{v:.0f}B"',
+                "whole": f"{v:.0f}"}.get(unit, f"{v:g}")
 
     def params(entry, indent):
         for p in entry["params"]:
-            print(f"{indent}{p['name']} = {p['default']:g} ({p['min']:g} to {p['max']:g}): {p['help']}")
+            u = p["unit"]
+            print(f"{indent}{user_name(p)} = {shown(p['default'], u)} ({shown(p['min'], u)} to {shown(p['max'], u)}): "
+                  f"{p['help']}")
 
-    algos = algorithms()
+    algos = registry["cc"]
     width = max(len(a["name"]) for a in algos)
     print('congestion controllers (cc = "NAME", cc_params = { ... }):')
     for a in algos:
         print(f"  {a['name']:<{width}}  {a['kind']:<6}  {a['summary']}")
         params(a, " " * (width + 14))
-    for title, field, entries in (("MPTCP packet schedulers", "scheduler", schedulers()),
-                                  ("receiver controllers", "receiver", receivers())):
+    for title, field in (("MPTCP packet schedulers", "scheduler"), ("receiver controllers", "receiver")):
+        entries = registry[field]
         print(f'\n{title} ({field} = "NAME", {field}_params = {{ ... }}; default {entries[0]["name"]}):')
         w = max(len(e["name"]) for e in entries)
         for e in entries:
             print(f"  {e['name']:<{w}}  {e['summary']}")
             params(e, " " * (w + 6))
-    from .kinds import DEFAULT_TCP_PROFILE as default
-
     profiles = tcp_profiles()
-    print(f'\nTCP profiles (tcp.profile = "NAME"; default {default}; every switch can be set in tcp.*):')
+    print(f'\nTCP profiles (tcp.profile = "NAME"; default {next(p["name"] for p in profiles if p["default"])}; every switch can be set in tcp.*):')
     w = max(len(p["name"]) for p in profiles)
     for p in profiles:
         print(f"  {p['name']:<{w}}  {p['description']}")
@@ -410,11 +419,14 @@ def cmd_list(args) -> int:
         "app": 'applications (app = { kind = "NAME", ... })',
         "distribution": 'distributions (think, on, off, object_count, object_bytes = { kind = "NAME", ... })',
     }
-    for group, kinds in KINDS.items():
-        print(f"\n{titles[group]}:")
-        w = max(len(k) for k in kinds)
-        for name, line in kinds.items():
-            print(f"  {name:<{w}}  {line}")
+    for group, title in titles.items():
+        entries = registry[group]
+        print(f"\n{title}:")
+        w = max(len(e["name"]) for e in entries)
+        for e in entries:
+            print(f"  {e['name']:<{w}}  {e['summary']}")
+            if group in ("queue", "loss"):
+                params(e, " " * (w + 6))
     from .papers import all_papers
 
     papers = all_papers()

@@ -22,25 +22,29 @@ class StoppedEarlyWarning(RuntimeWarning):
     results cover only the simulated time (`Result.stopped_early` says why)."""
 
 
-def algorithms() -> list[dict]:
-    """The controller registry: [{name, kind, summary, doc, params: [{name, default, min, max, help}]}]."""
+def kinds() -> dict[str, list[dict]]:
+    """Every pluggable family's registry, owned by the simulator: {family: [{name,
+    summary, doc, params: [{name, default, min, max, help, unit}]}]} for cc,
+    scheduler, receiver, queue, loss, capacity, app and distribution; the first of
+    each is the default."""
     from . import _core
 
-    return _core.algorithms()
+    return _core.kinds()
+
+
+def algorithms() -> list[dict]:
+    """The controller registry: [{name, kind, summary, doc, params: [{name, default, min, max, help, unit}]}]."""
+    return kinds()["cc"]
 
 
 def schedulers() -> list[dict]:
-    """The MPTCP packet schedulers: [{name, summary, params}]; the first is the default."""
-    from . import _core
-
-    return _core.schedulers()
+    """The MPTCP packet schedulers: [{name, summary, doc, params}]; the first is the default."""
+    return kinds()["scheduler"]
 
 
 def receivers() -> list[dict]:
     """The receiver controllers: [{name, summary, doc, params}]; the first (none) is the default."""
-    from . import _core
-
-    return _core.receivers()
+    return kinds()["receiver"]
 
 
 def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: bool = False,

@@ -30,7 +30,6 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
 from pydantic_core import PydanticCustomError
 
 from . import units
-from .kinds import DEFAULT_TCP_PROFILE, KINDS
 
 
 class ScenarioError(ValueError):
@@ -65,7 +64,6 @@ Duration = Annotated[int, _unit(units.duration_ns)]
 Rate = Annotated[float, _unit(units.rate_bps)]
 RateOrZero = Annotated[float, _unit(lambda v: units.rate_bps(v, allow_zero=True))]
 Size = Annotated[int, _unit(units.size_bytes)]
-Probability = Annotated[float, Field(ge=0.0, le=1.0)]
 # Whole numbers (packets, counts): below 2^53, exact in JSON.
 MAX_INT = 2**53 - 1
 Count = Annotated[int, Field(ge=1, le=MAX_INT)]
@@ -189,86 +187,134 @@ Capacity = Annotated[
     Union[ConstantCapacity, ScheduleCapacity, RandomWalkCapacity, TraceCapacity], Field(discriminator="kind")
 ]
 
-# --- queues ---------------------------------------------------------------------
+# --- registered members given as { kind = "NAME", ...params } ---------------------
+#
+# Rust owns each member's entry (`_core.kinds()`): its parameters, their defaults,
+# ranges and units, and its own checks (`_core.check`). This side takes the
+# user's names and units and writes the canonical configuration.
+
+def _shown(v, unit: str) -> str:
+    if unit == "duration":
+        return f"{v / 1e9:g}s"
+    if unit == "size":
+        return f"{int(v)} bytes"
+    if unit == "rate":
+        return f"{v:g} bit/s"
+    return str(int(v)) if unit == "whole" else f"{v:g}"
 
 
-class DroptailQueue(Strict):
-    kind: Literal["droptail"]
-    packets: Optional[Count] = None
-    bytes: Optional[Size] = None
-
-    @model_validator(mode="after")
-    def _one_limit(self):
-        if (self.packets is None) == (self.bytes is None):
-            raise PydanticCustomError(
-                "droptail", "{msg}", {"msg": "give exactly one of `packets` or `bytes` (e.g. packets = 100)"}
-            )
-        if self.bytes is not None and self.bytes <= 0:
-            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive", "field": "bytes"})
-        return self
-
-
-class RedQueue(Strict):
-    kind: Literal["red"]
-    min_th: float = Field(ge=0.0)
-    max_th: float = Field(gt=0.0)
-    max_p: float = Field(gt=0.0, le=1.0)
-    weight: float = Field(gt=0.0, le=1.0)
-    gentle: bool = False
-    limit: Count
-    mean_pktsize: Annotated[Size, _bounded_size(1, MAX_WIRE_FIELD_BYTES, "")] = 1500
-
-    @model_validator(mode="after")
-    def _thresholds(self):
-        if self.min_th >= self.max_th:
-            raise PydanticCustomError("range", "{msg}", {"msg": "min_th must be below max_th", "field": "min_th"})
-        return self
+def _param_value(raw, p: dict):
+    """The canonical value of one parameter as the user gave it (type and unit)."""
+    unit = p["unit"]
+    try:
+        if unit == "duration":
+            return units.duration_ns(raw)
+        if unit == "size":
+            return units.size_bytes(raw)
+        if unit == "rate":
+            return units.rate_bps(raw)
+    except units.UnitError as e:
+        raise PydanticCustomError("unit", "{msg}", {"msg": str(e)}) from None
+    if unit == "flag":
+        if not isinstance(raw, bool):
+            raise PydanticCustomError("unit", "{msg}", {"msg": f"got {_show(raw)}; expected true or false"})
+        return raw
+    if unit == "whole":
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise PydanticCustomError("unit", "{msg}", {"msg": f"got {_show(raw)}; expected a whole number"})
+        return raw
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        raise PydanticCustomError("unit", "{msg}", {"msg": f"got {_show(raw)}; expected a number"})
+    if not math.isfinite(raw):
+        raise PydanticCustomError("unit", "{msg}", {"msg": f"got {raw!r}; input should be a finite number"})
+    return float(raw)
 
 
-class CodelQueue(Strict):
-    kind: Literal["codel"]
-    target: Duration = 5_000_000
-    interval: Duration = 100_000_000
-    limit: Count = 1000
-    mtu: Annotated[Size, _bounded_size(1, MAX_WIRE_FIELD_BYTES, "")] = 1500
-
-    @field_validator("target", "interval")
-    @classmethod
-    def _positive(cls, v):
-        if v <= 0:
-            raise PydanticCustomError("range", "{msg}",
-                                      {"msg": "must be positive (RFC 8289: target 5ms, interval 100ms)"})
-        return v
-
-
-Queue = Annotated[Union[DroptailQueue, RedQueue, CodelQueue], Field(discriminator="kind")]
-
-# --- loss -----------------------------------------------------------------------
+def _in_range(value, p: dict) -> None:
+    low, high, unit = p["min"], p["max"], p["unit"]
+    if value < low:
+        if value <= 0 < low:
+            # A duration's least value (1 ns) says less than "positive".
+            least = "a positive duration" if unit == "duration" else f"at least {_shown(low, unit)}"
+            msg = f"{_shown(value, unit)} must be positive; allowed: {least}"
+        else:
+            msg = f"{_shown(value, unit)} is too small; allowed: at least {_shown(low, unit)}"
+        raise PydanticCustomError("range", "{msg}", {"msg": msg})
+    if value > high:
+        raise PydanticCustomError("range", "{msg}", {
+            "msg": f"{_shown(value, unit)} is too large; allowed: less than or equal to {_shown(high, unit)}"})
 
 
-class NoLoss(Strict):
-    kind: Literal["none"]
+def _typed(value, unit: str):
+    if value is None:
+        return None
+    if unit == "flag":
+        return bool(value)
+    return int(value) if unit in ("whole", "duration", "size") else float(value)
 
 
-class BernoulliLoss(Strict):
-    kind: Literal["bernoulli"]
-    p: Probability
+def member(family: str):
+    """A pydantic type for `{ kind = "NAME", ... }` of a family whose members Rust
+    registers: the value is the canonical table (every parameter, defaults filled,
+    null where unset without a default)."""
+
+    def validate(data):
+        entries = {e["name"]: e for e in kinds()[family]}
+        allowed = ", ".join(entries)
+        if not isinstance(data, dict):
+            raise PydanticCustomError("unit", "{msg}", {
+                "msg": f'got {_show(data)}; expected a table like {{ kind = "{next(iter(entries))}", ... }}'})
+        if "kind" not in data:
+            raise PydanticCustomError("kind", "{msg}", {"msg": f"missing `kind`; allowed: {allowed}"})
+        kind = data["kind"]
+        if not isinstance(kind, str) or kind not in entries:
+            raise PydanticCustomError("kind", "{msg}", {"msg": f"unknown kind {_show(kind)}; allowed: {allowed}"})
+        params = {units.user_name(p): p for p in entries[kind]["params"]}
+        for key in data:
+            if key != "kind" and key not in params:
+                raise PydanticCustomError("unknown_field", "{msg}", {
+                    "msg": f"unknown field; allowed: {', '.join(['kind', *params])}", "field": key})
+        values = {}
+        for user, p in params.items():
+            if user in data:
+                try:
+                    values[p["name"]] = _param_value(data[user], p)
+                    _in_range(values[p["name"]], p)
+                except PydanticCustomError as e:
+                    raise PydanticCustomError(e.type, "{msg}", {**(e.context or {}), "field": user}) from None
+        _checked_by_rust(family, kind, {k: float(v) for k, v in values.items()},
+                         {p["name"]: user for user, p in params.items()})
+        return {"kind": kind, **{p["name"]: _typed(values.get(p["name"], p["default"]), p["unit"])
+                                 for p in entries[kind]["params"]}}
+
+    return BeforeValidator(validate)
 
 
-class GilbertElliottLoss(Strict):
-    kind: Literal["gilbert_elliott"]
-    p_gb: Probability
-    p_bg: Probability
-    loss_good: Probability = 0.0
-    loss_bad: Probability = 1.0
+def _checked_by_rust(family: str, name: str, params: dict, user_names: dict | None = None, field_prefix: str = ""):
+    """The member's own checks, run by the simulator's code (`_core.check`); a
+    problem names the user's field."""
+    from . import _core
+
+    try:
+        _core.check(family, name, params)
+    except ValueError as e:
+        param, msg = e.args if len(e.args) == 2 else (None, str(e))
+        ctx = {"msg": msg}
+        if param is not None:
+            ctx["field"] = f"{field_prefix}{(user_names or {}).get(param, param)}"
+        elif field_prefix:
+            ctx["field"] = field_prefix.rstrip(".")
+        raise PydanticCustomError("params", "{msg}", ctx) from None
 
 
-class PeriodicLoss(Strict):
-    kind: Literal["periodic"]
-    every: Count
+Queue = Annotated[dict, member("queue")]
+DEFAULT_QUEUE = {"kind": "droptail", "packets": 100, "bytes": None}
 
 
-Loss = Annotated[Union[NoLoss, BernoulliLoss, GilbertElliottLoss, PeriodicLoss], Field(discriminator="kind")]
+
+
+Loss = Annotated[dict, member("loss")]
+NO_LOSS = {"kind": "none"}
 
 # --- links, apps, TCP, flows ------------------------------------------------------
 
@@ -277,8 +323,8 @@ class Link(Strict):
     rate: Optional[Rate] = None
     capacity: Optional[Capacity] = None
     delay: Duration = 0
-    queue: Queue = DroptailQueue(kind="droptail", packets=100)
-    loss: Loss = NoLoss(kind="none")
+    queue: Queue = DEFAULT_QUEUE
+    loss: Loss = NO_LOSS
 
     @model_validator(mode="after")
     def _one_capacity(self):
@@ -503,8 +549,9 @@ WRITING_APPS = ("cbr", "vbr", "web")
 
 class Tcp(Strict):
     # Which stack the sender behaves like: the default of every switch left unset
-    # below (None). The simulator owns the table (`mpcc list`, docs/tcp.md).
-    profile: Literal["rfc", "linux", "ns3"] = DEFAULT_TCP_PROFILE
+    # below (None). The simulator owns the table and the default (`mpcc list`,
+    # docs/tcp.md); None: its default.
+    profile: Optional[str] = None
     mss: Size = 1448
     header_bytes: Annotated[Size, _bounded_size(0, MAX_WIRE_FIELD_BYTES, "")] = 52
     min_rto: Optional[Duration] = None  # the profile's: 200 ms (rfc, linux), 1 s (ns3)
@@ -532,8 +579,20 @@ class Tcp(Strict):
     hystart: Optional[bool] = None  # CUBIC's HyStart (its cc_params.hystart wins)
     host_jitter: Optional[Duration] = None  # each packet's host delay, uniform in [0, host_jitter)
 
+    def resolved_profile(self) -> str:
+        return self.profile if self.profile is not None else default_tcp_profile()
+
     def resolved_min_rto(self) -> int:
-        return self.min_rto if self.min_rto is not None else tcp_profile(self.profile)["min_rto_ns"]
+        return self.min_rto if self.min_rto is not None else tcp_profile(self.resolved_profile())["min_rto_ns"]
+
+    @field_validator("profile")
+    @classmethod
+    def _known_profile(cls, name):
+        names = [p["name"] for p in _tcp_profiles()]
+        if name is not None and name not in names:
+            raise PydanticCustomError("profile", "{msg}",
+                                      {"msg": f'unknown TCP profile {_show(name)}; allowed: {", ".join(names)}'})
+        return name
 
     @field_validator("mss", "min_rto", "initial_rto", "max_rto", "delack_timeout", "rcv_buf", "send_buf")
     @classmethod
@@ -574,29 +633,46 @@ class Tcp(Strict):
 
 
 @lru_cache(maxsize=None)
-def _registry(kind: str) -> tuple[dict, ...]:
-    """The simulator's registry of `algorithms`, `schedulers` or `receivers`: fixed
-    at build time, so asked once (not once per flow of a 100 000-flow scenario)."""
+def kinds() -> dict[str, list[dict]]:
+    """Every pluggable family's registry as the simulator owns it (`_core.kinds()`):
+    fixed at build time, so asked once (not once per flow of a 100 000-flow scenario)."""
     from . import _core
 
-    return tuple(getattr(_core, kind)())
+    return _core.kinds()
+
+
+@lru_cache(maxsize=None)
+def _tcp_profiles() -> tuple[dict, ...]:
+    from . import _core
+
+    return tuple(_core.tcp_profiles())
+
+
+def kind_names(family: str) -> list[str]:
+    """The registered names of `family` (a key of `kinds()`); the first is the default."""
+    return [e["name"] for e in kinds()[family]]
+
+
+def default_tcp_profile() -> str:
+    """The simulator's default TCP profile (docs/tcp.md#profiles)."""
+    return next(p["name"] for p in _tcp_profiles() if p["default"])
 
 
 def tcp_profile(name: str) -> dict:
     """The mechanism switches of TCP profile `name`, resolved by the simulator."""
-    for p in _registry("tcp_profiles"):
+    for p in _tcp_profiles():
         if p["name"] == name:
             return {k: json.loads(v) for k, v in p["mechanisms"].items()}
     raise KeyError(name)
 
 
 def _algorithm_names() -> list[str]:
-    return [a["name"] for a in _registry("algorithms")]
+    return kind_names("cc")
 
 
 def scheduler_names() -> list[str]:
     """The simulator's MPTCP schedulers; the first is the default."""
-    return [s["name"] for s in _registry("schedulers")]
+    return kind_names("scheduler")
 
 
 # Hops of a route and subflows of a connection: the simulator's limits (hop counts
@@ -617,23 +693,7 @@ class Subflow(Strict):
     cost_per_mbit: float = Field(default=0.0, ge=0.0, allow_inf_nan=False)
 
 
-def _check_params(kind: str, name: str, params: dict, allowed: list[dict]) -> None:
-    ranges = {p["name"]: (p["min"], p["max"]) for p in allowed}
-    for key, value in params.items():
-        field = f"{kind}_params.{key}"
-        if key not in ranges:
-            names = ", ".join(ranges) or "none"
-            raise PydanticCustomError("params", "{msg}", {
-                "msg": f"unknown parameter of {kind} '{name}'; allowed: {names}", "field": field})
-        low, high = ranges[key]
-        if not low <= value <= high:
-            raise PydanticCustomError("params", "{msg}", {"msg": f"{value:g}; allowed: {low:g} to {high:g}",
-                                                          "field": field})
-
-
 ROUTE_FIELDS = ("path", "paths", "subflows")
-# The simulator's receiver controllers (mpcc_algo::receiver::REGISTRY).
-RECEIVERS = ("none", "popctl", "rtsc")
 
 
 class Flow(Strict):
@@ -678,13 +738,8 @@ class Flow(Strict):
     @field_validator("cc_params")
     @classmethod
     def _params_in_range(cls, params, info):
-        from . import _core
-
         if "cc" in info.data:
-            try:
-                _core.check_algorithm(info.data["cc"], params)
-            except ValueError as e:
-                raise PydanticCustomError("cc_params", "{msg}", {"msg": str(e)}) from None
+            _checked_by_rust("cc", info.data["cc"], params)
         return params
 
     @field_validator("scheduler")
@@ -700,10 +755,11 @@ class Flow(Strict):
     @field_validator("receiver")
     @classmethod
     def _known_receiver(cls, name):
-        if name is not None and name not in RECEIVERS:
+        names = kind_names("receiver")
+        if name is not None and name not in names:
             raise PydanticCustomError(
                 "receiver", "{msg}",
-                {"msg": f'unknown receiver controller {_show(name)}; allowed: {", ".join(RECEIVERS)}'}
+                {"msg": f'unknown receiver controller {_show(name)}; allowed: {", ".join(names)}'}
             )
         return name
 
@@ -711,12 +767,11 @@ class Flow(Strict):
     def _registered_params(self):
         """Scheduler and receiver parameters by the registries' names and ranges, so
         that the error names `flows[i]`, not the simulator's flow name."""
-        checks = (("scheduler", self.scheduler or scheduler_names()[0], self.scheduler_params, _registry("schedulers")),
-                  ("receiver", self.receiver or RECEIVERS[0], self.receiver_params, _registry("receivers")))
-        for kind, name, params, registry in checks:
-            entry = next((e for e in registry if e["name"] == name), None)
-            if entry is not None:
-                _check_params(kind, name, params, entry["params"])
+        checks = (("scheduler", self.scheduler or scheduler_names()[0], self.scheduler_params),
+                  ("receiver", self.receiver or kind_names("receiver")[0], self.receiver_params))
+        for family, name, params in checks:
+            if name in kind_names(family):
+                _checked_by_rust(family, name, params, field_prefix=f"{family}_params.")
         return self
 
     @model_validator(mode="after")
@@ -852,8 +907,8 @@ class Scenario(Strict):
                     "name": name,
                     "capacity": self._capacity(name, link),
                     "delay_ns": link.delay,
-                    "queue": _queue(link.queue),
-                    "loss": link.loss.model_dump(),
+                    "queue": dict(link.queue),
+                    "loss": dict(link.loss),
                 }
             )
 
@@ -1085,14 +1140,6 @@ def _route(names: list[str], index: dict[str, int], field: str) -> list[int]:
     return route
 
 
-def _queue(q) -> dict:
-    if isinstance(q, DroptailQueue):
-        return {"kind": "droptail", "packets": q.packets, "bytes": q.bytes}
-    if isinstance(q, RedQueue):
-        return q.model_dump()
-    return {"kind": "codel", "target_ns": q.target, "interval_ns": q.interval, "limit": q.limit, "mtu": q.mtu}
-
-
 def _app(app, mss: int, base_dir: Path, where: str) -> dict:
     """The canonical application (crates/mpcc-sim/src/config.rs), defaults made explicit."""
     if isinstance(app, FileApp):
@@ -1165,7 +1212,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
         "rcv_buf_bytes": merged.rcv_buf,
         "dupthresh": merged.dupthresh,
     }
-    tcp["profile"] = merged.profile
+    tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart"):
@@ -1214,15 +1261,15 @@ def _problem(first: dict, data) -> tuple[str, str]:
     if "field" in ctx:
         sep = "" if ctx["field"].startswith("[") else "."
         field = f"{field}{sep}{ctx['field']}" if field else ctx["field"]
-    if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "droptail", "capacity", "scheduler",
-                "route", "app", "receiver", "params"):
+    if kind in ("unit", "unknown_field", "cc", "cc_params", "schedule", "range", "capacity", "scheduler",
+                "route", "app", "receiver", "params", "kind", "profile"):
         message = ctx["msg"]
     elif kind == "missing":
         message = "required field is missing"
     elif kind in ("union_tag_invalid", "union_tag_not_found"):
         last = field.rsplit(".", 1)[-1]
         group = "distribution" if last in DIST_FIELDS else last
-        allowed = ", ".join(KINDS.get(group, {})) or ctx.get("expected_tags", "")
+        allowed = ", ".join(kind_names(group)) if group in kinds() else ctx.get("expected_tags", "")
         got = f'unknown kind "{ctx["tag"]}"' if kind == "union_tag_invalid" else "missing `kind`"
         message = f"{got}; allowed: {allowed}"
     else:

@@ -122,3 +122,15 @@ def size_bytes(value) -> int:
     if total != total.to_integral_value():
         raise UnitError(f"{_show(value)} is not a whole number of bytes; expected a size like \"64KB\"")
     return int(total)
+
+
+# Canonical parameter names carry their unit as a suffix, which the user's name
+# drops: `target_ns` is written `target = "5ms"` (see `_core.kinds()`).
+_UNIT_SUFFIX = {"duration": "_ns", "rate": "_bps", "size": "_bytes"}
+
+
+def user_name(param: dict) -> str:
+    """The scenario's name of a registered member's parameter (`{name, unit}`)."""
+    suffix = _UNIT_SUFFIX.get(param["unit"], "")
+    name = param["name"]
+    return name[: -len(suffix)] if suffix and name.endswith(suffix) and len(name) > len(suffix) else name

@@ -12,8 +12,9 @@
 //!
 //! Adding an algorithm: one file under `single/` (per-subflow rule, implements
 //! [`SubflowCc`], run by [`Uncoupled`]) or `multi/` (a coupling rule, implements
-//! [`multi::window::CouplingRule`], run by [`multi::window::Coupled`]), one variant
-//! in [`Controller`], one entry in [`registry`].
+//! [`multi::window::CouplingRule`], run by [`multi::window::Coupled`]), holding its
+//! `INFO` entry and `build` function, one variant in [`Controller`], one line in
+//! `single::MEMBERS` or `multi::MEMBERS`.
 
 pub mod common;
 pub mod estimators;
@@ -28,7 +29,7 @@ pub mod uncoupled;
 
 pub use event::{AckEvent, CongestionEvent, CongestionKind};
 pub use params::Params;
-pub use params::{AlgoInfo, ParamInfo};
+pub use params::{Info, ParamInfo};
 pub use registry::{build, registry};
 pub use uncoupled::Uncoupled;
 

@@ -1,33 +1,44 @@
 //! The one registry of controller names, read by the simulator, the CLI
-//! (`mpcc list`), the Python API and the docs.
+//! (`mpcc list`), the Python API (`_core.kinds()`) and the docs. Each entry
+//! and its builder live in the controller's file; `single/mod.rs` and
+//! `multi/mod.rs` list them.
 
-use crate::params::AlgoInfo;
+use crate::params::{Build, Info, Member};
 use crate::{multi, single, Controller, Params};
 
+fn members() -> impl Iterator<Item = &'static Member<Build>> + Clone {
+    single::MEMBERS.iter().chain(multi::MEMBERS.iter())
+}
+
 /// Every registered controller, single-path first.
-pub fn registry() -> impl Iterator<Item = &'static AlgoInfo> {
-    single::REGISTRY.iter().chain(multi::REGISTRY.iter())
+pub fn registry() -> impl Iterator<Item = &'static Info> + Clone {
+    members().map(|m| m.info)
+}
+
+/// "single" (a per-subflow rule, run uncoupled on every subflow) or "multi"
+/// (coupled), for a registered name.
+pub fn kind(name: &str) -> Option<&'static str> {
+    if single::MEMBERS.iter().any(|m| m.info.name == name) {
+        Some("single")
+    } else if multi::MEMBERS.iter().any(|m| m.info.name == name) {
+        Some("multi")
+    } else {
+        None
+    }
 }
 
 /// Checks `params` against the registry entry `name`; returns the entry.
-pub fn check(name: &str, params: &Params) -> Result<&'static AlgoInfo, String> {
-    let info = registry().find(|a| a.name == name).ok_or_else(|| {
-        let names: Vec<&str> = registry().map(|a| a.name).collect();
-        format!("unknown congestion controller '{name}'; allowed: {}", names.join(", "))
-    })?;
-    for (k, v) in &params.0 {
-        let p = info.params.iter().find(|p| p.name == k).ok_or_else(|| {
+pub fn check(name: &str, params: &Params) -> Result<&'static Info, String> {
+    let info = crate::params::find(registry(), "congestion controller", name)?;
+    info.check("controller", params).map_err(|e| match e.param {
+        // Worded as before the families shared one check (`cc: ...` in the simulator).
+        Some(k) if info.param(&k).is_none() => {
             let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
             format!("unknown parameter '{k}' for '{name}'; allowed: {}", names.join(", "))
-        })?;
-        if !v.is_finite() || *v < p.min || *v > p.max {
-            return Err(format!("parameter '{k}' of '{name}' is {v}; allowed: {} to {}", p.min, p.max));
         }
-    }
-    if let Some(rule) = info.rule {
-        rule(&|k: &str| params.get(k, info.params.iter().find(|p| p.name == k).map_or(f64::NAN, |p| p.default)))
-            .map_err(|e| format!("parameters of '{name}': {e}"))?;
-    }
+        Some(k) => format!("parameter '{k}' of '{name}' is {}", e.msg),
+        None => format!("parameters of '{name}': {}", e.msg),
+    })?;
     Ok(info)
 }
 
@@ -35,13 +46,8 @@ pub fn check(name: &str, params: &Params) -> Result<&'static AlgoInfo, String> {
 /// values are errors naming what is allowed).
 pub fn build(name: &str, params: &Params) -> Result<Controller, String> {
     let info = check(name, params)?;
-    let p = |k: &str| {
-        let d = info.params.iter().find(|p| p.name == k).map(|p| p.default).unwrap_or(f64::NAN);
-        params.get(k, d)
-    };
-    single::build(name, &p)
-        .or_else(|| multi::build(name, &p))
-        .ok_or_else(|| format!("controller '{name}' is registered but has no builder"))
+    let m = members().find(|m| std::ptr::eq(m.info, info)).expect("checked");
+    Ok((m.build)(&|k: &str| info.get(params, k)))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! another component's draws.
 
 pub mod files;
+pub mod params;
 pub mod rng;
 pub mod time;
 

@@ -1,7 +1,67 @@
 //! Random loss on a link, applied to a packet after it has been serialised (it
 //! used the link's capacity and was corrupted on the wire, as wireless loss is).
 
+use mpcc_core::params::{find, need, param, Info, Member, Params, Problem, Unit};
 use mpcc_core::Rng;
+
+// The registry: one entry and one builder per model (the models are a few lines
+// each, so they share this file), and one list line each in `MEMBERS`.
+
+/// A loss model's builder: checked parameter values (NaN: unset), its random stream.
+pub type Build = fn(&dyn Fn(&str) -> f64, Rng) -> Result<LossModel, Problem>;
+
+/// Every loss model; the first is the default.
+pub static MEMBERS: &[Member<Build>] = &[
+    Member { info: &NONE, build: |_, _| Ok(LossModel::None) },
+    Member { info: &BERNOULLI, build: |p, rng| LossModel::bernoulli(p("p"), rng).map_err(Problem::whole) },
+    Member {
+        info: &GILBERT_ELLIOTT,
+        build: |p, rng| LossModel::gilbert_elliott(p("p_gb"), p("p_bg"), p("loss_good"), p("loss_bad"), rng).map_err(Problem::whole),
+    },
+    Member { info: &PERIODIC, build: |p, _| LossModel::periodic(p("every") as u64).map_err(Problem::whole) },
+];
+
+/// Every loss model's entry.
+pub fn registry() -> impl Iterator<Item = &'static Info> + Clone {
+    MEMBERS.iter().map(|m| m.info)
+}
+
+/// The loss model `kind` with `params`, checked against its entry.
+pub fn build(kind: &str, params: &Params, rng: Rng) -> Result<LossModel, Problem> {
+    let info = find(registry(), "loss kind", kind).map_err(Problem::whole)?;
+    info.check("loss model", params)?;
+    let m = MEMBERS.iter().find(|m| m.info.name == kind).expect("found");
+    (m.build)(&|k: &str| info.get(params, k), rng)
+}
+
+pub const NONE: Info = Info::new("none", "no random loss", "docs/links.md#loss-models", &[]);
+pub const BERNOULLI: Info = Info::new(
+    "bernoulli",
+    "each packet lost independently with probability p",
+    "docs/links.md#loss-models",
+    &[param("p", f64::NAN, 0.0, 1.0, "loss probability")],
+)
+.with_rule(|p| need(p, &["p"]));
+pub const GILBERT_ELLIOTT: Info = Info::new(
+    "gilbert_elliott",
+    "two-state channel (p_gb, p_bg, loss_good, loss_bad)",
+    "docs/links.md#loss-models",
+    &[
+        param("p_gb", f64::NAN, 0.0, 1.0, "probability per packet of moving from good to bad"),
+        param("p_bg", f64::NAN, 0.0, 1.0, "probability per packet of moving from bad to good"),
+        param("loss_good", 0.0, 0.0, 1.0, "loss probability in the good state"),
+        param("loss_bad", 1.0, 0.0, 1.0, "loss probability in the bad state"),
+    ],
+)
+.with_rule(|p| need(p, &["p_gb", "p_bg"]));
+pub const PERIODIC: Info = Info::new(
+    "periodic",
+    "every `every`-th packet lost (deterministic)",
+    "docs/links.md#loss-models",
+    &[param("every", f64::NAN, 1.0, 9_007_199_254_740_991.0, "one packet lost in this many")],
+)
+.with_units(&[("every", Unit::Whole)])
+.with_rule(|p| need(p, &["every"]));
 
 #[derive(Clone, Debug)]
 pub enum LossModel {

@@ -1,9 +1,10 @@
-//! Thin Python bindings (`mpcc._core`): run a canonical configuration, read and
-//! check the controller registry, list the MPTCP schedulers and receiver controllers. Everything
+//! Thin Python bindings (`mpcc._core`): run a canonical configuration, export every
+//! family's registry (`kinds`) and check a member's parameters (`check`). Everything
 //! user-facing lives in python/mpcc.
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use mpcc_core::params::{find, Info, Params, Problem};
 use std::collections::BTreeMap;
 
 type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
@@ -49,83 +50,95 @@ fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> Py
     }
 }
 
-/// Every registered controller as a dict {name, kind, summary, doc, params:
-/// [{name, default, min, max, help}]}.
+/// Every pluggable family's registry, as Rust owns it: `{family: [entry, ...]}`
+/// with families `cc`, `scheduler`, `receiver`, `queue`, `loss`, `capacity`,
+/// `app` and `distribution`; the first entry of each is the default. An entry
+/// is {name, summary, doc, params: [{name, default, min, max, help, unit}]}
+/// (`default` None: none; `unit` one of number, whole, flag, duration, rate,
+/// size) and, for controllers, `kind` ("single" or "multi").
 #[pyfunction]
-fn algorithms(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    mpcc_algo::registry()
-        .map(|a| {
-            let d = PyDict::new(py);
-            d.set_item("name", a.name)?;
-            d.set_item("kind", a.kind)?;
-            d.set_item("summary", a.summary)?;
-            d.set_item("doc", a.doc)?;
-            d.set_item("params", param_dicts(py, a.params)?)?;
-            Ok(d)
+fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    let cc: Vec<Bound<'_, PyDict>> = mpcc_algo::registry()
+        .map(|i| {
+            let d = entry(py, i)?;
+            d.set_item("kind", mpcc_algo::registry::kind(i.name))?;
+            Ok::<_, PyErr>(d)
         })
-        .collect()
+        .collect::<PyResult<_>>()?;
+    out.set_item("cc", cc)?;
+    let schedulers: Vec<Info> = schedulers();
+    out.set_item("scheduler", entries(py, schedulers.iter())?)?;
+    out.set_item("receiver", entries(py, mpcc_algo::receiver::registry())?)?;
+    out.set_item("queue", entries(py, mpcc_net::queue::registry().into_iter())?)?;
+    out.set_item("loss", entries(py, mpcc_net::loss::registry())?)?;
+    out.set_item("capacity", entries(py, mpcc_net::capacity::REGISTRY.iter())?)?;
+    out.set_item("app", entries(py, mpcc_sim::app::APPS.iter())?)?;
+    out.set_item("distribution", entries(py, mpcc_sim::app::DISTRIBUTIONS.iter())?)?;
+    Ok(out)
 }
 
-/// Tunable parameters as dicts {name, default, min, max, help}.
-fn param_dicts<'py>(py: Python<'py>, params: &[mpcc_algo::ParamInfo]) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    params
+fn schedulers() -> Vec<Info> {
+    mpcc_algo::sched::REGISTRY.to_vec()
+}
+
+fn entries<'py, 'a>(py: Python<'py>, list: impl Iterator<Item = &'a Info>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    list.map(|i| entry(py, i)).collect()
+}
+
+fn entry<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", info.name)?;
+    d.set_item("summary", info.summary)?;
+    d.set_item("doc", info.doc)?;
+    let params: Vec<Bound<'_, PyDict>> = info
+        .params
         .iter()
         .map(|p| {
             let pd = PyDict::new(py);
             pd.set_item("name", p.name)?;
-            pd.set_item("default", p.default)?;
+            pd.set_item("default", (!p.default.is_nan()).then_some(p.default))?;
             pd.set_item("min", p.min)?;
             pd.set_item("max", p.max)?;
             pd.set_item("help", p.help)?;
+            pd.set_item("unit", info.unit(p.name).name())?;
             Ok(pd)
         })
-        .collect()
+        .collect::<PyResult<_>>()?;
+    d.set_item("params", params)?;
+    Ok(d)
 }
 
-/// Checks a controller name and its parameters against the registry; raises
-/// ValueError naming what is allowed.
+/// Checks the member `name` of `family` (a key of `kinds()`) with `params`, by
+/// the same code the simulator runs (a queue is built, for its own checks).
+/// Raises ValueError(param, message): `param` is the parameter concerned, or
+/// None when the message concerns the member as a whole.
 #[pyfunction]
-fn check_algorithm(name: &str, params: BTreeMap<String, f64>) -> PyResult<()> {
-    mpcc_algo::registry::check(name, &mpcc_algo::Params(params))
-        .map(|_| ())
-        .map_err(PyValueError::new_err)
+fn check(family: &str, name: &str, params: BTreeMap<String, f64>) -> PyResult<()> {
+    let params = Params(params);
+    let problem = |p: Problem| PyValueError::new_err((p.param, p.msg));
+    match family {
+        "cc" => mpcc_algo::registry::check(name, &params).map(|_| ()).map_err(|e| PyValueError::new_err((None::<String>, e))),
+        "loss" => mpcc_net::loss::build(name, &params, mpcc_core::Rng::stream(0, 0)).map(|_| ()).map_err(problem),
+        "queue" => {
+            let env = mpcc_net::queue::QueueEnv { link_bps: 1e6, rng: mpcc_core::Rng::stream(0, 0) };
+            mpcc_net::queue::build::<()>(name, &params, env).map(|_| ()).map_err(problem)
+        }
+        _ => {
+            let list: Vec<Info> = match family {
+                "scheduler" => schedulers(),
+                "receiver" => mpcc_algo::receiver::registry().copied().collect(),
+                "capacity" => mpcc_net::capacity::REGISTRY.to_vec(),
+                _ => return Err(PyValueError::new_err((None::<String>, format!("unknown family '{family}'")))),
+            };
+            let info = find(&list, family, name).map_err(|e| PyValueError::new_err((None::<String>, e)))?;
+            info.check(family, &params).map_err(problem)
+        }
+    }
 }
 
-/// Every registered MPTCP packet scheduler as a dict {name, summary, params}; the
-/// first is the default.
-#[pyfunction]
-fn schedulers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    mpcc_algo::sched::REGISTRY
-        .iter()
-        .map(|s| {
-            let d = PyDict::new(py);
-            d.set_item("name", s.name)?;
-            d.set_item("summary", s.summary)?;
-            d.set_item("params", param_dicts(py, s.params)?)?;
-            Ok(d)
-        })
-        .collect()
-}
-
-/// Every registered receiver controller as a dict {name, summary, doc, params}; the
-/// first is the default.
-#[pyfunction]
-fn receivers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    mpcc_algo::receiver::REGISTRY
-        .iter()
-        .map(|r| {
-            let d = PyDict::new(py);
-            d.set_item("name", r.name)?;
-            d.set_item("summary", r.summary)?;
-            d.set_item("doc", r.doc)?;
-            d.set_item("params", param_dicts(py, r.params)?)?;
-            Ok(d)
-        })
-        .collect()
-}
-
-/// Every TCP profile as a dict {name, description, mechanisms: {switch: value}}
-/// (JSON text for the values); the first is the default.
+/// Every TCP profile as a dict {name, description, default, mechanisms: {switch:
+/// value}} (JSON text for the values); `default`: the scenario's default.
 #[pyfunction]
 fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     mpcc_sim::profile::Profile::ALL
@@ -134,6 +147,7 @@ fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             let d = PyDict::new(py);
             d.set_item("name", p.name())?;
             d.set_item("description", p.description())?;
+            d.set_item("default", *p == mpcc_sim::profile::Profile::SCENARIO_DEFAULT)?;
             let m = PyDict::new(py);
             for (k, v) in p.mechanisms().entries() {
                 m.set_item(k, v.to_string())?;
@@ -147,10 +161,8 @@ fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
-    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
-    m.add_function(wrap_pyfunction!(check_algorithm, m)?)?;
-    m.add_function(wrap_pyfunction!(schedulers, m)?)?;
-    m.add_function(wrap_pyfunction!(receivers, m)?)?;
+    m.add_function(wrap_pyfunction!(kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_profiles, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("MPCC_COMMIT"))?;

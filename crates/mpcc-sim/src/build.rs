@@ -1,7 +1,7 @@
 //! Builds links and flows from the canonical configuration, checking everything
 //! the simulator relies on. Errors name the field and what is allowed.
 
-use crate::config::{CapacityConfig, Config, FlowConfig, LossConfig, QueueConfig, TcpConfig};
+use crate::config::{CapacityConfig, Config, FlowConfig, TcpConfig};
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
@@ -11,7 +11,7 @@ use mpcc_algo::sched;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
 use mpcc_core::{Nanos, Rng};
-use mpcc_net::queue::red::RedParams;
+use mpcc_net::queue::QueueEnv;
 use mpcc_net::{Capacity, LossModel, Queue};
 
 /// Random-stream numbers: each component draws from its own stream of the seed.
@@ -52,7 +52,7 @@ pub struct LinkModels<P> {
 }
 
 /// Builds link `i` of `cfg`; errors name the link's field and what is allowed.
-pub fn link_models<P: Copy>(cfg: &Config, i: usize) -> Result<LinkModels<P>, String> {
+pub fn link_models<P: Copy + 'static>(cfg: &Config, i: usize) -> Result<LinkModels<P>, String> {
     let lc = &cfg.links[i];
     let field = |f: &str| format!("links.{}.{}", lc.name, f);
     let at = |e: String| format!("{}: {e}", field("capacity"));
@@ -72,36 +72,19 @@ pub fn link_models<P: Copy>(cfg: &Config, i: usize) -> Result<LinkModels<P>, Str
             Capacity::from_mahimahi_file(path, *bytes_per_opportunity).map_err(at)?
         }
     };
-    let at = |e: String| format!("{}: {e}", field("queue"));
-    let queue = match &lc.queue {
-        QueueConfig::Droptail { packets, bytes } => Queue::droptail(*packets, *bytes).map_err(at)?,
-        QueueConfig::Red { min_th, max_th, max_p, weight, gentle, limit, mean_pktsize } => {
-            let params = RedParams {
-                min_th: *min_th,
-                max_th: *max_th,
-                max_p: *max_p,
-                weight: *weight,
-                gentle: *gentle,
-                limit: *limit,
-                mean_pktsize: *mean_pktsize,
-            };
-            let rng = Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64);
-            Queue::red(params, capacity.nominal_bps(), rng).map_err(at)?
-        }
-        QueueConfig::Codel { target_ns, interval_ns, limit, mtu } => {
-            Queue::codel(*target_ns, *interval_ns, *limit, *mtu).map_err(at)?
-        }
-    };
+    let queue_field = field("queue");
+    let env = QueueEnv { link_bps: capacity.nominal_bps(), rng: Rng::stream(cfg.seed, STREAM_LINK_QUEUE + i as u64) };
+    let queue = lc
+        .queue
+        .params()
+        .and_then(|params| mpcc_net::queue::build(&lc.queue.kind, &params, env))
+        .map_err(|e| e.line(&queue_field))?;
     let rng = Rng::stream(cfg.seed, STREAM_LINK_LOSS + i as u64);
-    let at = |e: String| format!("{}: {e}", field("loss"));
-    let loss = match &lc.loss {
-        LossConfig::None => LossModel::None,
-        LossConfig::Bernoulli { p } => LossModel::bernoulli(*p, rng).map_err(at)?,
-        LossConfig::Periodic { every } => LossModel::periodic(*every).map_err(at)?,
-        LossConfig::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
-            LossModel::gilbert_elliott(*p_gb, *p_bg, *loss_good, *loss_bad, rng).map_err(at)?
-        }
-    };
+    let loss = lc
+        .loss
+        .params()
+        .and_then(|params| mpcc_net::loss::build(&lc.loss.kind, &params, rng))
+        .map_err(|e| e.line(&field("loss")))?;
     Ok(LinkModels { capacity, queue, loss })
 }
 

@@ -70,9 +70,11 @@ pub struct LinkConfig {
     pub capacity: CapacityConfig,
     /// One-way propagation delay.
     pub delay_ns: u64,
-    pub queue: QueueConfig,
-    #[serde(default)]
-    pub loss: LossConfig,
+    /// `{ kind, ...params }`, see `mpcc_net::queue`.
+    pub queue: KindConfig,
+    /// `{ kind, ...params }`, see `mpcc_net::loss` (default: no loss).
+    #[serde(default = "no_loss")]
+    pub loss: KindConfig,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -93,64 +95,35 @@ fn default_mtu() -> u32 {
     1500
 }
 
+fn no_loss() -> KindConfig {
+    KindConfig { kind: "none".into(), params: BTreeMap::new() }
+}
+
+/// A registered member given by its `kind` and its parameters by name, checked
+/// against the member's entry (`mpcc_core::params::Info`): a queue discipline
+/// (`mpcc_net::queue::members`) or a loss model (`mpcc_net::loss::MEMBERS`). Numbers and booleans; null means unset.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum QueueConfig {
-    Droptail { #[serde(default)] packets: Option<u64>, #[serde(default)] bytes: Option<u64> },
-    /// RED as in ns-2/ns-3: thresholds in packets, EWMA weight, max_p, gentle variant.
-    Red {
-        min_th: f64,
-        max_th: f64,
-        max_p: f64,
-        weight: f64,
-        #[serde(default)]
-        gentle: bool,
-        /// Hard buffer limit in packets.
-        limit: u64,
-        /// Mean packet size used when the queue has been idle (ns-2's `mean_pktsize`).
-        #[serde(default = "default_mtu")]
-        mean_pktsize: u32,
-    },
-    /// CoDel (RFC 8289).
-    Codel {
-        #[serde(default = "codel_target")]
-        target_ns: u64,
-        #[serde(default = "codel_interval")]
-        interval_ns: u64,
-        /// Hard buffer limit in packets.
-        #[serde(default = "codel_limit")]
-        limit: u64,
-        /// Bytes: CoDel never drops while the queue holds at most this much (RFC 8289: one MTU).
-        #[serde(default = "default_mtu")]
-        mtu: u32,
-    },
+pub struct KindConfig {
+    pub kind: String,
+    #[serde(flatten)]
+    pub params: BTreeMap<String, serde_json::Value>,
 }
 
-fn codel_target() -> u64 {
-    5_000_000
-}
-fn codel_interval() -> u64 {
-    100_000_000
-}
-fn codel_limit() -> u64 {
-    1000
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LossConfig {
-    #[default]
-    None,
-    Bernoulli { p: f64 },
-    /// Gilbert-Elliott two-state channel: transition probabilities per packet
-    /// (good->bad `p_gb`, bad->good `p_bg`) and loss probability in each state.
-    GilbertElliott { p_gb: f64, p_bg: f64, #[serde(default)] loss_good: f64, #[serde(default = "one")] loss_bad: f64 },
-    /// Every `every`-th packet lost (deterministic, for closed-form checks).
-    Periodic { every: u64 },
-}
-
-fn one() -> f64 {
-    1.0
+impl KindConfig {
+    /// The parameters as numbers (true 1, false 0; null left out).
+    pub fn params(&self) -> Result<mpcc_core::params::Params, mpcc_core::params::Problem> {
+        let mut out = mpcc_core::params::Params::new();
+        for (k, v) in &self.params {
+            let x = match v {
+                serde_json::Value::Null => continue,
+                serde_json::Value::Bool(b) => f64::from(u8::from(*b)),
+                serde_json::Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+                _ => return Err(mpcc_core::params::Problem::at(k, "allowed: a number or true/false")),
+            };
+            out.0.insert(k.clone(), x);
+        }
+        Ok(out)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -34,6 +34,10 @@ pub enum Profile {
 impl Profile {
     pub const ALL: [Profile; 3] = [Profile::Rfc, Profile::Linux, Profile::Ns3];
 
+    /// The scenario's default (`tcp.profile` left out), which the front end reads
+    /// from here; the canonical configuration always names its profile.
+    pub const SCENARIO_DEFAULT: Profile = Profile::Linux;
+
     pub fn name(self) -> &'static str {
         match self {
             Profile::Rfc => "rfc",

@@ -8,6 +8,22 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule};
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "balia",
+    "Balanced Linked Adaptation (Peng, Walid, Hwang, Low 2016)",
+    "docs/algorithms/balia.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Balia(Balia::new(p("init_cwnd")))
+}
+
 
 /// BALIA's rule (no parameters).
 #[derive(Clone, Debug, Default)]

@@ -12,6 +12,45 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule};
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const MPSQRT: Info = Info::new(
+    "mpsqrt",
+    "multipath binomial SQRT (Le et al.): +delta/sqrt(w), -sqrt(w)/2",
+    "docs/algorithms/mpsqrt.md",
+    &[
+        INIT_CWND,
+        param("k", 0.5, 0.0, 2.0, "increase exponent"),
+        param("l", 0.5, 0.0, 1.0, "decrease exponent"),
+        param("alpha", 1.0, 0.01, 10.0, "increase constant"),
+        param("beta", 0.5, 0.01, 10.0, "decrease constant"),
+    ],
+);
+
+pub fn build_mpsqrt(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mpsqrt(Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta")))
+}
+
+pub const MPIAD: Info = Info::new(
+    "mpiad",
+    "multipath binomial IIAD (Le et al.): +2 delta/w, -1",
+    "docs/algorithms/mpiad.md",
+    &[
+        INIT_CWND,
+        param("k", 1.0, 0.0, 2.0, "increase exponent"),
+        param("l", 0.0, 0.0, 1.0, "decrease exponent"),
+        param("alpha", 2.0, 0.01, 10.0, "increase constant"),
+        param("beta", 1.0, 0.01, 10.0, "decrease constant"),
+    ],
+);
+
+pub fn build_mpiad(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mpiad(Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta")))
+}
+
 
 /// The binomial rule's exponents and constants.
 #[derive(Clone, Debug)]

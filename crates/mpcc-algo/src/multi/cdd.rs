@@ -14,6 +14,29 @@ use super::window::{Coupled, CouplingRule};
 use crate::common::{secs, MIN_CWND};
 use crate::{AckEvent, CongestionEvent};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "cdd",
+    "CDD-MPTCP (Tao & Yan): LIA plus a periodic cut of the subflow with the largest forward delay",
+    "docs/algorithms/cdd.md",
+    &[
+        INIT_CWND,
+        param("theta_0", 1.5, 1.0, 100.0, "delay coefficient above which the slowest subflow is trimmed"),
+        param("theta_max", 3.0, 1.0, 100.0, "delay coefficient above which it is divided by theta"),
+        param("delay_smoothing", 0.75, 0.0, 0.99, "weight of the old forward delay in its EWMA"),
+        param("theta_smoothing", 0.75, 0.0, 0.99, "weight of the old theta in its EWMA"),
+        param("period", 0.5, 0.01, 10.0, "seconds between adjustments"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Cdd(Cdd::new(p("init_cwnd"), p("theta_0"), p("theta_max"), p("delay_smoothing"), p("theta_smoothing"), p("period")))
+}
+
 
 /// CDD's rule: LIA's, plus the delay state (kept out of the records, so an undo
 /// does not rewind it).

@@ -9,6 +9,22 @@ use super::base::Path;
 use super::window::{self, CouplingRule};
 use crate::common::MIN_CWND;
 use crate::{AckEvent, CongestionEvent, CongestionKind};
+use crate::params::{Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "coupled",
+    "fully coupled: w_r += 1/w_total per segment, w_r -= w_total/2 on loss (floor 1)",
+    "docs/algorithms/coupled.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Coupled(Coupled::new(p("init_cwnd")))
+}
+
 
 /// The fully coupled rule (no parameters).
 #[derive(Clone, Debug, Default)]

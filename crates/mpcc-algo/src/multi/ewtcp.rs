@@ -12,6 +12,25 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule};
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "ewtcp",
+    "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
+    "docs/algorithms/ewtcp.md",
+    &[
+        INIT_CWND,
+        param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Ewtcp(Ewtcp::new(p("init_cwnd"), p("a")))
+}
+
 
 /// EWTCP's rule.
 #[derive(Clone, Debug)]

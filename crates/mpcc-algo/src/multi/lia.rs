@@ -13,6 +13,25 @@
 use super::base::{argmax, scaled_sum, Path};
 use super::window::{Coupled, CouplingRule};
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "lia",
+    "Linked Increases (RFC 6356) with the phi family of Raiciu/Wischik; Reno halving",
+    "docs/algorithms/lia.md",
+    &[
+        INIT_CWND,
+        param("phi", 1.0, 0.0, 2.0, "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Lia(Lia::new(p("init_cwnd"), p("phi")))
+}
+
 
 /// LIA's coupling rule.
 #[derive(Clone, Debug)]

@@ -1,4 +1,4 @@
-//! Coupled multipath congestion controllers, their registry entries and builder.
+//! Coupled multipath congestion controllers, one file each with its registry entry and builder.
 //!
 //! Each controller is its coupling rule over the shared driver
 //! [`window::Coupled`], which owns the table of per-subflow records (embedding
@@ -22,198 +22,26 @@ pub mod wmptcpw;
 pub mod window;
 pub mod wvegas;
 
-use crate::params::{param, AlgoInfo, ParamInfo, INIT_CWND};
-use crate::Controller;
+use crate::params::{Build, Member};
 
-const fn multi(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> AlgoInfo {
-    AlgoInfo { name, kind: "multi", summary, doc, params, rule: None }
-}
-
-pub static REGISTRY: &[AlgoInfo] = &[
-    multi(
-        "lia",
-        "Linked Increases (RFC 6356) with the phi family of Raiciu/Wischik; Reno halving",
-        "docs/algorithms/lia.md",
-        &[
-            INIT_CWND,
-            param("phi", 1.0, 0.0, 2.0, "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled"),
-        ],
-    ),
-    multi(
-        "olia",
-        "Opportunistic Linked Increases (Khalili et al. 2012/2013); Reno halving",
-        "docs/algorithms/olia.md",
-        &[INIT_CWND],
-    ),
-    multi(
-        "balia",
-        "Balanced Linked Adaptation (Peng, Walid, Hwang, Low 2016)",
-        "docs/algorithms/balia.md",
-        &[INIT_CWND],
-    ),
-    multi(
-        "wvegas",
-        "weighted Vegas (Cao, Xu, Fu 2012): delay-based, per-round, weighted alpha",
-        "docs/algorithms/wvegas.md",
-        &[
-            INIT_CWND,
-            param("total_alpha", 10.0, 1.0, 100.0, "packets queued by the whole connection, shared by rate weight"),
-            param("alpha_min", 2.0, 0.0, 50.0, "smallest per-subflow alpha (packets)"),
-            param("gamma", 1.0, 0.0, 50.0, "slow-start exit threshold (packets queued)"),
-        ],
-    ),
-    multi(
-        "ewtcp",
-        "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
-        "docs/algorithms/ewtcp.md",
-        &[
-            INIT_CWND,
-            param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)"),
-        ],
-    ),
-    multi(
-        "coupled",
-        "fully coupled: w_r += 1/w_total per segment, w_r -= w_total/2 on loss (floor 1)",
-        "docs/algorithms/coupled.md",
-        &[INIT_CWND],
-    ),
-    multi(
-        "noda_ito",
-        "Noda & Ito: per-subflow delay rule that suppresses RTT fluctuation",
-        "docs/algorithms/noda_ito.md",
-        &[
-            INIT_CWND,
-            param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction on loss (paper leaves it open)"),
-            param("min_cwnd", 1.0, 1.0, 2.0, "floor of the delay-driven decrease (1, or 2 kernel style)"),
-            param("mean_per_ack", 0.0, 0.0, 1.0, "1: update MeanRTT on every ACK; 0: once per round"),
-        ],
-    ),
-    multi(
-        "mpveno",
-        "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
-        "docs/algorithms/mpveno.md",
-        &[
-            INIT_CWND,
-            param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
-        ],
-    ),
-    multi(
-        "mptcpw",
-        "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
-        "docs/algorithms/mptcpw.md",
-        &[
-            INIT_CWND,
-            param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
-        ],
-    ),
-    multi(
-        "wmptcpw",
-        "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
-        "docs/algorithms/wmptcpw.md",
-        &[INIT_CWND],
-    ),
-    multi(
-        "mpcubic",
-        "multipath CUBIC (Le et al.): per-subflow CUBIC curve scaled by delta = (max x / sum x)^4",
-        "docs/algorithms/mpcubic.md",
-        &[
-            INIT_CWND,
-            param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
-            param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
-            param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
-            param("time_origin", 0.0, 0.0, 1.0, "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)"),
-            param("coupled", 1.0, 0.0, 1.0, "1: delta = (max x / sum x)^4; 0: delta = 1 (uncoupled CUBIC)"),
-        ],
-    ),
-    multi(
-        "mpsqrt",
-        "multipath binomial SQRT (Le et al.): +delta/sqrt(w), -sqrt(w)/2",
-        "docs/algorithms/mpsqrt.md",
-        &[
-            INIT_CWND,
-            param("k", 0.5, 0.0, 2.0, "increase exponent"),
-            param("l", 0.5, 0.0, 1.0, "decrease exponent"),
-            param("alpha", 1.0, 0.01, 10.0, "increase constant"),
-            param("beta", 0.5, 0.01, 10.0, "decrease constant"),
-        ],
-    ),
-    multi(
-        "mpiad",
-        "multipath binomial IIAD (Le et al.): +2 delta/w, -1",
-        "docs/algorithms/mpiad.md",
-        &[
-            INIT_CWND,
-            param("k", 1.0, 0.0, 2.0, "increase exponent"),
-            param("l", 0.0, 0.0, 1.0, "decrease exponent"),
-            param("alpha", 2.0, 0.01, 10.0, "increase constant"),
-            param("beta", 1.0, 0.01, 10.0, "decrease constant"),
-        ],
-    ),
-    multi(
-        "cdd",
-        "CDD-MPTCP (Tao & Yan): LIA plus a periodic cut of the subflow with the largest forward delay",
-        "docs/algorithms/cdd.md",
-        &[
-            INIT_CWND,
-            param("theta_0", 1.5, 1.0, 100.0, "delay coefficient above which the slowest subflow is trimmed"),
-            param("theta_max", 3.0, 1.0, 100.0, "delay coefficient above which it is divided by theta"),
-            param("delay_smoothing", 0.75, 0.0, 0.99, "weight of the old forward delay in its EWMA"),
-            param("theta_smoothing", 0.75, 0.0, 0.99, "weight of the old theta in its EWMA"),
-            param("period", 0.5, 0.01, 10.0, "seconds between adjustments"),
-        ],
-    ),
-    multi(
-        "mpmtp",
-        "MPMTP (Lee & Chung): concave-convex-linear subflows, loss-rate load balancing, CUBIC fairness",
-        "docs/algorithms/mpmtp.md",
-        &[
-            INIT_CWND,
-            param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
-            param("c", 0.4, 0.01, 10.0, "CUBIC's C in the fairness factor (segments/s^3)"),
-            param("load_balance", 1.0, 0.0, 1.0, "1: multiply the increase by B_r"),
-            param("fairness", 1.0, 0.0, 1.0, "1: multiply the increase by delta"),
-            param("rise", 0.125, 0.0, 10.0, "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile"),
-            param("b_floor", 0.1, 0.0, 1.0, "lower bound of B_r"),
-            param("delta_max", 10.0, 0.01, 1000.0, "upper bound of delta"),
-        ],
-    ),
+/// Every coupled controller: one line each (entry and builder are in its file).
+pub static MEMBERS: &[Member<Build>] = &[
+    Member { info: &lia::INFO, build: lia::build },
+    Member { info: &olia::INFO, build: olia::build },
+    Member { info: &balia::INFO, build: balia::build },
+    Member { info: &wvegas::INFO, build: wvegas::build },
+    Member { info: &ewtcp::INFO, build: ewtcp::build },
+    Member { info: &coupled::INFO, build: coupled::build },
+    Member { info: &noda_ito::INFO, build: noda_ito::build },
+    Member { info: &mpveno::INFO, build: mpveno::build },
+    Member { info: &mptcpw::INFO, build: mptcpw::build },
+    Member { info: &wmptcpw::INFO, build: wmptcpw::build },
+    Member { info: &mpcubic::INFO, build: mpcubic::build },
+    Member { info: &binomial::MPSQRT, build: binomial::build_mpsqrt },
+    Member { info: &binomial::MPIAD, build: binomial::build_mpiad },
+    Member { info: &cdd::INFO, build: cdd::build },
+    Member { info: &mpmtp::INFO, build: mpmtp::build },
 ];
-
-/// Builds a registered multipath controller; `p` yields a parameter's value or default.
-pub fn build(name: &str, p: &dyn Fn(&str) -> f64) -> Option<Controller> {
-    Some(match name {
-        "lia" => Controller::Lia(lia::Lia::new(p("init_cwnd"), p("phi"))),
-        "olia" => Controller::Olia(olia::Olia::new(p("init_cwnd"))),
-        "balia" => Controller::Balia(balia::Balia::new(p("init_cwnd"))),
-        "wvegas" => Controller::Wvegas(wvegas::WVegas::new(p("init_cwnd"), p("total_alpha"), p("alpha_min"), p("gamma"))),
-        "ewtcp" => Controller::Ewtcp(ewtcp::Ewtcp::new(p("init_cwnd"), p("a"))),
-        "coupled" => Controller::Coupled(coupled::Coupled::new(p("init_cwnd"))),
-        "mpveno" => Controller::Mpveno(mpveno::MpVeno::new(p("init_cwnd"), p("beta"))),
-        "mptcpw" => Controller::Mptcpw(mptcpw::Mptcpw::new(p("init_cwnd"), p("gamma"))),
-        "wmptcpw" => Controller::Wmptcpw(wmptcpw::WMptcpw::new(p("init_cwnd"))),
-        "mpcubic" => {
-            let mut m = mpcubic::MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5);
-            m.rule.origin = if p("time_origin") >= 0.5 { mpcubic::TimeOrigin::Linux } else { mpcubic::TimeOrigin::Loss };
-            m.rule.coupled = p("coupled") >= 0.5;
-            Controller::Mpcubic(m)
-        }
-        "mpsqrt" => Controller::Mpsqrt(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
-        "mpiad" => Controller::Mpiad(binomial::Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))),
-        "cdd" => Controller::Cdd(cdd::Cdd::new(p("init_cwnd"), p("theta_0"), p("theta_max"), p("delay_smoothing"), p("theta_smoothing"), p("period"))),
-        "mpmtp" => Controller::Mpmtp(mpmtp::MpMtp::new(
-            p("init_cwnd"),
-            p("beta"),
-            p("c"),
-            p("load_balance") >= 0.5,
-            p("fairness") >= 0.5,
-            p("rise"),
-            p("b_floor"),
-            p("delta_max"),
-        )),
-        "noda_ito" => Controller::NodaIto(noda_ito::NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5)),
-        _ => return None,
-    })
-}
 
 /// Helpers shared by the controllers' unit tests.
 #[cfg(test)]
@@ -374,7 +202,7 @@ mod tests {
     #[test]
     fn every_multipath_controller_keeps_sane_windows() {
         let mut checked = 0;
-        for info in super::REGISTRY {
+        for info in super::MEMBERS.iter().map(|m| m.info) {
             for n in 1..=4usize {
                 for seed in 0..6u64 {
                     let mut c = build(info.name, &Params::new()).unwrap();
@@ -399,7 +227,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, super::REGISTRY.len() * 24);
+        assert_eq!(checked, super::MEMBERS.len() * 24);
     }
 
     /// Every coupled controller but MPMTP names its coupling terms; the names are
@@ -407,7 +235,7 @@ mod tests {
     /// leaves the windows as they were.
     #[test]
     fn every_coupled_controller_exposes_metrics() {
-        for info in super::REGISTRY {
+        for info in super::MEMBERS.iter().map(|m| m.info) {
             let mut c = build(info.name, &Params::new()).unwrap();
             for _ in 0..2 {
                 c.add_subflow(0);
@@ -433,8 +261,8 @@ mod tests {
 
     #[test]
     fn registry_matches_builder() {
-        for info in super::REGISTRY {
-            assert_eq!(info.kind, "multi");
+        for info in super::MEMBERS.iter().map(|m| m.info) {
+            assert_eq!(crate::registry::kind(info.name), Some("multi"));
             assert!(info.params.iter().any(|p| p.name == "init_cwnd"), "{}", info.name);
             for p in info.params {
                 assert!(p.min <= p.default && p.default <= p.max, "{}.{}", info.name, p.name);

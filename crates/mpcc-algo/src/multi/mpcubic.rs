@@ -19,6 +19,32 @@ use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{secs, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, CongestionKind};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "mpcubic",
+    "multipath CUBIC (Le et al.): per-subflow CUBIC curve scaled by delta = (max x / sum x)^4",
+    "docs/algorithms/mpcubic.md",
+    &[
+        INIT_CWND,
+        param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
+        param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
+        param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
+        param("time_origin", 0.0, 0.0, 1.0, "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)"),
+        param("coupled", 1.0, 0.0, 1.0, "1: delta = (max x / sum x)^4; 0: delta = 1 (uncoupled CUBIC)"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    let mut m = MpCubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5);
+    m.rule.origin = if p("time_origin") >= 0.5 { TimeOrigin::Linux } else { TimeOrigin::Loss };
+    m.rule.coupled = p("coupled") >= 0.5;
+    Controller::Mpcubic(m)
+}
+
 
 #[derive(Clone, Debug)]
 pub struct CubicPath {

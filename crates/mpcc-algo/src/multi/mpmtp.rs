@@ -29,6 +29,40 @@ use super::base::Path;
 use crate::common::secs;
 use crate::{AckEvent, CongestionControl, CongestionEvent};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "mpmtp",
+    "MPMTP (Lee & Chung): concave-convex-linear subflows, loss-rate load balancing, CUBIC fairness",
+    "docs/algorithms/mpmtp.md",
+    &[
+        INIT_CWND,
+        param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
+        param("c", 0.4, 0.01, 10.0, "CUBIC's C in the fairness factor (segments/s^3)"),
+        param("load_balance", 1.0, 0.0, 1.0, "1: multiply the increase by B_r"),
+        param("fairness", 1.0, 0.0, 1.0, "1: multiply the increase by delta"),
+        param("rise", 0.125, 0.0, 10.0, "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile"),
+        param("b_floor", 0.1, 0.0, 1.0, "lower bound of B_r"),
+        param("delta_max", 10.0, 0.01, 1000.0, "upper bound of delta"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mpmtp(MpMtp::new(
+        p("init_cwnd"),
+        p("beta"),
+        p("c"),
+        p("load_balance") >= 0.5,
+        p("fairness") >= 0.5,
+        p("rise"),
+        p("b_floor"),
+        p("delta_max"),
+    ))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct MtpPath {

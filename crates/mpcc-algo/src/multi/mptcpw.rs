@@ -12,6 +12,25 @@ use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
 use crate::estimators::BwEstimator;
 use crate::{AckEvent, CongestionEvent, CongestionKind};
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "mptcpw",
+    "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
+    "docs/algorithms/mptcpw.md",
+    &[
+        INIT_CWND,
+        param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mptcpw(Mptcpw::new(p("init_cwnd"), p("gamma")))
+}
+
 
 /// A subflow with a Westwood+ bandwidth estimate.
 #[derive(Clone, Debug)]

@@ -9,6 +9,25 @@
 use super::olia::{olia_increase, olia_metrics, OliaPath};
 use super::window::{Coupled, CouplingRule, Record};
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "mpveno",
+    "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
+    "docs/algorithms/mpveno.md",
+    &[
+        INIT_CWND,
+        param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Mpveno(MpVeno::new(p("init_cwnd"), p("beta")))
+}
+
 
 /// MPVeno's rule.
 #[derive(Clone, Debug)]

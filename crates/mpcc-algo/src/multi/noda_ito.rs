@@ -12,6 +12,27 @@ use super::base::Path;
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::secs;
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "noda_ito",
+    "Noda & Ito: per-subflow delay rule that suppresses RTT fluctuation",
+    "docs/algorithms/noda_ito.md",
+    &[
+        INIT_CWND,
+        param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction on loss (paper leaves it open)"),
+        param("min_cwnd", 1.0, 1.0, 2.0, "floor of the delay-driven decrease (1, or 2 kernel style)"),
+        param("mean_per_ack", 0.0, 0.0, 1.0, "1: update MeanRTT on every ACK; 0: once per round"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::NodaIto(NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct NiPath {

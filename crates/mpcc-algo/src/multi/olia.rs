@@ -12,6 +12,22 @@ use super::base::Path;
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::MIN_CWND;
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "olia",
+    "Opportunistic Linked Increases (Khalili et al. 2012/2013); Reno halving",
+    "docs/algorithms/olia.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Olia(Olia::new(p("init_cwnd")))
+}
+
 
 /// A subflow with OLIA's loss-distance history (in segments).
 #[derive(Clone, Debug)]

@@ -9,6 +9,22 @@
 use super::mptcpw::WwPath;
 use super::window::{Coupled, CouplingRule};
 use crate::{AckEvent, CongestionEvent};
+use crate::params::{Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "wmptcpw",
+    "weighted multipath Westwood+ (Nuha et al.): increase max B^2/(sum B)^2 / w, Westwood decrease",
+    "docs/algorithms/wmptcpw.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Wmptcpw(WMptcpw::new(p("init_cwnd")))
+}
+
 
 /// wMPTCPW's rule (no parameters).
 #[derive(Clone, Debug, Default)]

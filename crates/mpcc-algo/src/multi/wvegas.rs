@@ -15,6 +15,27 @@ use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{secs, slow_start};
 use crate::{AckEvent, CongestionEvent};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::Controller;
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "wvegas",
+    "weighted Vegas (Cao, Xu, Fu 2012): delay-based, per-round, weighted alpha",
+    "docs/algorithms/wvegas.md",
+    &[
+        INIT_CWND,
+        param("total_alpha", 10.0, 1.0, 100.0, "packets queued by the whole connection, shared by rate weight"),
+        param("alpha_min", 2.0, 0.0, 50.0, "smallest per-subflow alpha (packets)"),
+        param("gamma", 1.0, 0.0, 50.0, "slow-start exit threshold (packets queued)"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Wvegas(WVegas::new(p("init_cwnd"), p("total_alpha"), p("alpha_min"), p("gamma")))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct VegasPath {

@@ -20,14 +20,14 @@
 //! - [`RxAction::On`]: acknowledge again, starting with an ACK sent at once.
 //!
 //! Built-in controllers dispatch through the [`RxController`] enum (no trait
-//! objects, no allocation and no hashing per packet); [`REGISTRY`] lists them by
-//! name with a one-line summary and their parameters.
+//! objects, no allocation and no hashing per packet); [`MEMBERS`] lists them by
+//! name, each with its entry and builder from its own file.
 
 pub mod model;
 pub mod popctl;
 pub mod rtsc;
 
-use crate::ParamInfo;
+use crate::params::{Info, Member, Params};
 use mpcc_core::Nanos;
 use std::collections::BTreeMap;
 
@@ -89,37 +89,27 @@ pub struct RxStats {
     pub ons: u64,
 }
 
-/// One registered receiver controller.
-#[derive(Clone, Copy, Debug)]
-pub struct ReceiverInfo {
-    pub name: &'static str,
-    pub summary: &'static str,
-    /// The doc page.
-    pub doc: &'static str,
-    pub params: &'static [ParamInfo],
+/// The conventional receiver's entry (it has no file of its own).
+pub const NONE: Info = Info::new("none", "a conventional receiver: every segment acknowledged as TCP does", "docs/mptcp.md", &[]);
+
+fn build_none(_: &dyn Fn(&str) -> f64, _: usize) -> RxController {
+    RxController::None
 }
 
-/// Every registered receiver controller; the first is the default.
-pub const REGISTRY: &[ReceiverInfo] = &[
-    ReceiverInfo {
-        name: "none",
-        summary: "a conventional receiver: every segment acknowledged as TCP does",
-        doc: "docs/mptcp.md",
-        params: &[],
-    },
-    ReceiverInfo {
-        name: "popctl",
-        summary: "subflow population control: receiver-side CoDel with intentional 3-dup-ACKs, subflows turned off and on (Park, thesis ch. 4, Alg. 2)",
-        doc: "docs/algorithms/popctl.md",
-        params: popctl::PARAMS,
-    },
-    ReceiverInfo {
-        name: "rtsc",
-        summary: "R-TSC: estimates each subflow's path and the stream rate, solves (3.10), caps windows at the (3.20) thresholds with intentional 3-dup-ACKs (Park, thesis ch. 3, Alg. 1)",
-        doc: "docs/algorithms/rtsc.md",
-        params: rtsc::PARAMS,
-    },
+/// A receiver controller's builder: checked parameter values, subflow count.
+pub type Build = fn(&dyn Fn(&str) -> f64, usize) -> RxController;
+
+/// Every registered receiver controller, one line each; the first is the default.
+pub static MEMBERS: &[Member<Build>] = &[
+    Member { info: &NONE, build: build_none },
+    Member { info: &popctl::INFO, build: popctl::build },
+    Member { info: &rtsc::INFO, build: rtsc::build },
 ];
+
+/// Every registered receiver controller's entry.
+pub fn registry() -> impl Iterator<Item = &'static Info> + Clone {
+    MEMBERS.iter().map(|m| m.info)
+}
 
 /// The default receiver controller's name.
 pub const DEFAULT: &str = "none";
@@ -137,27 +127,11 @@ impl RxController {
     /// `n` subflows. Errors start with the field they concern (`receiver` or
     /// `receiver_params.<name>`) and list what is allowed.
     pub fn build(name: &str, params: &BTreeMap<String, f64>, n: usize) -> Result<RxController, String> {
-        let Some(info) = REGISTRY.iter().find(|s| s.name == name) else {
-            let names: Vec<&str> = REGISTRY.iter().map(|s| s.name).collect();
-            return Err(format!("receiver: unknown receiver controller '{name}'; allowed: {}", names.join(", ")));
-        };
-        for (k, &v) in params {
-            let Some(p) = info.params.iter().find(|p| p.name == k) else {
-                let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
-                let allowed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-                return Err(format!("receiver_params.{k}: unknown parameter of receiver '{name}'; allowed: {allowed}"));
-            };
-            if !v.is_finite() || v < p.min || v > p.max {
-                return Err(format!("receiver_params.{k}: {v}; allowed: {} to {}", p.min, p.max));
-            }
-        }
-        let get = |p: &ParamInfo| params.get(p.name).copied().unwrap_or(p.default);
-        Ok(match name {
-            "none" => RxController::None,
-            "popctl" => RxController::PopCtl(popctl::PopCtl::new(n, &get)),
-            "rtsc" => RxController::Rtsc(rtsc::Rtsc::new(n, &get)),
-            _ => unreachable!("registered receiver '{name}' without a builder"),
-        })
+        let info = crate::params::find(registry(), "receiver controller", name).map_err(|e| format!("receiver: {e}"))?;
+        let params = Params(params.clone());
+        info.check("receiver", &params).map_err(|e| e.line("receiver_params"))?;
+        let m = MEMBERS.iter().find(|m| m.info.name == name).expect("found");
+        Ok((m.build)(&|k: &str| info.get(&params, k), n))
     }
 
     pub fn name(&self) -> &'static str {
@@ -221,7 +195,7 @@ mod tests {
 
     #[test]
     fn registry_builds_every_name_and_errors_name_the_field() {
-        for info in REGISTRY {
+        for info in registry() {
             assert_eq!(build(info.name, &[]).unwrap().name(), info.name);
         }
         let e = build("codel", &[]).unwrap_err();

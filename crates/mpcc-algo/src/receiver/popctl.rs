@@ -21,7 +21,8 @@
 //! echoed timestamps are stale); at least `min_on` subflows stay on.
 
 use super::{Arrival, RxAction, RxStats};
-use crate::ParamInfo;
+use super::RxController;
+use crate::params::{Info, ParamInfo};
 use mpcc_core::{Nanos, NS_PER_MS};
 
 const INTERVAL: ParamInfo = ParamInfo {
@@ -40,6 +41,19 @@ const MIN_ON: ParamInfo = ParamInfo {
 };
 
 pub const PARAMS: &[ParamInfo] = &[INTERVAL, MIN_ON];
+
+/// The registry entry (listed in `receiver/mod.rs`).
+pub const INFO: Info = Info::new(
+    "popctl",
+    "subflow population control: receiver-side CoDel with intentional 3-dup-ACKs, subflows turned off and on (Park, thesis ch. 4, Alg. 2)",
+    "docs/algorithms/popctl.md",
+    PARAMS,
+);
+
+/// The builder, for a connection of `n` subflows; `p` yields a checked value or default.
+pub fn build(p: &dyn Fn(&str) -> f64, n: usize) -> RxController {
+    RxController::PopCtl(PopCtl::new(n, &|i: &ParamInfo| p(i.name)))
+}
 
 #[derive(Clone, Debug)]
 pub struct PopCtl {

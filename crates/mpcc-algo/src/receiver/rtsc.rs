@@ -26,7 +26,8 @@
 
 use super::model::{minimize_delay, window_thresholds, Quadrature};
 use super::{AppView, Arrival, RxAction, RxStats};
-use crate::ParamInfo;
+use super::RxController;
+use crate::params::{Info, ParamInfo};
 use mpcc_core::Nanos;
 
 const UPDATE: ParamInfo = ParamInfo {
@@ -56,6 +57,19 @@ const CA: ParamInfo = ParamInfo {
 };
 
 pub const PARAMS: &[ParamInfo] = &[UPDATE, ALPHA, BETA, QUEUE_FRAC, CA];
+
+/// The registry entry (listed in `receiver/mod.rs`).
+pub const INFO: Info = Info::new(
+    "rtsc",
+    "R-TSC: estimates each subflow's path and the stream rate, solves (3.10), caps windows at the (3.20) thresholds with intentional 3-dup-ACKs (Park, thesis ch. 3, Alg. 1)",
+    "docs/algorithms/rtsc.md",
+    PARAMS,
+);
+
+/// The builder, for a connection of `n` subflows; `p` yields a checked value or default.
+pub fn build(p: &dyn Fn(&str) -> f64, n: usize) -> RxController {
+    RxController::Rtsc(Rtsc::new(n, &|i: &ParamInfo| p(i.name)))
+}
 
 /// LIA's multiplicative decrease.
 const LIA_BETA: f64 = 0.5;

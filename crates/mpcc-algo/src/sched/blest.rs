@@ -2,8 +2,9 @@
 //! block the send window (Ferlin et al., "BLEST: Blocking Estimation-based MPTCP
 //! Scheduler for Heterogeneous Networks", IFIP Networking 2016, section 3).
 
-use super::{fastest, min_rtt, ConnState, Scheduler, SchedulerInfo, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
+use super::{fastest, min_rtt, ConnState, Scheduler, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 
 pub const LAMBDA: ParamInfo = ParamInfo {
     name: "lambda",
@@ -13,12 +14,12 @@ pub const LAMBDA: ParamInfo = ParamInfo {
     help: "BLEST's scaling factor of the fast subflow's estimated sending (0: never wait, as minrtt)",
 };
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "blest",
-    summary: "minrtt, but waits for the fast subflow when a slow one would block the send window (Ferlin et al. 2016)",
-    doc: "docs/schedulers.md#blest",
-    params: &[LAMBDA, OPPORTUNISTIC, PENALIZE],
-};
+pub const INFO: Info = Info::new(
+    "blest",
+    "minrtt, but waits for the fast subflow when a slow one would block the send window (Ferlin et al. 2016)",
+    "docs/schedulers.md#blest",
+    &[LAMBDA, OPPORTUNISTIC, PENALIZE],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Blest {

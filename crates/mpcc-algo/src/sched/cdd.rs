@@ -2,16 +2,17 @@
 //! congestion coefficient gamma = unacked / cwnd, ties to the lower smoothed
 //! forward (one-way) delay, D = 0.25 D_new + 0.75 D.
 
-use super::{AckSample, ConnState, Scheduler, SchedulerInfo, Setup, SubflowState};
+use super::{AckSample, ConnState, Scheduler, Setup, SubflowState};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 use mpcc_core::Nanos;
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "cdd",
-    summary: "lowest congestion coefficient unacked/cwnd, ties to the lower forward delay (CDD-MPTCP, Tao & Yan)",
-    doc: "docs/schedulers.md#cdd",
-    params: &[],
-};
+pub const INFO: Info = Info::new(
+    "cdd",
+    "lowest congestion coefficient unacked/cwnd, ties to the lower forward delay (CDD-MPTCP, Tao & Yan)",
+    "docs/schedulers.md#cdd",
+    &[],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cdd {

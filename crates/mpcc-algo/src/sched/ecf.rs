@@ -2,8 +2,9 @@
 //! data earlier (Lim et al., "ECF: An MPTCP Path Scheduler to Manage
 //! Heterogeneous Paths", CoNEXT 2017, Algorithm 1).
 
-use super::{fastest, min_rtt, ConnState, Scheduler, SchedulerInfo, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
+use super::{fastest, min_rtt, ConnState, Scheduler, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 
 pub const BETA: ParamInfo = ParamInfo {
     name: "beta",
@@ -13,12 +14,12 @@ pub const BETA: ParamInfo = ParamInfo {
     help: "ECF's hysteresis: keep waiting for the fast subflow while it is up to (1 + beta) times better",
 };
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "ecf",
-    summary: "minrtt, but waits for the fast subflow when it would finish the queued data earlier (Lim et al. 2017)",
-    doc: "docs/schedulers.md#ecf",
-    params: &[BETA, OPPORTUNISTIC, PENALIZE],
-};
+pub const INFO: Info = Info::new(
+    "ecf",
+    "minrtt, but waits for the fast subflow when it would finish the queued data earlier (Lim et al. 2017)",
+    "docs/schedulers.md#ecf",
+    &[BETA, OPPORTUNISTIC, PENALIZE],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ecf {

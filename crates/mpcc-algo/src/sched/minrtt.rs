@@ -3,15 +3,16 @@
 //! CSWS 2014). Ties go to the lowest index; a subflow without an RTT sample yet
 //! (srtt 0) is tried first, so a new subflow gets measured.
 
-use super::{min_rtt, ConnState, Scheduler, SchedulerInfo, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
+use super::{min_rtt, ConnState, Scheduler, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "minrtt",
-    summary: "lowest smoothed RTT among subflows with window space (Linux's default; Paasch et al. 2014)",
-    doc: "docs/schedulers.md#the-schedulers",
-    params: &[OPPORTUNISTIC, PENALIZE],
-};
+pub const INFO: Info = Info::new(
+    "minrtt",
+    "lowest smoothed RTT among subflows with window space (Linux's default; Paasch et al. 2014)",
+    "docs/schedulers.md#the-schedulers",
+    &[OPPORTUNISTIC, PENALIZE],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MinRtt;

@@ -26,21 +26,11 @@ pub mod tsc;
 pub mod wrr;
 
 use crate::ParamInfo;
+use mpcc_core::params::{Info, Params};
 use mpcc_core::Nanos;
 use std::collections::BTreeMap;
 
 pub use state::{AckSample, AppState, ConnState, Setup, SubflowDetail, SubflowState};
-
-/// One registered scheduler, for `mpcc list`, the Python API and the docs.
-#[derive(Clone, Copy, Debug)]
-pub struct SchedulerInfo {
-    pub name: &'static str,
-    pub summary: &'static str,
-    /// The doc page (and section).
-    pub doc: &'static str,
-    /// Tunable parameters (`scheduler_params` in the flow config).
-    pub params: &'static [ParamInfo],
-}
 
 /// A named figure of a scheduler for the run's summary.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -181,7 +171,7 @@ macro_rules! schedulers {
         }
 
         /// Every registered scheduler; the first is the default.
-        pub const REGISTRY: &[SchedulerInfo] = &[$($m::INFO,)*];
+        pub const REGISTRY: &[Info] = &[$($m::INFO,)*];
 
         fn build_member(name: &str, get: &impl Fn(&ParamInfo) -> f64, setup: &Setup) -> Option<AnyScheduler> {
             $(if name == $m::INFO.name {
@@ -266,16 +256,7 @@ pub fn build(name: &str, params: &BTreeMap<String, f64>, setup: &Setup) -> Resul
         let names: Vec<&str> = REGISTRY.iter().map(|s| s.name).collect();
         return Err(format!("scheduler: unknown scheduler '{name}'; allowed: {}", names.join(", ")));
     };
-    for (k, &v) in params {
-        let Some(p) = info.params.iter().find(|p| p.name == k) else {
-            let names: Vec<&str> = info.params.iter().map(|p| p.name).collect();
-            let allowed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-            return Err(format!("scheduler_params.{k}: unknown parameter of scheduler '{name}'; allowed: {allowed}"));
-        };
-        if !v.is_finite() || v < p.min || v > p.max {
-            return Err(format!("scheduler_params.{k}: {v}; allowed: {} to {}", p.min, p.max));
-        }
-    }
+    info.check("scheduler", &Params(params.clone())).map_err(|e| e.line("scheduler_params"))?;
     let get = |p: &ParamInfo| params.get(p.name).copied().unwrap_or(p.default);
     Ok(build_member(name, &get, setup).expect("every registered scheduler has a builder"))
 }

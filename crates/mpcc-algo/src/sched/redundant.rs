@@ -5,15 +5,16 @@
 //! nothing needs reinjecting. Segments it cannot copy (reinjections, which it
 //! never queues, and a single path) go by minrtt.
 
-use super::{min_rtt, ConnState, Scheduler, SchedulerInfo, Setup, SubflowState};
+use super::{min_rtt, ConnState, Scheduler, Setup, SubflowState};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "redundant",
-    summary: "every segment on every subflow with window space; the receiver keeps the first copy (Linux's redundant)",
-    doc: "docs/schedulers.md#redundant",
-    params: &[],
-};
+pub const INFO: Info = Info::new(
+    "redundant",
+    "every segment on every subflow with window space; the receiver keeps the first copy (Linux's redundant)",
+    "docs/schedulers.md#redundant",
+    &[],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Redundant {

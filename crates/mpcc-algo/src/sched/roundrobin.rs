@@ -1,14 +1,15 @@
 //! roundrobin: subflows with window space take turns, one segment each.
 
-use super::{ConnState, Scheduler, SchedulerInfo, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
+use super::{ConnState, Scheduler, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "roundrobin",
-    summary: "subflows with window space take turns, one segment each",
-    doc: "docs/schedulers.md#the-schedulers",
-    params: &[OPPORTUNISTIC, PENALIZE],
-};
+pub const INFO: Info = Info::new(
+    "roundrobin",
+    "subflows with window space take turns, one segment each",
+    "docs/schedulers.md#the-schedulers",
+    &[OPPORTUNISTIC, PENALIZE],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundRobin {

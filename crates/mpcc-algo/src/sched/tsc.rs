@@ -12,16 +12,17 @@
 //! no allocation, no dynamic dispatch. All slot work happens in `advance`, once
 //! per send round (`prepare`), and costs O(subflows) except at slot boundaries.
 
-use super::{AppState, ConnState, Metric, Scheduler, SchedulerInfo, Setup, SubflowDetail, SubflowState};
+use super::{AppState, ConnState, Metric, Scheduler, Setup, SubflowDetail, SubflowState};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 use mpcc_core::Nanos;
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "tsc",
-    summary: "cost-efficient traffic splitting: per-slot rates, cheapest subflow first within delay caps (Park, thesis ch. 2)",
-    doc: "docs/algorithms/tsc.md",
-    params: &[D_SEND, D_NET, SLOT, SLOT_FRACTION, X_MIN, DRAIN_BACKLOG],
-};
+pub const INFO: Info = Info::new(
+    "tsc",
+    "cost-efficient traffic splitting: per-slot rates, cheapest subflow first within delay caps (Park, thesis ch. 2)",
+    "docs/algorithms/tsc.md",
+    &[D_SEND, D_NET, SLOT, SLOT_FRACTION, X_MIN, DRAIN_BACKLOG],
+);
 
 pub const D_SEND: ParamInfo = ParamInfo {
     name: "d_send",

@@ -7,8 +7,9 @@
 //! most sum(w) segments per round, and the scheduler asks to be woken
 //! (`poll_at`) when the next round starts.
 
-use super::{AppState, ConnState, Scheduler, SchedulerInfo, Setup, SubflowDetail, SubflowState, OPPORTUNISTIC, PENALIZE};
+use super::{AppState, ConnState, Scheduler, Setup, SubflowDetail, SubflowState, OPPORTUNISTIC, PENALIZE};
 use crate::ParamInfo;
+use mpcc_core::params::Info;
 use mpcc_core::Nanos;
 
 const fn weight(name: &'static str, help: &'static str) -> ParamInfo {
@@ -31,12 +32,12 @@ pub const ROUND: ParamInfo = ParamInfo {
     help: "wrr's shortest round, s; 0 (default): a new round as soon as the credits are spent",
 };
 
-pub const INFO: SchedulerInfo = SchedulerInfo {
-    name: "wrr",
-    summary: "weighted round-robin: subflow i sends up to w_i segments per round, rounds at most every `round` s (Katevenis et al. 1991)",
-    doc: "docs/schedulers.md#wrr",
-    params: &[WEIGHTS[0], WEIGHTS[1], WEIGHTS[2], WEIGHTS[3], ROUND, OPPORTUNISTIC, PENALIZE],
-};
+pub const INFO: Info = Info::new(
+    "wrr",
+    "weighted round-robin: subflow i sends up to w_i segments per round, rounds at most every `round` s (Katevenis et al. 1991)",
+    "docs/schedulers.md#wrr",
+    &[WEIGHTS[0], WEIGHTS[1], WEIGHTS[2], WEIGHTS[3], ROUND, OPPORTUNISTIC, PENALIZE],
+);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wrr {

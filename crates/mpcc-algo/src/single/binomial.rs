@@ -7,6 +7,58 @@
 
 use crate::common::{may_grow, slow_start, ssthresh_floor, window_after};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
+use crate::params::{param, Info, Problem, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "binomial",
+    "Binomial control: +alpha/w^k per RTT, -beta w^l on loss (Bansal & Balakrishnan)",
+    "docs/algorithms/binomial.md",
+    &[
+        INIT_CWND,
+        param("k", 0.0, -1.0, 2.0, "increase exponent k"),
+        param("l", 1.0, 0.0, 1.0, "decrease exponent l"),
+        param("alpha", 1.0, 0.01, 100.0, "increase scale alpha, segments^(k+1) per RTT"),
+        param("beta", 0.5, 0.001, 100.0, "decrease scale beta (with l = 1 it must stay below 1)"),
+    ],
+).with_rule(check_params);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Binomial(Uncoupled::new(Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))))
+}
+
+pub const SQRT: Info = Info::new(
+    "sqrt",
+    "SQRT binomial control: k = l = 1/2, alpha 1, beta 1/2",
+    "docs/algorithms/binomial.md",
+    &[
+        INIT_CWND,
+        param("alpha", 1.0, 0.01, 100.0, "increase scale alpha"),
+        param("beta", 0.5, 0.001, 100.0, "decrease scale beta"),
+    ],
+);
+
+pub fn build_sqrt(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Binomial(Uncoupled::new(Binomial::sqrt(p("init_cwnd"), p("alpha"), p("beta"))))
+}
+
+pub const IIAD: Info = Info::new(
+    "iiad",
+    "IIAD binomial control: k = 1, l = 0, alpha 2, beta 1",
+    "docs/algorithms/binomial.md",
+    &[
+        INIT_CWND,
+        param("alpha", 2.0, 0.01, 100.0, "increase scale alpha"),
+        param("beta", 1.0, 0.001, 100.0, "decrease scale beta, segments per loss"),
+    ],
+);
+
+pub fn build_iiad(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Binomial(Uncoupled::new(Binomial::iiad(p("init_cwnd"), p("alpha"), p("beta"))))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct Binomial {
@@ -20,10 +72,10 @@ pub struct Binomial {
 
 /// With l = 1 the decrease `beta w` must leave a window: beta below 1. (Other l
 /// shrink `w - beta w^l` towards the 2-segment floor, which is allowed.)
-pub fn check_params(p: &dyn Fn(&str) -> f64) -> Result<(), String> {
+pub fn check_params(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
     let (l, beta) = (p("l"), p("beta"));
     if l == 1.0 && beta >= 1.0 {
-        return Err(format!("beta is {beta} with l = 1; allowed: beta below 1 (the decrease beta * w would empty the window)"));
+        return Err(Problem::whole(format!("beta is {beta} with l = 1; allowed: beta below 1 (the decrease beta * w would empty the window)")));
     }
     Ok(())
 }

@@ -12,6 +12,39 @@ use super::hystart::HyStart;
 use crate::common::{may_grow, nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "cubic",
+    "CUBIC (RFC 9438): cubic growth around W_max, Reno-friendly region, beta 0.7",
+    "docs/algorithms/cubic.md",
+    &[
+        INIT_CWND,
+        param("c", 0.4, 0.01, 10.0, "cubic scaling constant C, segments/s^3"),
+        param("beta", 0.7, 0.1, 0.99, "beta_cubic: window kept on a congestion event"),
+        param("fast_convergence", 1.0, 0.0, 1.0, "1 = fast convergence on, 0 = off (values >= 0.5 mean on)"),
+        param("hystart", 0.0, 0.0, 1.0, "1 = HyStart ends slow start early (Linux); default: the TCP profile's hystart"),
+        param(
+            "initial_growth",
+            0.0,
+            0.0,
+            0.5,
+            "least growth per RTT (fraction of cwnd) until the first loss: Linux 0.05, RFC 9438 0; default: the TCP profile's",
+        ),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Cubic(Uncoupled::new(
+        Cubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5)
+            .with_hystart(p("hystart") >= 0.5)
+            .with_initial_growth(p("initial_growth")),
+    ))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct Cubic {

@@ -2,15 +2,15 @@
 //! random sequences of ACK / loss / ECN / timeout events (with default and with
 //! random in-range parameters), keeps its windows finite and above the floors.
 
-use super::REGISTRY;
+use super::MEMBERS as REGISTRY;
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
-use crate::params::AlgoInfo;
+use crate::params::Info;
 use crate::registry::build;
 use crate::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller, Params};
 use mpcc_core::{Nanos, Rng, NS_PER_MS, NS_PER_SEC};
 
 /// Parameters of `info`: defaults, or (when `random`) each drawn uniformly in range.
-fn params(info: &AlgoInfo, rng: &mut Rng, random: bool) -> Params {
+fn params(info: &Info, rng: &mut Rng, random: bool) -> Params {
     let mut p = Params::new();
     if random {
         for pi in info.params {
@@ -74,7 +74,7 @@ fn check_windows(c: &Controller, what: &str) {
     assert!(!s.is_nan() && s >= MIN_SSTHRESH, "{what}: ssthresh {s}");
 }
 
-fn run(info: &AlgoInfo, seed: u64, random_params: bool) {
+fn run(info: &Info, seed: u64, random_params: bool) {
     let mut rng = Rng::stream(seed, 0x5EED);
     let p = params(info, &mut rng, random_params);
     let mut c = build(info.name, &p).unwrap_or_else(|e| panic!("{}: {e}", info.name));
@@ -119,7 +119,7 @@ fn run(info: &AlgoInfo, seed: u64, random_params: bool) {
 #[test]
 fn random_event_sequences_keep_windows_finite_and_floored() {
     assert!(REGISTRY.len() >= 8);
-    for info in REGISTRY {
+    for info in REGISTRY.iter().map(|m| m.info) {
         for seed in 0..25 {
             run(info, seed, false);
             run(info, 1000 + seed, true);
@@ -130,7 +130,7 @@ fn random_event_sequences_keep_windows_finite_and_floored() {
 /// The same sequence twice gives the same windows (no hidden state or clock).
 #[test]
 fn controllers_are_deterministic() {
-    for info in REGISTRY {
+    for info in REGISTRY.iter().map(|m| m.info) {
         let trace = |seed| {
             let mut rng = Rng::stream(seed, 1);
             let mut c = build(info.name, &Params::new()).unwrap();
@@ -156,7 +156,7 @@ fn controllers_are_deterministic() {
 #[test]
 fn every_entry_has_its_doc_page() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for info in REGISTRY {
+    for info in REGISTRY.iter().map(|m| m.info) {
         assert!(root.join(info.doc).is_file(), "{}: missing {}", info.name, info.doc);
     }
 }

@@ -9,6 +9,22 @@
 
 use crate::common::{may_grow, slow_start, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
+use crate::params::{param, Info, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "reno",
+    "NewReno AIMD: +1 segment per RTT, halve on loss (RFC 5681/6582)",
+    "docs/algorithms/reno.md",
+    &[INIT_CWND, param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction")],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Reno(Uncoupled::new(Reno::new(p("init_cwnd"), p("beta"))))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct Reno {

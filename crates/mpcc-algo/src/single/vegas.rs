@@ -11,6 +11,27 @@
 use crate::common::{may_grow, reno_increase, slow_start, ssthresh_floor, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "vegas",
+    "TCP Vegas: per-RTT +-1 segment from the queued-segment estimate (Brakmo & Peterson)",
+    "docs/algorithms/vegas.md",
+    &[
+        INIT_CWND,
+        param("alpha", 2.0, 0.0, 100.0, "grow while fewer than alpha segments are queued"),
+        param("beta", 4.0, 0.0, 100.0, "shrink while more than beta segments are queued (raised to alpha if below)"),
+        param("gamma", 1.0, 0.0, 100.0, "leave slow start once more than gamma segments are queued"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Vegas(Uncoupled::new(Vegas::new(p("init_cwnd"), p("alpha"), p("beta"), p("gamma"))))
+}
+
 
 /// Fewer RTT samples than this in a round and the round is not judged (delayed ACKs
 /// make one or two samples unreliable); the boundary ACK gets a Reno step instead.

@@ -9,6 +9,26 @@
 use crate::common::{may_grow, nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
 use mpcc_core::Nanos;
+use crate::params::{param, Info, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "veno",
+    "TCP Veno: Reno that tells random from congestive loss by the Vegas backlog (Fu & Liew)",
+    "docs/algorithms/veno.md",
+    &[
+        INIT_CWND,
+        param("beta", 3.0, 0.0, 1000.0, "backlog threshold in segments: below it a loss is random"),
+        param("random_loss_factor", 0.8, 0.5, 1.0, "window kept after a loss judged random"),
+    ],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Veno(Uncoupled::new(Veno::new(p("init_cwnd"), p("beta"), p("random_loss_factor"))))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct Veno {

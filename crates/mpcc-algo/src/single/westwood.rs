@@ -10,6 +10,21 @@ use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthr
 use crate::estimators::BwEstimator;
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use mpcc_core::Nanos;
+use crate::params::{Info, INIT_CWND};
+use crate::{Controller, Uncoupled};
+
+// ---- registry entry and builder (listed in mod.rs) ----
+
+pub const INFO: Info = Info::new(
+    "westwood",
+    "TCP Westwood+: Reno growth, window set to BWE x RTT_min after a loss (Mascolo et al.)",
+    "docs/algorithms/westwood.md",
+    &[INIT_CWND],
+);
+
+pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
+    Controller::Westwood(Uncoupled::new(Westwood::new(p("init_cwnd"))))
+}
 
 #[derive(Clone, Debug)]
 pub struct Westwood {

@@ -13,8 +13,23 @@ pub use random_walk::RandomWalk;
 pub use schedule::Schedule;
 pub use trace::{Trace, RATE_WINDOW};
 
+use mpcc_core::params::{param, Info, Unit};
 use mpcc_core::time::tx_time;
 use mpcc_core::{Nanos, Rng};
+
+/// The constant rate's entry (its model is the `Constant` variant below).
+pub const CONSTANT: Info = Info::new(
+    "constant",
+    "a fixed rate (`rate = \"10Mbps\"` on the link is the short form)",
+    "docs/links.md#capacity",
+    &[param("bps", f64::NAN, 1.0, 1e13, "the rate")],
+)
+.with_units(&[("bps", Unit::Rate)]);
+
+/// Every capacity model, one line each; the first is the default. The
+/// configuration schema is still typed per kind (`CapacityConfig`: schedules
+/// and traces take lists and files, not numbers).
+pub const REGISTRY: &[Info] = &[CONSTANT, schedule::INFO, random_walk::INFO, trace::INFO];
 
 #[derive(Clone, Debug)]
 pub enum Capacity {

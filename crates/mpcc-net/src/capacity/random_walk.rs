@@ -9,6 +9,22 @@
 
 use super::{positive_rate, serialise_within};
 use mpcc_core::{Nanos, Rng};
+use mpcc_core::params::{param, Info, Unit};
+
+/// The registry entry (listed in `capacity/mod.rs`).
+pub const INFO: Info = Info::new(
+    "random_walk",
+    "multiplicative random walk between min and max every `step`",
+    "docs/links.md#capacity",
+    &[
+        param("initial_bps", f64::NAN, 1.0, 1e13, "rate at the start"),
+        param("min_bps", f64::NAN, 1.0, 1e13, "lowest rate"),
+        param("max_bps", f64::NAN, 1.0, 1e13, "highest rate"),
+        param("step_ns", f64::NAN, 1.0, 1e15, "time between steps"),
+        param("sigma", f64::NAN, 0.0, 100.0, "standard deviation of the log-rate change per step"),
+    ],
+)
+.with_units(&[("initial_bps", Unit::Rate), ("min_bps", Unit::Rate), ("max_bps", Unit::Rate), ("step_ns", Unit::Duration)]);
 
 /// Steps kept for look-backs (e.g. a utilization sample over the last interval).
 const HISTORY: usize = 256;

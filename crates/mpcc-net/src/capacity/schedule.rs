@@ -2,6 +2,16 @@
 
 use super::serialise_within;
 use mpcc_core::Nanos;
+use mpcc_core::params::{param, Info, Unit};
+
+/// The registry entry (listed in `capacity/mod.rs`).
+pub const INFO: Info = Info::new(
+    "schedule",
+    "piecewise-constant rate: steps of {at, rate}, optionally repeating every `period`",
+    "docs/links.md#capacity",
+    &[param("period_ns", 0.0, 0.0, 1e15, "repeat the steps with this period (0: do not repeat)")],
+)
+.with_units(&[("period_ns", Unit::Duration)]);
 
 #[derive(Clone, Debug)]
 pub struct Schedule {

@@ -4,6 +4,28 @@
 
 use super::{Entry, Fifo, QueueStats};
 use mpcc_core::Nanos;
+use super::{Queue, QueueEnv, MAX_DURATION, MAX_WHOLE};
+use mpcc_core::params::{param, Info, Problem, Unit};
+
+/// The registry entry (listed in `queue/mod.rs`).
+pub const INFO: Info = Info::new(
+    "codel",
+    "CoDel, RFC 8289 (target, interval; drop spacing interval/sqrt(count))",
+    "docs/links.md#queues",
+    &[
+        param("target_ns", 5e6, 1.0, MAX_DURATION, "acceptable standing queue delay (RFC 8289: 5 ms)"),
+        param("interval_ns", 1e8, 1.0, MAX_DURATION, "time the delay may stay above target (RFC 8289: 100 ms)"),
+        param("limit", 1000.0, 1.0, MAX_WHOLE, "hard buffer limit in packets"),
+        param("mtu", 1500.0, 1.0, 65000.0, "no drop while the queue holds at most this many bytes"),
+    ],
+)
+.with_units(&[("target_ns", Unit::Duration), ("interval_ns", Unit::Duration), ("limit", Unit::Whole), ("mtu", Unit::Size)]);
+
+pub fn build<P: Copy>(p: &dyn Fn(&str) -> f64, _: QueueEnv) -> Result<Queue<P>, Problem> {
+    let codel = Codel::new(p("target_ns") as Nanos, p("interval_ns") as Nanos, p("limit") as u64, p("mtu") as u32);
+    Ok(Queue::Codel(codel.map_err(Problem::whole)?))
+}
+
 
 #[derive(Clone, Debug)]
 pub struct Codel<P> {

@@ -2,6 +2,34 @@
 
 use super::{Entry, Fifo, QueueStats};
 use mpcc_core::Nanos;
+use super::{Queue, QueueEnv, MAX_WHOLE};
+use mpcc_core::params::{param, Info, Problem, Unit};
+
+/// The registry entry (listed in `queue/mod.rs`).
+pub const INFO: Info = Info::new(
+    "droptail",
+    "FIFO that drops arrivals when full; limit in `packets` or `bytes`",
+    "docs/links.md#queues",
+    &[
+        param("packets", f64::NAN, 1.0, MAX_WHOLE, "buffer limit in packets"),
+        param("bytes", f64::NAN, 1.0, MAX_WHOLE, "buffer limit in bytes"),
+    ],
+)
+.with_units(&[("packets", Unit::Whole), ("bytes", Unit::Size)])
+.with_rule(one_limit);
+
+fn one_limit(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
+    if p("packets").is_nan() == p("bytes").is_nan() {
+        return Err(Problem::whole("give exactly one of `packets` or `bytes` (e.g. packets = 100)"));
+    }
+    Ok(())
+}
+
+pub fn build<P: Copy>(p: &dyn Fn(&str) -> f64, _: QueueEnv) -> Result<Queue<P>, Problem> {
+    let limit = |k: &str| (!p(k).is_nan()).then(|| p(k) as u64);
+    Ok(Queue::DropTail(DropTail::new(Limit::from_options(limit("packets"), limit("bytes")).map_err(Problem::whole)?)))
+}
+
 
 /// What the limit counts.
 #[derive(Clone, Copy, Debug, PartialEq)]

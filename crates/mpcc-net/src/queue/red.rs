@@ -14,6 +14,53 @@
 use super::{Entry, Fifo, QueueStats};
 use mpcc_core::time::tx_time;
 use mpcc_core::{Nanos, Rng};
+use super::{Queue, QueueEnv, MAX_WHOLE};
+use mpcc_core::params::{need, param, Info, Problem, Unit};
+
+/// The registry entry (listed in `queue/mod.rs`).
+pub const INFO: Info = Info::new(
+    "red",
+    "Random Early Detection as in ns-2/ns-3 (min_th, max_th, max_p, weight, gentle)",
+    "docs/links.md#queues",
+    &[
+        param("min_th", f64::NAN, 0.0, MAX_WHOLE, "average queue (packets) where early drops start"),
+        param("max_th", f64::NAN, 0.0, MAX_WHOLE, "average queue (packets) where the drop probability reaches max_p"),
+        param("max_p", f64::NAN, 0.0, 1.0, "drop probability at max_th (above 0)"),
+        param("weight", f64::NAN, 0.0, 1.0, "EWMA weight of the average queue (above 0)"),
+        param("gentle", 0.0, 0.0, 1.0, "true: the probability rises to 1 between max_th and 2 max_th"),
+        param("limit", f64::NAN, 1.0, MAX_WHOLE, "hard buffer limit in packets"),
+        param("mean_pktsize", 1500.0, 1.0, 65000.0, "packet size assumed while the queue is idle (ns-2's mean_pktsize)"),
+    ],
+)
+.with_units(&[("gentle", Unit::Flag), ("limit", Unit::Whole), ("mean_pktsize", Unit::Size)])
+.with_rule(thresholds);
+
+fn thresholds(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
+    need(p, &["min_th", "max_th", "max_p", "weight", "limit"])?;
+    for k in ["max_p", "weight"] {
+        if p(k) <= 0.0 {
+            return Err(Problem::at(k, format!("{}; allowed: above 0, at most 1", p(k))));
+        }
+    }
+    if p("min_th") >= p("max_th") {
+        return Err(Problem::at("min_th", "min_th must be below max_th"));
+    }
+    Ok(())
+}
+
+pub fn build<P: Copy>(p: &dyn Fn(&str) -> f64, env: QueueEnv) -> Result<Queue<P>, Problem> {
+    let params = RedParams {
+        min_th: p("min_th"),
+        max_th: p("max_th"),
+        max_p: p("max_p"),
+        weight: p("weight"),
+        gentle: p("gentle") >= 0.5,
+        limit: p("limit") as u64,
+        mean_pktsize: p("mean_pktsize") as u32,
+    };
+    Ok(Queue::Red(Red::new(params, env.link_bps, env.rng).map_err(Problem::whole)?))
+}
+
 
 /// The configuration of a RED queue (same names as the scenario's `queue.red`).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,6 +4,11 @@
 use super::{AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use mpcc_core::Nanos;
+use mpcc_core::params::Info;
+
+// Registry entries (listed in `APPS`, mod.rs).
+pub const BULK: Info = Info::new("bulk", "always has data to send", super::DOC, &[]);
+pub const FILE: Info = Info::new("file", "sends `size` bytes, then stops; completion time is reported", super::DOC, &[]);
 
 pub struct Bulk;
 

@@ -4,6 +4,18 @@
 
 use mpcc_core::Rng;
 use serde::Deserialize;
+use mpcc_core::params::Info;
+
+// Registry entries of the distributions application fields take (`mpcc list`, the
+// schema's allowed kinds). Configurations stay typed (`Dist`): they hold numbers
+// whose meaning depends on the kind.
+pub const DISTRIBUTIONS: &[Info] = &[
+    Info::new("fixed", "always `value`", super::DOC, &[]),
+    Info::new("uniform", "uniform between `min` and `max`", super::DOC, &[]),
+    Info::new("exponential", "exponential with `mean`", super::DOC, &[]),
+    Info::new("lognormal", "log-normal with `mean` and coefficient of variation `cv` (0 to 10)", super::DOC, &[]),
+    Info::new("pareto", "Pareto with `mean` and tail index `shape` (> 1)", super::DOC, &[]),
+];
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]

@@ -26,6 +26,16 @@ use crate::conn::{AppTiming, DataSender, SegSizes};
 use config::AppConfig;
 use mpcc_core::{Nanos, Rng};
 use serde_json::{Map, Value};
+use mpcc_core::params::Info;
+
+/// The applications' doc page.
+pub(crate) const DOC: &str = "docs/applications.md";
+
+/// Every application, one line each (the entry is in the member's file); the first
+/// is the default. Configurations stay typed per kind (`config::AppConfig`): they
+/// hold lists, files and distributions, not only numbers.
+pub const APPS: &[Info] = &[bulk::BULK, bulk::FILE, stream::CBR, stream::VBR, web::INFO, onoff::INFO];
+pub use config::DISTRIBUTIONS;
 
 /// What every application does. The simulator asks [`poll_at`](Self::poll_at)
 /// after each call and runs [`on_timer`](Self::on_timer) when that time comes

@@ -6,6 +6,10 @@ use super::{AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use mpcc_core::{Nanos, Rng};
 use serde_json::{json, Map, Value};
+use mpcc_core::params::Info;
+
+/// Registry entry (listed in `APPS`, mod.rs).
+pub const INFO: Info = Info::new("onoff", "bulk while on, silent while off (`on`, `off`: distributions of durations)", super::DOC, &[]);
 
 pub struct OnOff {
     on: Dist,

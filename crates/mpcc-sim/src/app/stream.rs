@@ -8,6 +8,13 @@ use crate::conn::{AppTiming, DataSender};
 use mpcc_core::{Nanos, Rng};
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
+use mpcc_core::params::Info;
+
+// Registry entries (listed in `APPS`, mod.rs).
+pub const CBR: Info =
+    Info::new("cbr", "constant bit-rate stream (`rate`, `chunk`) played back at the receiver; stalls are reported", super::DOC, &[]);
+pub const VBR: Info =
+    Info::new("vbr", "frames at `fps`, sizes from a `trace` file or log-normal around `rate` (`cv`); played back", super::DOC, &[]);
 
 enum Source {
     /// Every frame has this many bytes.

@@ -11,6 +11,11 @@ use crate::metrics::RttStats;
 use mpcc_core::{Nanos, Rng};
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
+use mpcc_core::params::Info;
+
+/// Registry entry (listed in `APPS`, mod.rs).
+pub const INFO: Info =
+    Info::new("web", "page loads (`objects`, or `object_count` and `object_bytes`) with `think` times; load times", super::DOC, &[]);
 
 enum WebState {
     Idle,

@@ -1,0 +1,229 @@
+//! What every pluggable member (controller, scheduler, receiver, queue, loss
+//! model, capacity model, application) says of itself, and the one parameter
+//! check they all share. A leaf module: the families' registries build on it,
+//! and `_core.kinds()` exports it to Python, the CLI and the docs.
+
+use std::collections::BTreeMap;
+
+/// Parameters as given by the scenario (`cc_params = { phi = 1.0 }`, a queue's
+/// table), by name; numbers only (a flag is 0 or 1).
+#[derive(Clone, Debug, Default)]
+pub struct Params(pub BTreeMap<String, f64>);
+
+impl Params {
+    pub fn new() -> Params {
+        Params(BTreeMap::new())
+    }
+    pub fn with(mut self, k: &str, v: f64) -> Params {
+        self.0.insert(k.to_string(), v);
+        self
+    }
+    /// The value of `name`, or its default. Call only after [`Info::check`].
+    pub fn get(&self, name: &str, default: f64) -> f64 {
+        self.0.get(name).copied().unwrap_or(default)
+    }
+}
+
+/// A tunable parameter: name, default, allowed closed range, meaning. A default
+/// of NaN means "none": the parameter may be left unset, and the member's
+/// builder says whether it must be given.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub help: &'static str,
+}
+
+/// A `ParamInfo` in one line, for the registry tables.
+pub const fn param(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> ParamInfo {
+    ParamInfo { name, default, min, max, help }
+}
+
+/// What a parameter's number means, so that the front end can take it in the
+/// user's units and write it back in the canonical configuration's type.
+/// Canonical names carry the unit as a suffix (`_ns`, `_bps`, `_bytes`), which
+/// the user-facing name drops (`target_ns` is written `target = "5ms"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A real number (the default).
+    Number,
+    /// A whole number (packets, counts).
+    Whole,
+    /// true or false (canonically 1 or 0).
+    Flag,
+    /// Nanoseconds (a duration such as "5ms").
+    Duration,
+    /// Bits per second (a rate such as "10Mbps").
+    Rate,
+    /// Bytes (a size such as "1500B").
+    Size,
+}
+
+impl Unit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Number => "number",
+            Unit::Whole => "whole",
+            Unit::Flag => "flag",
+            Unit::Duration => "duration",
+            Unit::Rate => "rate",
+            Unit::Size => "size",
+        }
+    }
+}
+
+/// A rule across parameters that their ranges cannot state, given each
+/// parameter's value or default (NaN when unset without a default).
+pub type Rule = fn(&dyn Fn(&str) -> f64) -> Result<(), Problem>;
+
+/// One registered member of a family.
+#[derive(Clone, Copy, Debug)]
+pub struct Info {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// The doc page (and section) that explains it.
+    pub doc: &'static str,
+    pub params: &'static [ParamInfo],
+    /// Parameters that are not plain numbers; every other one is a [`Unit::Number`].
+    pub units: &'static [(&'static str, Unit)],
+    pub rule: Option<Rule>,
+}
+
+/// What is wrong with a member's parameters; the family adds the field it was
+/// given in (`cc_params`, `links.x.queue`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// The parameter concerned, if one is.
+    pub param: Option<String>,
+    pub msg: String,
+}
+
+impl Problem {
+    pub fn at(param: &str, msg: impl Into<String>) -> Problem {
+        Problem { param: Some(param.to_string()), msg: msg.into() }
+    }
+    pub fn whole(msg: impl Into<String>) -> Problem {
+        Problem { param: None, msg: msg.into() }
+    }
+    /// `prefix.param: msg` (or `prefix: msg`), the one-line form of every family.
+    pub fn line(&self, prefix: &str) -> String {
+        match &self.param {
+            Some(p) if prefix.is_empty() => format!("{p}: {}", self.msg),
+            Some(p) => format!("{prefix}.{p}: {}", self.msg),
+            None if prefix.is_empty() => self.msg.clone(),
+            None => format!("{prefix}: {}", self.msg),
+        }
+    }
+}
+
+impl Info {
+    pub const fn new(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> Info {
+        Info { name, summary, doc, params, units: &[], rule: None }
+    }
+    pub const fn with_rule(self, rule: Rule) -> Info {
+        Info { rule: Some(rule), ..self }
+    }
+    pub const fn with_units(self, units: &'static [(&'static str, Unit)]) -> Info {
+        Info { units, ..self }
+    }
+
+    pub fn param(&self, name: &str) -> Option<&'static ParamInfo> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    pub fn unit(&self, name: &str) -> Unit {
+        self.units.iter().find(|(n, _)| *n == name).map_or(Unit::Number, |(_, u)| *u)
+    }
+
+    /// `name`'s value in `params`, else its default (NaN: unset, no default).
+    pub fn get(&self, params: &Params, name: &str) -> f64 {
+        params.get(name, self.param(name).map_or(f64::NAN, |p| p.default))
+    }
+
+    /// The one parameter check: every name known, every value finite, in range
+    /// and whole where the unit asks, then the member's rule. `family` names the
+    /// family in messages ("scheduler", "queue").
+    pub fn check(&self, family: &str, params: &Params) -> Result<(), Problem> {
+        for (k, &v) in &params.0 {
+            let Some(p) = self.param(k) else {
+                let names: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+                let allowed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+                return Err(Problem::at(k, format!("unknown parameter of {family} '{}'; allowed: {allowed}", self.name)));
+            };
+            if !v.is_finite() || v < p.min || v > p.max {
+                return Err(Problem::at(k, format!("{v}; allowed: {} to {}", p.min, p.max)));
+            }
+            if matches!(self.unit(k), Unit::Whole | Unit::Flag | Unit::Duration | Unit::Size) && v.fract() != 0.0 {
+                return Err(Problem::at(k, format!("{v}; allowed: a whole number")));
+            }
+        }
+        match self.rule {
+            Some(rule) => rule(&|k: &str| self.get(params, k)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The member `name` of `list`, or an error listing what is allowed (`what`:
+/// "scheduler", "queue kind").
+pub fn find<'a>(list: impl IntoIterator<Item = &'a Info> + Clone, what: &str, name: &str) -> Result<&'a Info, String> {
+    list.clone().into_iter().find(|i| i.name == name).ok_or_else(|| {
+        let names: Vec<&str> = list.into_iter().map(|i| i.name).collect();
+        format!("unknown {what} '{name}'; allowed: {}", names.join(", "))
+    })
+}
+
+/// For a member's rule: each of `names` (parameters without a default) is given.
+pub fn need(p: &dyn Fn(&str) -> f64, names: &[&str]) -> Result<(), Problem> {
+    match names.iter().find(|k| p(k).is_nan()) {
+        Some(k) => Err(Problem::at(k, "required field is missing")),
+        None => Ok(()),
+    }
+}
+
+/// A registered member: its entry and its builder (of the family's type `B`,
+/// a function pointer), both defined in the member's own file.
+#[derive(Clone, Copy, Debug)]
+pub struct Member<B: 'static> {
+    pub info: &'static Info,
+    pub build: B,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: ParamInfo = param("a", 1.0, 0.0, 2.0, "");
+    const N: ParamInfo = param("n", f64::NAN, 1.0, 10.0, "");
+    fn rule(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
+        if p("a") > 1.5 && p("n").is_nan() {
+            return Err(Problem::at("n", "required with a above 1.5"));
+        }
+        Ok(())
+    }
+    const INFO: Info = Info::new("x", "", "", &[A, N]).with_units(&[("n", Unit::Whole)]).with_rule(rule);
+
+    #[test]
+    fn one_check_for_every_family() {
+        assert!(INFO.check("thing", &Params::new()).is_ok());
+        let e = INFO.check("thing", &Params::new().with("b", 1.0)).unwrap_err();
+        assert_eq!(e.line("x_params"), "x_params.b: unknown parameter of thing 'x'; allowed: a, n");
+        let e = INFO.check("thing", &Params::new().with("a", 3.0)).unwrap_err();
+        assert_eq!(e.line(""), "a: 3; allowed: 0 to 2");
+        let e = INFO.check("thing", &Params::new().with("n", 2.5)).unwrap_err();
+        assert_eq!(e.line("p"), "p.n: 2.5; allowed: a whole number");
+        let e = INFO.check("thing", &Params::new().with("a", 2.0)).unwrap_err();
+        assert_eq!(e.line("p"), "p.n: required with a above 1.5");
+        assert!(INFO.check("thing", &Params::new().with("a", 2.0).with("n", 3.0)).is_ok());
+        assert!(INFO.check("thing", &Params::new().with("a", f64::NAN)).is_err());
+    }
+
+    #[test]
+    fn find_lists_allowed() {
+        let list = [INFO];
+        assert_eq!(find(&list, "thing", "y").unwrap_err(), "unknown thing 'y'; allowed: x");
+        assert!(find(&list, "thing", "x").is_ok());
+    }
+}
