@@ -331,7 +331,7 @@ impl Flow {
     /// An ACK of subflow `sub` reached the sender.
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
-        self.data.on_data_ack(ack.dsn, ack.rwnd);
+        self.data.on_data_ack(ack.dsn, ack.rwnd());
         self.app.on_data_ack(now, &mut self.data, &mut self.timing);
         let s = &mut self.subs[ack.sub as usize];
         if s.active {
@@ -474,7 +474,7 @@ impl Flow {
     #[inline]
     pub fn stamp(&self, ack: &mut Packet) {
         ack.dsn = self.rx.nxt;
-        ack.rwnd = self.rx.window();
+        ack.set_rwnd(self.rx.window());
     }
 
     /// Gives back the spare capacity of the flow's buffers (`mem::trim_deque`):
