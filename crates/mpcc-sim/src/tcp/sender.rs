@@ -1357,4 +1357,142 @@ mod tests {
         assert_eq!(s.timer, Timer::Rto);
         assert_eq!(s.rto_deadline, Some(1_000_000_000));
     }
+
+    fn with(tcp: TcpConfig) -> (Sender, Controller, Vec<Packet>) {
+        let mut cc = build("reno", &Params::new()).unwrap();
+        cc.add_subflow(0);
+        let mut s = Sender::new(0, 0, &tcp);
+        s.set_app_bytes(u64::MAX);
+        let mut out = Vec::new();
+        s.send(0, &cc, &mut out);
+        (s, cc, out)
+    }
+
+    /// An ACK with SACK blocks, first to last.
+    fn acks(cum: u64, trig: u64, blocks: &[(u64, u64)], ts: Nanos) -> Packet {
+        let mut p = Packet::ack(0, 0, 52, cum, ts, 0, trig, u64::MAX);
+        for &(lo, hi) in blocks {
+            assert!(p.push_sack(lo, hi));
+        }
+        p
+    }
+
+    fn three_blocks() -> TcpConfig {
+        TcpConfig { sack_blocks: Some(3), ..Default::default() }
+    }
+
+    #[test]
+    fn every_block_of_an_ack_marks_the_scoreboard() {
+        let (mut s, mut cc, mut out) = with(three_blocks());
+        out.clear();
+        // Holes at 0, 2, 4; the ACKs reporting 1 and 3 are lost. The third carries all three blocks.
+        s.on_ack(100 * MS, &acks(0, 5, &[(5, 6), (3, 4), (1, 2)], 0), &mut cc, &mut out);
+        assert_eq!(s.sacked_out, 3);
+        assert!(s.in_recovery, "three segments SACKed above the hole at 0");
+        assert_eq!(s.pipe, s.pipe_recount());
+        // A repeated block that grew at its lower edge: only the new segment is new.
+        s.on_ack(100 * MS, &acks(0, 2, &[(2, 4), (5, 6), (1, 2)], 0), &mut cc, &mut out);
+        assert_eq!(s.sacked_out, 4);
+        assert_eq!(s.pipe, s.pipe_recount());
+        // A block below the cumulative ACK (a DSACK) marks nothing.
+        s.on_ack(100 * MS, &acks(4, 0, &[(0, 1), (5, 6)], 0), &mut cc, &mut out);
+        assert_eq!((s.una, s.sacked_out, s.stats.dsacks), (4, 1, 1));
+        assert_eq!(s.pipe, s.pipe_recount());
+    }
+
+    #[test]
+    fn one_block_per_ack_grows_the_triggering_block_only() {
+        // The rfc profile reads only the first block, grown from the triggering segment.
+        let (mut s, mut cc, mut out) = with(TcpConfig::default());
+        out.clear();
+        s.on_ack(100 * MS, &acks(0, 5, &[(5, 6), (3, 4), (1, 2)], 0), &mut cc, &mut out);
+        assert_eq!(s.sacked_out, 1);
+    }
+
+    /// A spurious fast retransmit: segment 0 is delayed, 1..3 arrive first.
+    fn spurious_fast_retransmit(tcp: TcpConfig) -> (Sender, Controller, (f64, f64)) {
+        let (mut s, mut cc, mut out) = with(tcp);
+        out.clear();
+        s.on_ack(100 * MS, &acks(0, 1, &[(1, 2)], 0), &mut cc, &mut out);
+        s.on_ack(100 * MS, &acks(0, 2, &[(1, 3)], 0), &mut cc, &mut out);
+        let before = (cc.cwnd(0), cc.ssthresh(0));
+        s.on_ack(100 * MS, &acks(0, 3, &[(1, 4)], 0), &mut cc, &mut out);
+        assert!(s.in_recovery);
+        assert_eq!(s.stats.retransmissions, 1);
+        assert!(cc.cwnd(0) < before.0);
+        // The original arrives: everything is acknowledged and recovery ends. Its
+        // ACK is lost; the next one echoes a later segment, so timestamps cannot tell.
+        let n = s.nxt;
+        s.on_ack(150 * MS, &acks(n, n - 1, &[], 100 * MS), &mut cc, &mut out);
+        assert!(!s.in_recovery);
+        assert_eq!(s.stats.undone_recoveries, 0);
+        (s, cc, before)
+    }
+
+    #[test]
+    fn a_dsack_undoes_a_spurious_fast_retransmit_exactly() {
+        let tcp = TcpConfig { undo: Some(true), dsack: Some(true), ..three_blocks() };
+        let (mut s, mut cc, before) = spurious_fast_retransmit(tcp);
+        let mut out = Vec::new();
+        // The retransmission of 0 arrives as a duplicate: a DSACK below the cumulative ACK.
+        let n = s.una;
+        s.on_ack(200 * MS, &acks(n, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries), (1, 1));
+        assert_eq!((cc.cwnd(0), cc.ssthresh(0)), before, "the window before the reduction, exactly");
+        // A second DSACK of the same episode does nothing more.
+        let cwnd = cc.cwnd(0);
+        s.on_ack(210 * MS, &acks(s.una, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries, cc.cwnd(0)), (2, 1, cwnd));
+    }
+
+    #[test]
+    fn no_undo_without_dsack_or_while_a_retransmission_is_unaccounted() {
+        // DSACK off: the duplicate's block is counted but changes nothing.
+        let tcp = TcpConfig { undo: Some(true), dsack: Some(false), ..three_blocks() };
+        let (mut s, mut cc, _) = spurious_fast_retransmit(tcp);
+        let cwnd = cc.cwnd(0);
+        s.on_ack(200 * MS, &acks(s.una, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out_vec());
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries, cc.cwnd(0)), (1, 0, cwnd));
+        // Two retransmissions, one reported duplicate: the other may have repaired a loss.
+        let tcp = TcpConfig { undo: Some(true), dsack: Some(true), ..three_blocks() };
+        let (mut s, mut cc, mut out) = with(tcp);
+        out.clear();
+        let mut t = 3;
+        while s.stats.retransmissions < 3 {
+            s.on_ack(100 * MS, &acks(0, t, &[(3, t + 1)], 0), &mut cc, &mut out);
+            t += 1;
+        }
+        assert_eq!(out.iter().filter(|p| p.seq < 3).count(), 3, "0, 1 and 2 lost by DupThresh and resent");
+        let cwnd = cc.cwnd(0);
+        s.on_ack(200 * MS, &acks(3, 2, &[(3, t)], 100 * MS), &mut cc, &mut out);
+        s.on_ack(210 * MS, &acks(3, 0, &[(0, 1), (3, t)], 100 * MS), &mut cc, &mut out);
+        s.on_ack(220 * MS, &acks(3, 0, &[(0, 1), (3, t)], 100 * MS), &mut cc, &mut out);
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries), (2, 0), "a retransmission still unaccounted for");
+        assert!(cc.cwnd(0) <= cwnd);
+        s.on_ack(230 * MS, &acks(3, 1, &[(1, 3), (3, t)], 100 * MS), &mut cc, &mut out);
+        assert_eq!(s.stats.undone_recoveries, 1, "every retransmission reported duplicate");
+    }
+
+    fn out_vec() -> Vec<Packet> {
+        Vec::new()
+    }
+
+    #[test]
+    fn a_dsack_widens_rack_reordering_window_once_per_round_trip() {
+        let tcp = TcpConfig { profile: crate::profile::Profile::Linux, ..Default::default() };
+        let (mut s, mut cc, mut out) = with(tcp);
+        out.clear();
+        s.on_ack(100 * MS, &acks(1, 0, &[], 0), &mut cc, &mut out);
+        let base = s.reo_wnd();
+        assert_eq!(base, 25 * MS, "min_rtt / 4");
+        s.on_ack(101 * MS, &acks(2, 0, &[(0, 1)], 0), &mut cc, &mut out);
+        assert_eq!(s.reo_wnd(), 50 * MS);
+        s.on_ack(102 * MS, &acks(3, 0, &[(0, 1)], 0), &mut cc, &mut out);
+        assert_eq!(s.reo_wnd(), 50 * MS, "at most once per round trip");
+        let n = s.nxt;
+        s.on_ack(200 * MS, &acks(n, 0, &[], 100 * MS), &mut cc, &mut out);
+        s.on_ack(201 * MS, &acks(n, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
+        assert_eq!(s.reo_wnd(), 75 * MS);
+        assert_eq!(s.stats.dsacks, 3);
+    }
 }
