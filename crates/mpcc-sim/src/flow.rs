@@ -46,6 +46,8 @@ pub struct FlowCounters {
     pub tlp_probes: u64,
     pub spurious_timeouts: u64,
     pub undone_recoveries: u64,
+    /// ACKs received that reported a duplicate (DSACK, RFC 2883).
+    pub dsacks: u64,
 }
 
 /// One subflow: a TCP sender and receiver and the routes between them.
@@ -108,6 +110,7 @@ impl Subflow {
             tlp_probes: self.snd.stats.tlp_probes,
             spurious_timeouts: self.snd.stats.spurious_timeouts,
             undone_recoveries: self.snd.stats.undone_recoveries,
+            dsacks: self.snd.stats.dsacks,
         }
     }
 }
@@ -177,6 +180,7 @@ impl Flow {
             c.tlp_probes += k.tlp_probes;
             c.spurious_timeouts += k.spurious_timeouts;
             c.undone_recoveries += k.undone_recoveries;
+            c.dsacks += k.dsacks;
         }
         c
     }

@@ -268,6 +268,7 @@ fn recovery_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounter
     m.insert("tlp_probes".into(), json!(c.tlp_probes - b.tlp_probes));
     m.insert("spurious_timeouts".into(), json!(c.spurious_timeouts - b.spurious_timeouts));
     m.insert("undone_recoveries".into(), json!(c.undone_recoveries - b.undone_recoveries));
+    m.insert("dsacks".into(), json!(c.dsacks - b.dsacks));
 }
 
 #[cfg(test)]
