@@ -521,11 +521,43 @@ impl Sender {
     /// The ACK's SACK blocks. One block per ACK (`sack_blocks` = 1): the block
     /// around the triggering segment, grown from it outwards until known SACKed
     /// segments, so only the new segment is visited in the usual case. More
-    /// blocks: each is walked around the previous ACK's blocks (RFC 2018 section
-    /// 4 repeats them). A first block that is a DSACK (RFC 2883) goes to `on_dsack`.
+    /// blocks, or DSACK: `process_sack_blocks`, out of line so that the one-block
+    /// path costs what it did before.
     #[inline]
     fn process_sack(&mut self, ack: &Packet, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> u64 {
-        let mut delivered = 0;
+        if self.mech.sack_blocks > 1 || self.mech.dsack {
+            return self.process_sack_blocks(ack, newest, now, fack);
+        }
+        self.sack_around_trig(ack, newest, now, fack)
+    }
+
+    #[inline]
+    fn sack_around_trig(&mut self, ack: &Packet, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> u64 {
+        let trig = ack.trig();
+        if trig < self.una || trig >= self.nxt {
+            return 0;
+        }
+        let (lo, hi) = ack.sack_block(0);
+        let (lo, hi) = (lo.max(self.una), hi.min(self.nxt));
+        let mut delivered = self.sack_noted(trig, newest, now, fack, ack.ts) as u64;
+        let mut s = trig;
+        while s > lo && self.sack_noted(s - 1, newest, now, fack, ack.ts) {
+            delivered += 1;
+            s -= 1;
+        }
+        let mut s = trig + 1;
+        while s < hi && self.sack_noted(s, newest, now, fack, ack.ts) {
+            delivered += 1;
+            s += 1;
+        }
+        delivered
+    }
+
+    /// Several blocks: each is walked around the previous ACK's blocks (RFC 2018
+    /// section 4 repeats them). A first block that is a DSACK (RFC 2883) goes to
+    /// `on_dsack`.
+    #[inline(never)]
+    fn process_sack_blocks(&mut self, ack: &Packet, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> u64 {
         let mut first = 0;
         if ack.first_is_dsack() {
             first = 1;
@@ -536,24 +568,9 @@ impl Sender {
             }
         }
         if self.mech.sack_blocks <= 1 {
-            let trig = ack.trig();
-            if first == 0 && trig >= self.una && trig < self.nxt {
-                let (lo, hi) = ack.sack_block(0);
-                let (lo, hi) = (lo.max(self.una), hi.min(self.nxt));
-                delivered += self.sack_noted(trig, newest, now, fack, ack.ts) as u64;
-                let mut s = trig;
-                while s > lo && self.sack_noted(s - 1, newest, now, fack, ack.ts) {
-                    delivered += 1;
-                    s -= 1;
-                }
-                let mut s = trig + 1;
-                while s < hi && self.sack_noted(s, newest, now, fack, ack.ts) {
-                    delivered += 1;
-                    s += 1;
-                }
-            }
-            return delivered;
+            return if first == 0 { self.sack_around_trig(ack, newest, now, fack) } else { 0 };
         }
+        let mut delivered = 0;
         let cache = self.sack_cache;
         let n_cache = self.n_cache;
         self.n_cache = 0;
