@@ -71,12 +71,14 @@ impl Packet {
     }
 
     /// A data segment of subflow `sub` carrying data sequence number `dsn`.
+    #[inline]
     pub fn segment(flow: u32, sub: u16, seq: u64, dsn: u64, bytes: u32, ts: Nanos) -> Packet {
         Packet { flow, sub, hop: 0, kind: Kind::Data, nsack: 0, bytes, seq, dsn, ts, owd: 0, trig: 0, rwnd: 0, sack: [[0; 2]; MAX_SACK_BLOCKS] }
     }
 
     /// An ACK with cumulative acknowledgement `seq` (DATA_ACK the same until the
     /// connection stamps it), triggered by segment `trig`, no SACK block yet.
+    #[inline]
     pub fn ack(flow: u32, sub: u16, bytes: u32, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) -> Packet {
         let mut p = Packet { kind: Kind::Ack, owd, ..Packet::segment(flow, sub, seq, seq, bytes, ts) };
         p.trig = offset(trig, seq);

@@ -166,6 +166,7 @@ impl Receiver {
         }
     }
 
+    #[inline]
     fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
         let held = self.hold < self.rcv_nxt;
         let seq = if held { self.hold } else { self.rcv_nxt };
