@@ -80,10 +80,21 @@ impl Packet {
     /// connection stamps it), triggered by segment `trig`, no SACK block yet.
     #[inline]
     pub fn ack(flow: u32, sub: u16, bytes: u32, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) -> Packet {
-        let mut p = Packet { kind: Kind::Ack, owd, ..Packet::segment(flow, sub, seq, seq, bytes, ts) };
-        p.trig = offset(trig, seq);
-        p.set_rwnd(rwnd);
-        p
+        Packet {
+            flow,
+            sub,
+            hop: 0,
+            kind: Kind::Ack,
+            nsack: 0,
+            bytes,
+            seq,
+            dsn: seq,
+            ts,
+            owd,
+            trig: offset(trig, seq),
+            rwnd: rwnd.min(u32::MAX as u64) as u32,
+            sack: [[0; 2]; MAX_SACK_BLOCKS],
+        }
     }
 
     /// ACK: the segment that triggered it.

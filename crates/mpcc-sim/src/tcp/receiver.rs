@@ -166,8 +166,26 @@ impl Receiver {
         }
     }
 
-    #[inline]
+    /// The ACK to send: cumulative, then the SACK blocks (`ack_blocks`). The
+    /// usual ACK (no hold, nothing remembered: one block at most) is built inline.
+    #[inline(always)]
     fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
+        if self.hold == NO_HOLD && self.n_recent == 0 {
+            match first {
+                First::None => return self.plain_ack(ts, owd, trig),
+                First::Block(lo, hi) => {
+                    let mut p = self.plain_ack(ts, owd, trig);
+                    p.push_sack(lo, hi);
+                    return p;
+                }
+                First::Dup(..) => {}
+            }
+        }
+        self.ack_blocks(ts, owd, trig, first)
+    }
+
+    #[inline(never)]
+    fn ack_blocks(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
         let held = self.hold < self.rcv_nxt;
         let seq = if held { self.hold } else { self.rcv_nxt };
         let mut p = Packet::ack(self.flow, self.sub, self.header, seq, ts, owd, trig, self.buf_segs);
@@ -238,6 +256,7 @@ impl Receiver {
         self.n_recent = n as u8;
     }
 
+    #[inline(always)]
     fn plain_ack(&self, ts: Nanos, owd: Nanos, trig: u64) -> Packet {
         Packet::ack(self.flow, self.sub, self.header, self.rcv_nxt, ts, owd, trig, self.buf_segs)
     }
