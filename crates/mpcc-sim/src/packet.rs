@@ -79,6 +79,7 @@ impl Packet {
     /// An ACK with cumulative acknowledgement `seq` (DATA_ACK the same until the
     /// connection stamps it), triggered by segment `trig`, no SACK block yet.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn ack(flow: u32, sub: u16, bytes: u32, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) -> Packet {
         Packet {
             flow,
