@@ -1,7 +1,8 @@
 //! The TCP receiver: cumulative and SACK acknowledgements, a reordering buffer
 //! bounded by the receive buffer, optional delayed ACKs (RFC 1122/5681: every
 //! second full segment or after a timeout; out-of-order and hole-filling segments
-//! are acknowledged at once).
+//! are acknowledged at once). An ACK carries up to `tcp.sack_blocks` SACK blocks
+//! in RFC 2018's order and, with `tcp.dsack`, reports a duplicate first (RFC 2883).
 //!
 //! Inside an MPTCP connection it is a subflow receiver: only data in order at the
 //! subflow level moves up to the connection (as in Linux, where out-of-order data

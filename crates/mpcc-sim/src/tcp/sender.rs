@@ -19,7 +19,9 @@
 //! also finds lost retransmissions (RFC 8985 section 6), the tail loss probe
 //! (section 7), F-RTO (RFC 5682) and the undo of a spurious timeout or fast
 //! retransmit by timestamps (RFC 3522, Linux's tcp_try_undo_loss and
-//! tcp_try_undo_recovery), and Proportional Rate Reduction (RFC 6937). RTO, RACK's
+//! tcp_try_undo_recovery) or by DSACK (RFC 2883, tcp_try_undo_dsack), and
+//! Proportional Rate Reduction (RFC 6937). ACKs may carry up to three SACK blocks
+//! (RFC 2018, `tcp.sack_blocks`). RTO, RACK's
 //! reordering timer and the probe timer share one timer, as in Linux: `rto_deadline`
 //! is whichever is due first and `timer` says which.
 
