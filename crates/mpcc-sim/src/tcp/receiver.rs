@@ -191,11 +191,12 @@ impl Receiver {
         let seq = if held { self.hold } else { self.rcv_nxt };
         let mut p = Packet::ack(self.flow, self.sub, self.header, seq, ts, owd, trig, self.buf_segs);
         let mut skip = (0, 0);
+        // Intentional duplicate ACKs: the held segment stays unacknowledged and
+        // what arrived above it is SACKed, so the sender sees it as lost.
+        let hold_block = held && self.hold + 1 < self.rcv_nxt;
         match first {
             First::None => {
-                if held && self.hold + 1 < self.rcv_nxt {
-                    // Intentional duplicate ACKs: the held segment stays unacknowledged and
-                    // what arrived above it is SACKed, so the sender sees it as lost.
+                if hold_block {
                     p.push_sack(self.hold + 1, self.rcv_nxt);
                 }
             }
@@ -213,6 +214,9 @@ impl Receiver {
                     }
                 }
             }
+        }
+        if self.sack_blocks > 1 && hold_block && first != First::None {
+            p.push_sack(self.hold + 1, self.rcv_nxt);
         }
         if self.sack_blocks > 1 {
             // RFC 2018 section 4: then the most recently reported other blocks.
@@ -594,5 +598,22 @@ mod tests {
         assert_eq!((p.sack_count(), p.sack_block(0)), (1, ((1 << 40) + 5, (1 << 40) + 9)));
         p.set_rwnd(1000);
         assert_eq!(p.rwnd(), 1000);
+    }
+
+    #[test]
+    fn a_held_ack_keeps_its_block_and_the_asked_for_retransmission_is_no_dsack() {
+        let mut r = Receiver::new(0, &linux_like(3, true));
+        r.on_data(1, &data(0), 1448);
+        r.start_hold(); // the receiver controller holds the cumulative ACK at 1
+        r.on_data(1, &data(1), 1448);
+        let a = acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!((a.seq, blocks(&a)), (1, vec![(2, 3)]));
+        // A duplicate of 2: the DSACK, then the held block holding it.
+        let a = acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!((a.seq, blocks(&a)), (1, vec![(2, 3), (2, 3)]));
+        assert!(a.first_is_dsack());
+        // The retransmission of 1 the hold asked for: everything acknowledged, no DSACK.
+        let a = acked(r.on_data(1, &data(1), 1448).0);
+        assert_eq!((a.seq, a.sack_count()), (3, 0));
     }
 }
