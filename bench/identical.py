@@ -24,6 +24,11 @@ a 0 ms link plus a dumbbell whose access links have no delay (zero-delay hops), 
 scenarios are cut to `MAX_S` simulated seconds (the same cut on both sides).
 `--every-file` adds every scenario file under `scenarios/` (all the reproductions'
 inputs), the check behind refactors that must not move any result (issue 12).
+
+A change that adds data (a new summary counter or column) names it with `--new NAME`:
+summary fields of that name (flows, subflows, links) are left out of the summary
+digest and listed as new, and table columns absent from the base are listed as
+new rather than different; every other value must still be identical.
 """
 
 from __future__ import annotations
@@ -125,7 +130,21 @@ def _column_bytes(values) -> bytes:
     return json.dumps(values, sort_keys=True).encode()
 
 
-def run_one(config: dict) -> dict:
+def _drop_fields(node, names: set[str], found: set[str]):
+    """Removes the fields `names` from every dict in `node`, noting those present."""
+    if isinstance(node, dict):
+        for k in list(node):
+            if k in names:
+                found.add(k)
+                del node[k]
+            else:
+                _drop_fields(node[k], names, found)
+    elif isinstance(node, list):
+        for x in node:
+            _drop_fields(x, names, found)
+
+
+def run_one(config: dict, new: frozenset[str] = frozenset()) -> dict:
     from mpcc import _core
 
     config = copy.deepcopy(config)
@@ -135,8 +154,12 @@ def run_one(config: dict) -> dict:
     summary = json.loads(summary_json)
     summary["sim"].pop("wall_s", None)
     events = summary["sim"].pop("events", None)
+    found: set[str] = set()
+    _drop_fields(summary, set(new), found)
     out = {"summary": _digest(json.dumps(summary, sort_keys=True).encode()),
            "packets": summary["sim"]["packets"], "events": events}
+    if found:
+        out["new_summary_fields"] = sorted(found)
     for table, columns in sorted(tables.items()):
         for name, values in sorted(columns.items()):
             out[f"{table}.{name}"] = _digest(_column_bytes(values))
@@ -152,6 +175,8 @@ def main() -> int:
     mode.add_argument("--check", metavar="FILE", help="compare this build's digests with FILE")
     parser.add_argument("--every-file", action="store_true",
                         help="also run every scenario file under scenarios/ (the reproductions' inputs)")
+    parser.add_argument("--new", action="append", default=[], metavar="NAME",
+                        help="a summary field this change adds (left out of the summary digest, reported as new)")
     parser.add_argument("scenarios", nargs="*", help="names to run (default: all)")
     args = parser.parse_args()
     scenarios = dict(SCENARIOS)
@@ -162,7 +187,7 @@ def main() -> int:
     names = args.scenarios or list(scenarios)
     results = {}
     for name in names:
-        results[name] = run_one(scenarios[name]())
+        results[name] = run_one(scenarios[name](), frozenset(args.new))
         print(f"{name:<30} packets {results[name]['packets']:>9}  events {results[name]['events']}", flush=True)
     if args.record:
         Path(args.record).parent.mkdir(parents=True, exist_ok=True)
@@ -173,12 +198,16 @@ def main() -> int:
     failed = 0
     for name, got in results.items():
         want = base[name]
-        diff = sorted(k for k in set(want) | set(got) if k != "events" and want.get(k) != got.get(k))
+        added = sorted(k for k in set(got) - set(want) if k != "new_summary_fields")
+        added += [f"summary.{k}" for k in got.get("new_summary_fields", [])]
+        diff = sorted(k for k in set(want) | set(got)
+                      if k not in ("events", "new_summary_fields") and k in want and want.get(k) != got.get(k))
+        note = f"; new: {', '.join(added)}" if added else ""
         if diff:
             failed += 1
-            print(f"DIFFERENT {name}: {', '.join(diff)}")
+            print(f"DIFFERENT {name}: {', '.join(diff)}{note}")
         else:
-            print(f"identical {name} (events {want['events']} -> {got['events']})")
+            print(f"identical {name} (events {want['events']} -> {got['events']}){note}")
     print(f"{len(results) - failed} of {len(results)} scenarios identical")
     return 1 if failed else 0
 

@@ -156,8 +156,9 @@ def test_mpmtp_verdicts_follow_the_data():
     assert verdict == "not reproduced" and "worse" in reason and "fewer" not in reason
 
 
-def _cubic_fairness_ratio(subflows: int, seed: int) -> float:
-    """MPMTP connection goodput / CUBIC goodput on the paper's Fig. 21 bottleneck."""
+def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc") -> float:
+    """MPMTP connection goodput / CUBIC goodput on the paper's Fig. 21 bottleneck
+    (the scenario's own 200 s and 20 s warm-up; one run takes about a second)."""
     import tomllib
 
     from mpcc.scenario import Scenario
@@ -165,23 +166,35 @@ def _cubic_fairness_ratio(subflows: int, seed: int) -> float:
     data = tomllib.loads((ROOT / "scenarios/mpmtp/cubic_fairness.toml").read_text())
     flows = [dict(f) for f in data["flows"]]
     flows[0]["paths"] = flows[0]["paths"][:subflows]
-    # Measured on the textbook sender when delta was fixed (session 6); in the paper's
-    # ns3 profile the two-subflow ratio is 0.35 (docs/reproductions.md): issue 15.
-    data.update(flows=flows, seed=seed, sample_interval="0s", tcp={**data.get("tcp", {}), "profile": "rfc"})
+    data.update(flows=flows, seed=seed, sample_interval="0s", tcp={**data.get("tcp", {}), "profile": profile})
     f = mpcc.run(Scenario.from_dict(data, ROOT / "scenarios/mpmtp"), plots=False).summary["flows"]
     return f["mpmtp"]["goodput_bps"] / f["cubic"]["goodput_bps"]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_mpmtp_delta_compensates_its_alpha_profile_against_cubic(seed):
-    """Eq. 30's delta with the concave/convex alpha at its cycle mean (it was taken
-    as 1): one MPMTP subflow took 1.83-2.67x a CUBIC flow's goodput (seeds 1-5) and
-    now takes 0.51-0.84x; two subflows 0.63-1.04x (docs/algorithms/mpmtp.md). The
-    issue's band for one subflow, [0.8, 1.25], holds on seeds 3-5 only: below it, the
-    linear phase holds MPMTP back while CUBIC fills the DropTail buffer."""
-    one, two = _cubic_fairness_ratio(1, seed), _cubic_fairness_ratio(2, seed)
-    assert 0.45 <= one <= 1.25, one
-    assert 0.6 <= two <= 1.25, two
+# Measured 2026-11-25 after alpha was floored at 1 (Eq. 11) and delta's cycle mean took
+# the applied alpha (docs/algorithms/mpmtp.md): ns3 1.233 / 0.917 / 1.247, rfc 1.066 /
+# 0.976 / 1.687, linux 2.038 / 2.047 / 1.737 (seeds 1-3). Before: ns3 0.21 / 0.41 / 0.17,
+# rfc 0.51 / 0.52 / 0.84, linux 0.54 / 1.10 / 0.92.
+_CUBIC_MISSES = {
+    ("rfc", 3): "MPMTP takes 1.69 x; CUBIC loses 7.7 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
+    ("linux", 1): "MPMTP takes 2.04 x: CUBIC loses 3.0 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
+    ("linux", 2): "MPMTP takes 2.05 x: CUBIC loses 3.7 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
+    ("linux", 3): "MPMTP takes 1.74 x: CUBIC loses 3.1 x MPMTP's rate per packet (Eq. 28 assumes equal rates)",
+}
+
+
+@pytest.mark.parametrize("profile,seed", [
+    pytest.param(p, s, marks=[pytest.mark.xfail(reason=_CUBIC_MISSES[(p, s)], strict=True)]
+                 if (p, s) in _CUBIC_MISSES else [])
+    for p in ("ns3", "rfc", "linux") for s in (1, 2, 3)])
+def test_one_mpmtp_subflow_shares_with_one_cubic_flow(profile, seed):
+    """Issue 15's check: one-subflow MPMTP / one CUBIC flow within [0.8, 1.25] on
+    cubic_fairness. Holds in the paper's ns3 profile (seeds 1-3) and in rfc on seeds 1-2;
+    the misses (strict xfail) are MPMTP taking more than CUBIC because its linear phase
+    leaves the queue's overflows to CUBIC (docs/algorithms/mpmtp.md, docs/reproductions.md).
+    Before the Eq. 11 floor, L -> 1/w froze MPMTP at 0.17-0.84 x (ns3, rfc)."""
+    ratio = _cubic_fairness_ratio(1, seed, profile)
+    assert 0.8 <= ratio <= 1.25, ratio
 
 
 def test_beta_matters_with_a_standing_queue_and_not_without():

@@ -7,14 +7,15 @@
  *   c = ((1 - beta) w_max - 1) / (beta w_max)^2, capped at w; convex at or above
  *   w_max, 1 on entry and +1 per round, capped at w; times the linear factor
  *   L = (hi - lo) / ((hi - lo) + (w - 1)(srtt - lo)) in [1/w, 1] once a round's
- *   minimum RTT lo exceeds the base RTT by 1/8 (hi: srtt at the last loss).
+ *   minimum RTT lo exceeds the base RTT by 1/8 (hi: srtt at the last loss); the
+ *   product shape * L floored at 1 (Eq. 11: 1 < alpha_r < w_r).
  * - B_r from the loss rates p = losses / delivered: b_hi = 1 - (p_max - p_min) /
  *   p_avg at p_max, b_lo = 2 - p_min / p_avg at p_min (both floored at 0.1), and
  *   the hyperbola through both in between.
  * - delta, common to all subflows (Eq. 30 as derived in mpmtp.md):
  *   k max_r(w_r^2 / (abar_r B_r rtt_r^(1/3))) / (sum x)^(4/3), k = (C (4 - beta) /
- *   (4 beta))^(1/3) beta, C = 0.4, abar_r the concave/convex alpha's mean per
- *   acked segment over r's last loss cycle; at most 10.
+ *   (4 beta))^(1/3) beta, C = 0.4, abar_r the applied alpha's (L included, floored
+ *   at 1) mean per acked segment over r's last loss cycle; at most 10.
  * With Y_r = (sum x) rtt_r = sum_i w_i rtt_r / rtt_i, each term of the max is
  * (w_r / Y_r) (w_r / Y_r^(1/3)) rtt_r / (abar_r B_r): every factor stays near
  * its own scale, so the 4/3 power never leaves 64 bits. */
@@ -253,11 +254,12 @@ MPCC_INLINE void mpmtp_on_ack(struct mpmtp_state *s, struct mpcc_path *paths, in
 	if (!left)
 		return;
 	shape = mpmtp_shape(s);
-	a = mpcc_mul_q(shape, mpmtp_linear(s), MPCC_W_SHIFT);
+	/* Eq. 11: 1 <= alpha = shape * L <= w; the cycle mean is of this alpha. */
+	a = mpcc_max(mpcc_mul_q(shape, mpmtp_linear(s), MPCC_W_SHIFT), MPCC_ONE);
 	b = mpmtp_balance_of(paths, &bal);
 	b = mpmtp_balance(&paths[self], &bal, (int)b);
 	d = mpmtp_delta(paths);
-	s->alpha_sum += mpcc_mul_q(shape, left, 48);
+	s->alpha_sum += mpcc_mul_q(a, left, 48);
 	s->alpha_acked += left >> 16;
 	if (s->alpha_sum >> 62) {
 		/* Far beyond any real cycle; halving both keeps the mean. */

@@ -341,6 +341,19 @@ static void test_mpmtp(void)
 	s.w.srtt_us = 300000;
 	near("mpmtp L beyond RTT_max", seg(mpmtp_linear(&s)), 0.05, 1e-9);
 
+	/* Eq. 11's floor: at RTT_max near w_max, shape * L = 1/w; alpha stays 1 and
+	 * the cycle mean counts that 1. */
+	mpmtp_one(&s, p, 99, 200);
+	s.w_max = fx(100);
+	s.rise_us = 120000;
+	s.loss_rtt_us = 200000;
+	{
+		struct mpcc_ack f = {MPCC_ONE, 200000, 200000, 100000, 0, 1, 0};
+		mpmtp_on_ack(&s, p, 0, &f);
+	}
+	near("mpmtp alpha floored at 1", seg(s.w.cwnd), 99 + mpmtp_delta1(99, 0.2, 1) / 99, 1e-6);
+	near("mpmtp cycle mean of the floored alpha", (double)s.alpha_sum / s.alpha_acked, 1, 1e-6);
+
 	/* RTT rise: a finished round's minimum above 9/8 of the base RTT (100 ms). */
 	mpmtp_one(&s, p, 20, 100);
 	s.w_max = fx(30);

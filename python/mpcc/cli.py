@@ -261,6 +261,7 @@ def cmd_run(args) -> int:
         return _fail(f"{e}; the run itself finished", EXIT_INCOMPLETE, "warning")
     _print_run(args, scenario, result, time.monotonic() - started)
     files = "summary.json, flow_series.parquet, link_series.parquet, delay_cdf.parquet"
+    files += ", metric_series.parquet" if result.tables.get("metric_series") is not None else ""
     files += ", events.parquet" if result.tables.get("event_log") is not None else ""
     print(f"results: {_shown(out)}/ ({files})")
     if result.plots:  # only the plots this run wrote

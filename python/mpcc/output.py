@@ -6,6 +6,7 @@
                           throughput_bps per subflow and goodput_bps per flow)
     link_series.parquet   per-link time series
     delay_cdf.parquet     each flow's RTT and application-delay CDF (quantile sketch, or exact_percentiles)
+    metric_series.parquet the controllers' and schedulers' own figures, when asked for (`metric_series`)
     events.parquet        the per-event log, when asked for (`event_log`)
     link-NAME.pcap,       packet captures of a link or a flow's sender, when asked
     flow-NAME.pcap        for (`pcap`)
@@ -38,6 +39,7 @@ SUMMARY = "summary.json"
 FLOW_SERIES = "flow_series.parquet"
 LINK_SERIES = "link_series.parquet"
 EVENTS = "events.parquet"
+METRIC_SERIES = "metric_series.parquet"
 DELAY_CDF = "delay_cdf.parquet"
 SCENARIO = "scenario.toml"
 CONFIG = "config.json"
@@ -97,6 +99,8 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
     ]
     if result.tables.get("delay_cdf") is not None:
         steps.append((DELAY_CDF, lambda path: parquet.write(path, result.columns("delay_cdf"))))
+    if result.tables.get("metric_series") is not None:
+        steps.append((METRIC_SERIES, lambda path: parquet.write(path, result.columns("metric_series"))))
     if result.tables.get("event_log") is not None:
         steps.append((EVENTS, lambda path: parquet.write(path, result.columns("event_log"))))
     for name, data in getattr(result, "pcaps", {}).items():

@@ -189,6 +189,16 @@ class Result:
         return None if columns is None else pd.DataFrame(columns)
 
     @cached_property
+    def metric_series(self):
+        """The controllers' and schedulers' own figures over time (None unless the
+        scenario asked for them, `metric_series = true`): one row per (time, flow,
+        subflow), a column per figure named `cc.NAME` or `sched.NAME` (docs/metrics.md)."""
+        import pandas as pd
+
+        columns = self.columns("metric_series")
+        return None if columns is None else pd.DataFrame(columns)
+
+    @cached_property
     def link_series(self):
         import pandas as pd
 
@@ -197,7 +207,7 @@ class Result:
     def columns(self, table: str) -> dict | None:
         """A result table as named numpy columns (what the DataFrames and the Parquet
         files are built from; see mpcc.tables): "flow_series", "link_series",
-        "delay_cdf" or "event_log" (None unless the run kept it)."""
+        "delay_cdf", "metric_series" or "event_log" (these two None unless the run kept them)."""
         if table not in self._columns:
             from . import tables
 
@@ -207,6 +217,8 @@ class Result:
                 cols = tables.flow_series(raw or {}, self.flow_names, interval)
             elif table == "link_series":
                 cols = tables.link_series(raw or {}, self.link_names)
+            elif table == "metric_series":
+                cols = None if raw is None else tables.metric_series(raw, self.flow_names)
             elif table == "delay_cdf":
                 cols = tables.delay_cdf(raw, self.flow_names)
             elif table == "event_log":

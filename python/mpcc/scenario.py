@@ -765,6 +765,7 @@ class Scenario(Strict):
     warmup: Duration = 0
     sample_interval: Duration = 100_000_000
     event_log: bool = False  # the per-event log (events.parquet), docs/metrics.md
+    metric_series: bool = False  # controllers' and schedulers' figures over time (metric_series.parquet)
     # Keep every delay sample for exact percentiles instead of the quantile sketch
     # (memory grows with the delivered packets), docs/metrics.md
     exact_percentiles: bool = False
@@ -903,6 +904,7 @@ class Scenario(Strict):
             "links": links,
             "flows": flows,
             **({"event_log": True} if self.event_log else {}),  # absent when off: configs stay as before
+            **({"metric_series": True} if self.metric_series else {}),
             **({"exact_percentiles": True} if self.exact_percentiles else {}),
             **({"pcap": self._pcap_config(index, flows)} if self.pcap and (self.pcap.links or self.pcap.flows) else {}),
         }

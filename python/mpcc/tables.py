@@ -37,6 +37,15 @@ def link_series(table: dict, link_names: list[str]) -> dict:
     return _series(table, "link", link_names)
 
 
+def metric_series(table: dict, flow_names: list[str]) -> dict:
+    """`t_s`, `flow` (name), `subflow`, then a column per controller (`cc.NAME`) or
+    scheduler (`sched.NAME`) figure."""
+    cols = _series(table, "flow", flow_names)
+    if "subflow" in cols:
+        cols["subflow"] = cols["subflow"].astype("int64")
+    return cols
+
+
 def delay_cdf(table: dict | None, flow_names: list[str]) -> dict:
     """`flow` (name), `metric` ("rtt" or "app_delay"), `q` and `delay_s`."""
     table = table or {}

@@ -21,6 +21,7 @@ pub mod event;
 pub mod multi;
 pub mod params;
 pub mod receiver;
+pub mod sched;
 pub mod registry;
 pub mod single;
 pub mod uncoupled;

@@ -95,7 +95,7 @@ fn check_algorithm(name: &str, params: BTreeMap<String, f64>) -> PyResult<()> {
 /// first is the default.
 #[pyfunction]
 fn schedulers(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    mpcc_sim::scheduler::REGISTRY
+    mpcc_algo::sched::REGISTRY
         .iter()
         .map(|s| {
             let d = PyDict::new(py);

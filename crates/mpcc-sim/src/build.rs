@@ -7,7 +7,7 @@ use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
 use crate::link::{Link, LinkStats};
 use crate::metrics::{Quantiles, RttStats};
-use crate::scheduler::{self, Scheduler};
+use mpcc_algo::sched;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::{CongestionControl, Params};
 use mpcc_core::{Nanos, Rng};
@@ -206,14 +206,12 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             });
         }
         let n_subs = subs.len();
-        let sched_name = fc.scheduler.as_deref().unwrap_or(scheduler::DEFAULT);
+        let sched_name = fc.scheduler.as_deref().unwrap_or(sched::DEFAULT);
+        let costs: Vec<f64> = subs.iter().map(|s| s.cost_per_mbit).collect();
+        let hops: Vec<usize> = subs.iter().map(|s| s.fwd.len()).collect();
+        let setup = sched::Setup { n: n_subs, costs: &costs, hops: &hops, mss: tcp.mss, count_from: fc.start_ns.max(cfg.warmup_ns) };
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
-        let mut sched = Scheduler::build(sched_name, &fc.scheduler_params, subs.len()).map_err(|e| field(&e))?;
-        if let Some(t) = sched.tsc_mut() {
-            let costs: Vec<f64> = subs.iter().map(|s| s.cost_per_mbit).collect();
-            let hops: Vec<usize> = subs.iter().map(|s| s.fwd.len()).collect();
-            t.configure(&costs, &hops, tcp.mss, fc.start_ns.max(cfg.warmup_ns));
-        }
+        let sched = sched::build(sched_name, &fc.scheduler_params, &setup).map_err(|e| field(&e))?;
         // Likewise `receiver` or `receiver_params.<name>`.
         let rx_name = fc.receiver.as_deref().unwrap_or(mpcc_algo::receiver::DEFAULT);
         let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len()).map_err(|e| field(&e))?;
@@ -232,7 +230,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             req_delay,
             exact_percentiles: cfg.exact_percentiles,
         };
-        let app = crate::app::App::from_config(&fc.app, env)?;
+        let app = crate::app::AnyApp::from_config(&fc.app, env)?;
         let mut data = DataSender::new(tcp.mss, buf_segs);
         data.sizes = app.seg_sizes(tcp.mss);
         out.push(Flow {
@@ -240,11 +238,12 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             cc_name: fc.cc.clone(),
             cc,
             subs,
-            opportunistic: fc.scheduler_params.get(scheduler::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),
-            penalize: fc.scheduler_params.get(scheduler::PENALIZE.name).is_some_and(|&v| v >= 0.5),
+            opportunistic: fc.scheduler_params.get(sched::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),
+            penalize: fc.scheduler_params.get(sched::PENALIZE.name).is_some_and(|&v| v >= 0.5),
             opp_dsn: None,
             penalized_at: vec![0; n_subs],
             sched,
+            sched_wake: sched::Wake::default(),
             data,
             rx: DataReceiver::new(buf_segs),
             start: fc.start_ns,

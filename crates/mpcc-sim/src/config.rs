@@ -5,6 +5,8 @@
 //! docs/scenarios.md; this is the internal contract.
 
 use crate::profile::{Mechanisms, Profile};
+// The applications' part of the configuration lives with the applications (app/config.rs).
+pub use crate::app::config::{AppConfig, CbrConfig, Dist, Fetch, OnOffConfig, VbrConfig, WebConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -27,6 +29,10 @@ pub struct Config {
     /// Keep the per-event log (event_log.rs): an `event_log` result table.
     #[serde(default)]
     pub event_log: bool,
+    /// Record the controllers' and schedulers' own figures (`metrics()`) at each
+    /// sample: a `metric_series` result table (series.rs).
+    #[serde(default)]
+    pub metric_series: bool,
     /// Packet captures (pcap.rs).
     #[serde(default)]
     pub pcap: Option<PcapConfig>,
@@ -209,143 +215,6 @@ pub struct SubflowConfig {
     /// included): the `cost` summary fields, and TSC's fill order. At least 0.
     #[serde(default)]
     pub cost_per_mbit: f64,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum AppConfig {
-    /// Always backlogged.
-    Bulk,
-    /// A transfer of `bytes`; its completion time is reported.
-    File { bytes: u64 },
-    /// Constant bit-rate stream with a play-back buffer (docs/applications.md).
-    Cbr(CbrConfig),
-    /// Variable bit-rate stream from a frame-size trace or a model.
-    Vbr(VbrConfig),
-    /// Web page loads with think times.
-    Web(WebConfig),
-    /// On-off source: bulk while on.
-    Onoff(OnOffConfig),
-}
-
-// ---------------------------------------------------------------- applications
-// (their behaviour is in app.rs)
-
-/// A distribution of a positive quantity, in the unit of the field it sets.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Dist {
-    Fixed { value: f64 },
-    Uniform { min: f64, max: f64 },
-    Exponential { mean: f64 },
-    /// Log-normal with this mean and coefficient of variation (std / mean).
-    Lognormal { mean: f64, cv: f64 },
-    /// Pareto with this mean and tail index `shape` (> 1, so the mean exists).
-    Pareto { mean: f64, shape: f64 },
-}
-
-fn default_startup() -> u64 {
-    1_000_000_000
-}
-fn default_cv() -> f64 {
-    0.5
-}
-fn yes() -> bool {
-    true
-}
-fn default_think() -> Dist {
-    Dist::Fixed { value: 1e9 }
-}
-
-/// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
-/// `chunk_bytes * 8 / rate_bps` seconds.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CbrConfig {
-    pub rate_bps: f64,
-    /// Bytes per write (None: one MSS).
-    #[serde(default)]
-    pub chunk_bytes: Option<u32>,
-    /// Play-back starts this long after the stream starts.
-    #[serde(default = "default_startup")]
-    pub startup_ns: u64,
-    /// After a stall, play-back resumes once this much media is buffered (None: `startup_ns`).
-    #[serde(default)]
-    pub rebuffer_ns: Option<u64>,
-}
-
-/// `kind = "vbr"`: one frame per `1 / fps` seconds, sizes from `trace` (one size in
-/// bytes per line) or log-normal around `rate_bps / 8 / fps` with `cv`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VbrConfig {
-    pub fps: f64,
-    #[serde(default)]
-    pub rate_bps: Option<f64>,
-    #[serde(default = "default_cv")]
-    pub cv: f64,
-    #[serde(default)]
-    pub trace: Option<String>,
-    /// Replay the trace from the start when it ends (false: the stream ends).
-    #[serde(default = "yes")]
-    pub loop_trace: bool,
-    #[serde(default = "default_startup")]
-    pub startup_ns: u64,
-    #[serde(default)]
-    pub rebuffer_ns: Option<u64>,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Fetch {
-    /// All objects of a page requested at once (HTTP/2 on one connection).
-    #[default]
-    Parallel,
-    /// One object after another, each requested when the previous one has arrived
-    /// (HTTP/1.1 on one persistent connection without pipelining).
-    Sequential,
-}
-
-/// `kind = "web"`: pages one after another with a think time between them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebConfig {
-    /// Object sizes of every page, bytes (or `object_count` and `object_bytes`).
-    #[serde(default)]
-    pub objects: Option<Vec<u64>>,
-    #[serde(default)]
-    pub object_count: Option<Dist>,
-    #[serde(default)]
-    pub object_bytes: Option<Dist>,
-    /// From a page's completion to the next request, ns.
-    #[serde(default = "default_think")]
-    pub think_ns: Dist,
-    /// Pages to load (None: until the flow stops or the run ends).
-    #[serde(default)]
-    pub pages: Option<u64>,
-    #[serde(default)]
-    pub fetch: Fetch,
-}
-
-/// `kind = "onoff"`: bulk while on, silent while off.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OnOffConfig {
-    pub on_ns: Dist,
-    pub off_ns: Dist,
-    #[serde(default = "yes")]
-    pub start_on: bool,
-}
-
-impl AppConfig {
-    /// Bytes the application offers in all: a file's size; u64::MAX for bulk and
-    /// for applications that write at their own times (`app.rs`), which have no end.
-    pub fn bytes(&self) -> u64 {
-        match self {
-            AppConfig::File { bytes } => *bytes,
-            _ => u64::MAX,
-        }
-    }
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -26,7 +26,7 @@ pub struct DataSender {
     /// DSNs to resend on another subflow, with the subflow they are stuck on.
     pub reinject: VecDeque<(u64, u16)>,
     /// Per-DSN payloads of an application that writes at its own times
-    /// (streams, Web; `app.rs`); None for bulk and file.
+    /// (streams, Web; `app/`); None for bulk and file.
     pub sizes: Option<SegSizes>,
 }
 
@@ -271,7 +271,7 @@ pub struct AppTiming {
     /// Hand-over times of DSNs `base..base + times.len()`.
     times: VecDeque<Nanos>,
     base: u64,
-    /// The application stamps hand-over times when it writes (`app.rs`), so the
+    /// The application stamps hand-over times when it writes (`app/`), so the
     /// stamp at first transmission is skipped.
     pub external: bool,
 }
@@ -432,5 +432,20 @@ mod tests {
         assert_eq!((b.una, b.wnd_edge), (2, 6), "an older ACK moves nothing back");
         b.reinject.extend([(1, 0), (3, 0)]);
         assert_eq!(b.next_reinjection(), Some((3, 0)), "DSN 1 is already acknowledged");
+    }
+
+    #[test]
+    fn writes_top_up_an_unsent_segment_then_open_new_ones() {
+        let mut s = SegSizes::new(1000);
+        let mut opened = Vec::new();
+        s.append(2500, 0, |d| opened.push(d));
+        assert_eq!((opened.clone(), s.seg_bytes(2)), (vec![0, 1, 2], 500));
+        s.append(700, 2, |d| opened.push(d));
+        assert_eq!((s.seg_bytes(2), s.seg_bytes(3), s.end()), (1000, 200, 4), "DSN 2 unsent: topped up");
+        s.append(100, 4, |d| opened.push(d));
+        assert_eq!((s.seg_bytes(3), s.seg_bytes(4)), (200, 100), "DSN 3 already sent: not touched");
+        assert_eq!(s.range_bytes(1, 4), 2200);
+        s.ack_to(2);
+        assert_eq!((s.acked, s.in_buffer()), (2000, 1300));
     }
 }

@@ -5,14 +5,15 @@
 //! application and its statistics. A single-path flow is a connection with one
 //! subflow, and then every DSN equals its subflow sequence number.
 
+use crate::app::Application;
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
 use crate::packet::Packet;
-use crate::scheduler::{ConnState, Scheduler, SubflowState};
 use crate::tcp::receiver::AckAction;
 use crate::tcp::sender::Timer;
 use crate::tcp::{Receiver, Sender};
 use mpcc_algo::receiver::{AppView, Arrival, RxAction, RxController};
+use mpcc_algo::sched::{AckSample, AnyScheduler, AppState, ConnState, Scheduler, SubflowDetail, SubflowState, Wake};
 use mpcc_algo::Controller;
 use crate::ids::LinkId;
 use mpcc_core::Nanos;
@@ -27,27 +28,38 @@ pub enum ReverseRoute {
     Links(Vec<LinkId>),
 }
 
+/// A summary counter: its name and what it reads from a subflow.
+pub type Counter = (&'static str, fn(&Subflow) -> u64);
+
+/// The counts the summary reports for every flow (summed over its subflows) and
+/// every subflow, since the warm-up (docs/metrics.md): each is named with what it
+/// reads, so adding one is one line here.
+pub const COUNTERS: &[Counter] = &[
+    ("sent_packets", |s| s.snd.stats.sent_packets),
+    ("retransmissions", |s| s.snd.stats.retransmissions),
+    ("losses", |s| s.snd.stats.losses),
+    ("timeouts", |s| s.snd.stats.timeouts),
+    ("drops", |s| s.drops),
+    ("reinjections", |s| s.snd.stats.reinjections),
+    // Loss recovery beyond RFC 6675 (docs/tcp-recovery.md).
+    ("rack_losses", |s| s.snd.stats.rack_losses),
+    ("lost_retransmissions", |s| s.snd.stats.lost_retransmissions),
+    ("tlp_probes", |s| s.snd.stats.tlp_probes),
+    ("spurious_timeouts", |s| s.snd.stats.spurious_timeouts),
+    ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
+    ("fast_recoveries", |s| s.snd.stats.recoveries),
+    ("dsacks", |s| s.snd.stats.dsacks),
+];
+
 /// Counters snapshotted at the end of the warm-up, so summaries cover [warmup, end].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FlowCounters {
     pub delivered_bytes: u64,
     pub received_bytes: u64,
-    pub sent_packets: u64,
-    pub retransmissions: u64,
-    pub losses: u64,
-    pub timeouts: u64,
-    pub drops: u64,
-    pub reinjections: u64,
     /// Wire bytes sent (headers and retransmissions included).
     pub sent_bytes: u64,
-    /// Loss recovery beyond RFC 6675 (docs/tcp-recovery.md).
-    pub rack_losses: u64,
-    pub lost_retransmissions: u64,
-    pub tlp_probes: u64,
-    pub spurious_timeouts: u64,
-    pub undone_recoveries: u64,
-    /// ACKs received that reported a duplicate (DSACK, RFC 2883).
-    pub dsacks: u64,
+    /// The reported counts, in [`COUNTERS`]' order.
+    pub counts: [u64; COUNTERS.len()],
 }
 
 /// One subflow: a TCP sender and receiver and the routes between them.
@@ -98,19 +110,8 @@ impl Subflow {
         FlowCounters {
             delivered_bytes: 0,
             received_bytes: self.rcv.received_bytes,
-            sent_packets: self.snd.stats.sent_packets,
-            retransmissions: self.snd.stats.retransmissions,
-            losses: self.snd.stats.losses,
-            timeouts: self.snd.stats.timeouts,
-            drops: self.drops,
-            reinjections: self.snd.stats.reinjections,
             sent_bytes: self.snd.stats.sent_bytes,
-            rack_losses: self.snd.stats.rack_losses,
-            lost_retransmissions: self.snd.stats.lost_retransmissions,
-            tlp_probes: self.snd.stats.tlp_probes,
-            spurious_timeouts: self.snd.stats.spurious_timeouts,
-            undone_recoveries: self.snd.stats.undone_recoveries,
-            dsacks: self.snd.stats.dsacks,
+            counts: std::array::from_fn(|k| COUNTERS[k].1(self)),
         }
     }
 }
@@ -120,7 +121,9 @@ pub struct Flow {
     pub cc_name: String,
     pub cc: Controller,
     pub subs: Vec<Subflow>,
-    pub sched: Scheduler,
+    pub sched: AnyScheduler,
+    /// The wake-up event pending for the scheduler (`Scheduler::poll_at`).
+    pub sched_wake: Wake,
     /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
     pub opportunistic: bool,
     pub penalize: bool,
@@ -140,8 +143,8 @@ pub struct Flow {
     pub completed_at: Option<Nanos>,
     /// Application-level delay of every segment: hand-over to in-order delivery.
     pub timing: AppTiming,
-    /// Streams, Web pages and on-off sources (`app.rs`); bulk and file: nothing.
-    pub app: crate::app::App,
+    /// Streams, Web pages and on-off sources (`app/`); bulk and file: nothing.
+    pub app: crate::app::AnyApp,
     /// The receiver controller (`mpcc_algo::receiver`) and the ACKs it asked
     /// to send outside the usual flow (turning a subflow on), for the simulator to send.
     pub rctl: RxController,
@@ -168,19 +171,10 @@ impl Flow {
         for s in &self.subs {
             let k = s.counters();
             c.received_bytes += k.received_bytes;
-            c.sent_packets += k.sent_packets;
-            c.retransmissions += k.retransmissions;
-            c.losses += k.losses;
-            c.timeouts += k.timeouts;
-            c.drops += k.drops;
-            c.reinjections += k.reinjections;
             c.sent_bytes += k.sent_bytes;
-            c.rack_losses += k.rack_losses;
-            c.lost_retransmissions += k.lost_retransmissions;
-            c.tlp_probes += k.tlp_probes;
-            c.spurious_timeouts += k.spurious_timeouts;
-            c.undone_recoveries += k.undone_recoveries;
-            c.dsacks += k.dsacks;
+            for (sum, n) in c.counts.iter_mut().zip(k.counts) {
+                *sum += n;
+            }
         }
         c
     }
@@ -202,10 +196,23 @@ impl Flow {
     /// subflow the scheduler picks.
     #[inline]
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
-        if self.sched.tsc().is_some() {
-            self.tsc_advance(now);
-        }
         let Flow { cc, subs, sched, data, timing, .. } = self;
+        // The scheduler's once-per-round work (a slot, a token refill), with the
+        // subflows in detail; the closures run only if the scheduler calls them.
+        sched.prepare(
+            now,
+            || AppState { written: data.sizes.as_ref().map(|z| z.written), backlog: data.unsent_written().unwrap_or(0) },
+            |i| {
+                let s: &Subflow = &subs[i];
+                let sf = s.snd.sf;
+                SubflowDetail {
+                    state: s.sched_state(s.snd.cwnd_segs(cc)),
+                    acked_segs: s.snd.una,
+                    min_rtt: s.snd.rtt.min_rtt,
+                    slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, sf),
+                }
+            },
+        );
         for s in subs.iter_mut().filter(|s| s.active) {
             s.cwnd = s.snd.send_window(cc);
             if let Some(nic) = &mut s.nic {
@@ -215,11 +222,10 @@ impl Flow {
             s.snd.send_lost(now, s.cwnd, out);
         }
         let n = subs.len();
-        if let Some(next) = sched.redundant_cursors() {
-            // Redundant: each subflow with space sends the first DSN it has not
-            // carried that the DATA_ACK has not passed (a new DSN once it has
-            // carried all), so every subflow carries every DSN it can keep up
-            // with and nothing needs reinjecting.
+        if sched.copies() {
+            // A copying scheduler: each subflow with space sends the DSN the
+            // scheduler names (new data when it is the next new DSN), round after
+            // round until none sends; the copies make reinjection needless.
             data.reinject.clear();
             let mut sent = true;
             while sent {
@@ -228,15 +234,11 @@ impl Flow {
                     if !(s.active && s.snd.pipe < s.cwnd) {
                         continue;
                     }
-                    let dsn = next[i].max(data.una);
+                    let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
                     if dsn == data.nxt {
-                        if !data.has_new() {
-                            continue;
-                        }
                         data.nxt += 1;
                         timing.handed(dsn, now);
                     }
-                    next[i] = dsn + 1;
                     s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
                     sent = true;
                 }
@@ -266,10 +268,7 @@ impl Flow {
             self.opportunistic_retransmission(now, out);
         }
         let Flow { subs, sched, data, .. } = self;
-        if let Some(t) = sched.tsc_mut() {
-            let waiting = data.has_new() || data.next_reinjection().is_some();
-            t.plan_wake(now, waiting, |i| subs[i].sched_state(subs[i].cwnd));
-        }
+        sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.note_window_use(s.cwnd);
         }
@@ -314,24 +313,6 @@ impl Flow {
         }
     }
 
-    /// TSC (`tsc.rs`): renews the allocation at slot boundaries and refills the
-    /// token buckets, before the send loop runs.
-    fn tsc_advance(&mut self, now: Nanos) {
-        let Flow { cc, subs, sched, data, .. } = self;
-        let Some(t) = sched.tsc_mut() else { return };
-        let written = data.sizes.as_ref().map(|z| z.written);
-        let backlog = data.unsent_written().unwrap_or(0);
-        t.advance(now, written, backlog, |i| {
-            let s: &Subflow = &subs[i];
-            crate::tsc::SlotInput {
-                state: s.sched_state(s.snd.cwnd_segs(cc)),
-                acked_segs: s.snd.una,
-                min_rtt: s.snd.rtt.min_rtt,
-                slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, s.snd.sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, s.snd.sf),
-            }
-        });
-    }
-
     /// An ACK of subflow `sub` reached the sender.
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
@@ -341,8 +322,7 @@ impl Flow {
         if s.active {
             s.rtt.add(now - ack.ts);
             s.snd.process_ack(now, ack, &mut self.cc, out);
-            self.sched.on_ack(ack.sub as usize, ack.owd);
-            self.sched.on_rtt(ack.sub as usize, now - ack.ts);
+            self.sched.on_ack(&AckSample { sub: ack.sub as usize, owd: ack.owd, rtt: now - ack.ts });
         }
         self.push(now, out);
     }
@@ -377,6 +357,7 @@ impl Flow {
     /// reinjected (its receiver will never deliver what it holds).
     pub fn close_subflow(&mut self, sub: usize) {
         self.queue_reinjection(sub, true);
+        self.sched.on_subflow_removed(sub);
     }
 
     /// Queues for reinjection the data outstanding on subflow `sub` (SACKed data

@@ -17,12 +17,10 @@ pub mod packet;
 pub mod pcap;
 pub mod profile;
 pub mod report;
-pub mod sched_state;
-pub mod scheduler;
+pub mod series;
 pub mod sim;
 pub mod sketch;
 pub mod tcp;
-pub mod tsc;
 
 use std::collections::BTreeMap;
 
@@ -115,6 +113,9 @@ pub fn run_watched(
         tables.insert(name.to_string(), t);
     }
     tables.insert("delay_cdf".to_string(), report::delay_cdf(&sim));
+    if let Some(m) = sim.metric_series.take() {
+        tables.insert("metric_series".to_string(), m.names.into_iter().zip(m.data).collect());
+    }
     if let Some(log) = &sim.log {
         tables.insert("event_log".to_string(), log.table());
     }

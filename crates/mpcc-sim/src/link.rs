@@ -1,5 +1,8 @@
 //! A link at run time: a queue discipline feeding a serialiser whose rate may
-//! vary over time, random loss on the wire, then propagation delay.
+//! vary over time, random loss on the wire, then propagation delay. The link's
+//! behaviour (a packet arrives, serialisation starts and ends, propagation) is
+//! here; the simulator schedules the events it asks for, routes what comes out
+//! and counts drops against their flows.
 
 use crate::metrics::Quantiles;
 use crate::packet::Packet;
@@ -33,6 +36,17 @@ pub struct Link {
     pub queue_delay: Quantiles,
 }
 
+/// What became of the packet whose serialisation ended (`Link::tx_done`).
+pub enum TxDone {
+    /// Lost on the wire (the loss model).
+    Lost(Packet),
+    /// A link without delay, with nothing else due at this instant: the packet
+    /// goes on at once, after the next serialisation starts.
+    Through(Packet),
+    /// Propagating; `Some(t)`: the pipe was empty, so its `LinkPipe` event is due at `t`.
+    Propagating(Option<Nanos>),
+}
+
 impl Link {
     /// Bytes put on the wire by time `t`: the finished packets plus, pro rata, the
     /// one being serialised (a trace serves a packet at one instant: nothing pro
@@ -52,5 +66,73 @@ impl Link {
     /// Bytes queued plus the packet in transmission.
     pub fn backlog_bytes(&self) -> u64 {
         self.queue.len_bytes() + self.in_tx.map_or(0, |p| p.bytes as u64)
+    }
+
+    /// A packet arrives at `now`: it is queued (or dropped, through `on_drop`), and
+    /// serialisation starts if the link is idle. Returns when that serialisation
+    /// ends, if one started.
+    #[inline]
+    pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+        let admitted = if self.in_tx.is_none() { self.queue.pass_through(pkt.bytes) } else { None };
+        if admitted == Some(true) {
+            return Some(self.begin_tx(now, pkt, pkt.bytes)); // an idle link: no queueing
+        }
+        if admitted == Some(false) || !self.queue.enqueue(pkt, pkt.bytes, now) {
+            on_drop(pkt);
+            return None;
+        }
+        if self.in_tx.is_none() {
+            return self.start_tx(now, on_drop);
+        }
+        None
+    }
+
+    /// Serialises the next packet its queue gives (which may drop some, through
+    /// `on_drop`); returns when it ends, if there was one.
+    #[inline]
+    pub fn start_tx(&mut self, now: Nanos, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+        let (pkt, bytes) = self.queue.dequeue(now, on_drop)?;
+        Some(self.begin_tx(now, pkt, bytes))
+    }
+
+    /// Starts serialising `pkt`, just taken from the queue; returns when it ends.
+    #[inline]
+    fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32) -> Nanos {
+        self.queue_delay.add(self.queue.stats().last_sojourn);
+        self.in_tx = Some(pkt);
+        let done = self.capacity.tx_end(now, bytes);
+        (self.tx_from, self.tx_until) = (now, done);
+        done
+    }
+
+    /// The packet in transmission is on the wire at `now`: lost, or propagating.
+    /// `more_now`: whether other events are due at this instant (asked only for a
+    /// link without delay). The caller starts the next serialisation.
+    #[inline]
+    pub fn tx_done(&mut self, now: Nanos, more_now: impl FnOnce() -> bool) -> TxDone {
+        let pkt = self.in_tx.take().expect("TxDone without a packet in transmission");
+        self.stats.tx_packets += 1;
+        self.stats.tx_bytes += pkt.bytes as u64;
+        if self.loss.lose() {
+            self.stats.loss_drops += 1;
+            return TxDone::Lost(pkt);
+        }
+        if self.delay == 0 && self.pipe.is_empty() && !more_now() {
+            // Its propagation event would run next (after the serialisation start
+            // the caller makes, whatever that schedules): no event needed.
+            return TxDone::Through(pkt);
+        }
+        let arrival = now + self.delay;
+        let first = self.pipe.is_empty();
+        self.pipe.push_back((arrival, pkt));
+        TxDone::Propagating(first.then_some(arrival))
+    }
+
+    /// The oldest propagating packet reaches the far end; with the arrival time
+    /// of the next one, if any (its `LinkPipe` event).
+    #[inline]
+    pub fn propagated(&mut self) -> (Packet, Option<Nanos>) {
+        let (_, pkt) = self.pipe.pop_front().expect("LinkPipe event without a packet");
+        (pkt, self.pipe.front().map(|&(t, _)| t))
     }
 }

@@ -1,9 +1,11 @@
 //! The summary of a run (`summary.json`): per flow, per link and for the run.
 
-use crate::flow::FlowCounters;
+use crate::app::Application;
+use crate::flow::{FlowCounters, COUNTERS};
 use crate::ids::FlowId;
 use crate::metrics::RttStats;
 use crate::sim::Sim;
+use mpcc_algo::sched::{Metric, Scheduler};
 use mpcc_core::Nanos;
 use serde_json::{json, Map, Value};
 
@@ -105,17 +107,11 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
         m.insert("goodput_bps".into(), num(rate(delivered, from, to)));
         m.insert("delivered_bytes".into(), json!(delivered));
         delay_fields(&mut m, "rtt", &f.rtt());
-        m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
-        m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
-        m.insert("losses".into(), json!(c.losses - b.losses));
-        m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
-        m.insert("drops".into(), json!(c.drops - b.drops));
-        recovery_fields(&mut m, &c, &b);
+        counter_fields(&mut m, &c, &b);
         m.insert("reorder_peak_segments".into(), json!(f.held_peak));
         m.insert("fct_s".into(), f.completed_at.map_or(Value::Null, |t| num((t - f.start) as f64 * 1e-9)));
         // The connection (see docs/mptcp.md).
         m.insert("scheduler".into(), json!(f.sched.name()));
-        m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
         m.insert("data_reorder_peak_segments".into(), json!(f.rx.ooo_peak));
         m.insert("reorder_mean_segments".into(), num(f.held_mean(from, to)));
         m.insert("data_dup_segments".into(), json!(f.rx.dup_segs));
@@ -130,16 +126,20 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             m.insert("app_rate_bps".into(), num(rate(z.written, f.start, to)));
             m.insert("send_backlog_bytes".into(), json!(f.data.unsent_written().unwrap_or(0)));
         }
-        // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and TSC (docs/algorithms/tsc.md).
+        // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and the scheduler's
+        // own figures, by the names it gives them; per-subflow RTT bounds below.
         let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();
         m.insert("cost".into(), num(cost));
-        if let Some(t) = f.sched.tsc() {
-            let bound = t.d_send + t.d_net;
-            m.insert("tsc_delay_bound_s".into(), num(bound));
-            m.insert("tsc_within_bound".into(), num(f.app_delay.fraction_at_most(bound)));
-            m.insert("tsc_slots".into(), json!(t.slots));
-            m.insert("tsc_infeasible_slots".into(), json!(t.infeasible_slots));
-            m.insert("tsc_mean_slot_s".into(), num(if t.slots_all > 0 { t.slot_sum / t.slots_all as f64 } else { t.slot_now }));
+        let mut sched_metrics = Vec::new();
+        f.sched.metrics(&mut |k, v| sched_metrics.push((k, v)));
+        for &(k, v) in &sched_metrics {
+            let v = match v {
+                Metric::Count(c) => json!(c),
+                Metric::Value(x) => num(x),
+                Metric::AppDelayWithin(bound) => num(f.app_delay.fraction_at_most(bound)),
+                Metric::RttWithin(_) => continue,
+            };
+            m.insert(k.into(), v);
         }
         // The receiver controller (docs/algorithms/popctl.md, rtsc.md).
         m.insert("receiver".into(), json!(f.rctl.name()));
@@ -153,7 +153,6 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             }
         }
         f.app.summary(&mut m, to, num);
-        let tsc_rtt_bound = f.sched.tsc().map(|t| 2.0 * t.d_net);
         let mut subs = Vec::with_capacity(f.subs.len());
         for s in &f.subs {
             let (c, b) = (s.counters(), s.base);
@@ -162,19 +161,13 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
             let mut m = Map::new();
             m.insert("throughput_bps".into(), num(rate(c.received_bytes - b.received_bytes, from, to)));
             delay_fields(&mut m, "rtt", &s.rtt);
-            m.insert("sent_packets".into(), json!(c.sent_packets - b.sent_packets));
-            m.insert("retransmissions".into(), json!(c.retransmissions - b.retransmissions));
-            m.insert("losses".into(), json!(c.losses - b.losses));
-            m.insert("timeouts".into(), json!(c.timeouts - b.timeouts));
-            m.insert("drops".into(), json!(c.drops - b.drops));
-            m.insert("reinjections".into(), json!(c.reinjections - b.reinjections));
-            recovery_fields(&mut m, &c, &b);
+            counter_fields(&mut m, &c, &b);
             m.insert("cost_per_mbit".into(), num(s.cost_per_mbit));
             m.insert("cost".into(), num(sub_cost(s)));
-            if let Some(bound) = tsc_rtt_bound {
-                // The thesis's Fig. 2.3 statistic: RTT samples within 2 d_net, the RTT
-                // the cap (2.15) aims at.
-                m.insert("tsc_rtt_within_2dnet".into(), num(s.rtt.fraction_at_most(bound)));
+            for &(k, v) in &sched_metrics {
+                if let Metric::RttWithin(bound) = v {
+                    m.insert(k.into(), num(s.rtt.fraction_at_most(bound)));
+                }
             }
             subs.push(Value::Object(m));
         }
@@ -261,14 +254,12 @@ pub fn delay_cdf(sim: &Sim) -> crate::Table {
     t
 }
 
-/// The counters of the recovery mechanisms beyond RFC 6675 (docs/metrics.md).
-fn recovery_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
-    m.insert("rack_losses".into(), json!(c.rack_losses - b.rack_losses));
-    m.insert("lost_retransmissions".into(), json!(c.lost_retransmissions - b.lost_retransmissions));
-    m.insert("tlp_probes".into(), json!(c.tlp_probes - b.tlp_probes));
-    m.insert("spurious_timeouts".into(), json!(c.spurious_timeouts - b.spurious_timeouts));
-    m.insert("undone_recoveries".into(), json!(c.undone_recoveries - b.undone_recoveries));
-    m.insert("dsacks".into(), json!(c.dsacks - b.dsacks));
+/// The counts of [`COUNTERS`] since the warm-up (`c` now, `b` at its end), each
+/// under its own name.
+fn counter_fields(m: &mut Map<String, Value>, c: &FlowCounters, b: &FlowCounters) {
+    for (k, (name, _)) in COUNTERS.iter().enumerate() {
+        m.insert((*name).into(), json!(c.counts[k] - b.counts[k]));
+    }
 }
 
 #[cfg(test)]
@@ -294,5 +285,43 @@ mod tests {
         assert_eq!(text, serde_json::to_string(&value).unwrap());
         assert_eq!(value["flows"].as_object().unwrap().len(), 3);
         assert!(value["flows"]["a \"b\""]["subflows"][1]["rtt_samples"].as_u64().unwrap() > 0);
+    }
+
+    #[test]
+    fn every_counter_is_reported_under_its_own_name() {
+        let cfg: crate::config::Config = serde_json::from_value(json!({
+            "duration_ns": 1_000_000_000u64, "seed": 1, "sample_interval_ns": 0,
+            "links": [{"name": "l", "capacity": {"kind": "constant", "bps": 5e6}, "delay_ns": 10_000_000u64,
+                       "queue": {"kind": "droptail", "packets": 30}}],
+            "flows": [{"name": "f", "cc": "reno", "app": {"kind": "bulk"}, "path": [0]}]}))
+        .unwrap();
+        let mut sim = Sim::new(&cfg).unwrap();
+        let s = &mut sim.flows[FlowId(0)].subs[0];
+        let st = &mut s.snd.stats;
+        (st.sent_packets, st.retransmissions, st.losses, st.timeouts, st.reinjections) = (11, 12, 13, 14, 15);
+        (st.rack_losses, st.lost_retransmissions, st.tlp_probes) = (16, 17, 18);
+        (st.spurious_timeouts, st.undone_recoveries, st.recoveries, st.dsacks) = (19, 20, 21, 23);
+        s.drops = 22;
+        let want = [
+            ("sent_packets", 11),
+            ("retransmissions", 12),
+            ("losses", 13),
+            ("timeouts", 14),
+            ("reinjections", 15),
+            ("rack_losses", 16),
+            ("lost_retransmissions", 17),
+            ("tlp_probes", 18),
+            ("spurious_timeouts", 19),
+            ("undone_recoveries", 20),
+            ("fast_recoveries", 21),
+            ("drops", 22),
+            ("dsacks", 23),
+        ];
+        assert_eq!(want.len(), COUNTERS.len());
+        let v = summary(&mut sim, 0.0);
+        for (name, n) in want {
+            assert_eq!(v["flows"]["f"][name], json!(n), "flow {name}");
+            assert_eq!(v["flows"]["f"]["subflows"][0][name], json!(n), "subflow {name}");
+        }
     }
 }

@@ -1,16 +1,19 @@
 //! The simulator: builds the world from a [`Config`], runs the event loop, and
 //! reports.
 
+use crate::app::Application;
 use crate::config::Config;
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
 use crate::event_log::{Event as Logged, EventLog, SenderMark};
 use crate::pcap::Pcap;
 use crate::flow::{Flow, ReverseRoute};
-use crate::link::Link;
+use crate::link::{Link, TxDone};
 use crate::metrics::Columns;
+use crate::series;
 use crate::packet::{Kind, Packet};
 use crate::tcp::receiver::AckAction;
+use mpcc_algo::sched::Scheduler;
 use mpcc_algo::CongestionControl;
 use mpcc_core::Nanos;
 
@@ -31,6 +34,8 @@ pub struct Sim {
     out: Vec<Packet>,
     pub flow_series: Columns,
     pub link_series: Columns,
+    /// The controllers' and schedulers' figures, when asked (`metric_series`).
+    pub metric_series: Option<series::MetricSeries>,
     /// Per link, its counters at the end of the warm-up.
     pub link_base: Vec<LinkBase>,
     /// Per link at the previous sample: (dequeued, sojourn sum).
@@ -43,6 +48,8 @@ pub struct Sim {
     pub pcap: Option<Pcap>,
     /// The next flow whose buffers `trim_some` trims.
     trim_next: usize,
+    /// Per flow, the time of its pending `Event::App` (at most one).
+    app_at: Vec<Option<Nanos>>,
 }
 
 /// Events between two checks of a run's interruption and memory (a few milliseconds).
@@ -73,19 +80,12 @@ pub struct LinkBase {
     pub sojourn_sum: u128,
 }
 
-pub const FLOW_COLUMNS: &[&str] = &[
-    "t_s", "flow", "subflow", "cwnd", "ssthresh", "srtt_s", "rtt_s", "in_flight_bytes", "sent_bytes", "delivered_bytes",
-    "received_bytes", "retransmissions", "losses", "timeouts", "ooo_segments", "reinjections", "data_ooo_segments",
-];
-pub const LINK_COLUMNS: &[&str] =
-    &["t_s", "link", "queue_packets", "queue_bytes", "tx_bytes", "drops", "sojourn_mean_s", "capacity_bps"];
-
 impl Sim {
     pub fn new(cfg: &Config) -> Result<Sim, String> {
         crate::limits::check(cfg)?;
         let links = crate::build::links(cfg)?;
         let flows = crate::build::flows(cfg, &links)?;
-        let n_links = links.len();
+        let (n_links, n_flows) = (links.len(), flows.len());
         let mut sim = Sim {
             now: 0,
             end: cfg.duration_ns,
@@ -98,17 +98,22 @@ impl Sim {
             processed: 0,
             delivered_packets: 0,
             out: Vec::with_capacity(64),
-            flow_series: Columns::new(FLOW_COLUMNS),
-            link_series: Columns::new(LINK_COLUMNS),
+            flow_series: series::table(series::FLOW_COLUMNS),
+            link_series: series::table(series::LINK_COLUMNS),
             link_base: vec![LinkBase::default(); n_links],
             link_last: vec![(0, 0); n_links],
             stopped_early: None,
             log: None,
+            metric_series: None,
             pcap: None,
             trim_next: 0,
+            app_at: vec![None; n_flows],
         };
         if cfg.event_log {
             sim.log = Some(EventLog::new(sim.flows.len()));
+        }
+        if cfg.metric_series && sim.sample_interval > 0 {
+            sim.metric_series = Some(series::MetricSeries::new());
         }
         if let Some(p) = &cfg.pcap {
             sim.pcap = Some(Pcap::configure(cfg, p, |i| sim.flows[crate::ids::FlowId(i as u32)].subs.len() > 1)?);
@@ -221,7 +226,7 @@ impl Sim {
             Event::App { flow } => self.app_timer(flow),
             Event::Pace { flow } => {
                 let (now, f) = (self.now, &mut self.flows[flow]);
-                if f.sched.tsc_mut().is_some_and(|t| t.on_wake(now)) {
+                if f.sched_wake.fire(now) {
                     f.push(now, &mut self.out);
                     self.flush(flow);
                 }
@@ -246,18 +251,30 @@ impl Sim {
         self.app_wake(flow);
     }
 
-    /// Schedules the wake-up a flow's application asked for, if any.
+    /// Schedules the flow's `Event::App` at the time its application asks for
+    /// (`poll_at`), unless it is already pending for that time.
     #[inline]
     fn app_wake(&mut self, flow: FlowId) {
-        if let Some(t) = self.flows[flow].app.take_wake() {
-            self.events.schedule(t, Event::App { flow });
+        let at = &mut self.app_at[flow.0 as usize];
+        if let Some(t) = self.flows[flow].app.poll_at() {
+            if *at != Some(t) {
+                *at = Some(t);
+                self.events.schedule(t, Event::App { flow });
+            }
         }
     }
 
     fn app_timer(&mut self, flow: FlowId) {
         let now = self.now;
+        let at = &mut self.app_at[flow.0 as usize];
+        if *at != Some(now) {
+            return; // superseded by another time
+        }
+        *at = None;
         let f = &mut self.flows[flow];
-        f.app.on_timer(now, &mut f.data, &mut f.timing);
+        if f.app.poll_at().is_some_and(|t| t <= now) {
+            f.app.on_timer(now, &mut f.data, &mut f.timing);
+        }
         f.push(now, &mut self.out);
         self.flush(flow);
         self.app_wake(flow);
@@ -327,7 +344,8 @@ impl Sim {
         for sub in 0..self.flows[flow].subs.len() {
             self.arm_rto(flow, sub as u16);
         }
-        if let Some(t) = self.flows[flow].sched.tsc_mut().and_then(|t| t.take_wake()) {
+        let f = &mut self.flows[flow];
+        if let Some(t) = f.sched_wake.arm(f.sched.poll_at()) {
             self.events.schedule(t, Event::Pace { flow });
         }
     }
@@ -424,54 +442,29 @@ impl Sim {
         self.flush(flow);
     }
 
-    /// A packet enters a link: queue it, start serialising if the link is idle.
+    /// A packet enters a link (`Link::arrive`).
     #[inline]
     fn arrive(&mut self, link: LinkId, pkt: Packet) {
-        let l = &mut self.links[link];
-        let admitted = if l.in_tx.is_none() { l.queue.pass_through(pkt.bytes) } else { None };
-        if admitted == Some(true) {
-            return self.begin_tx(link, pkt, pkt.bytes); // an idle link: no queueing
-        }
-        if admitted == Some(false) || !l.queue.enqueue(pkt, pkt.bytes, self.now) {
-            self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
-            if let Some(log) = &mut self.log {
-                log.packet(self.now, Logged::Drop, &pkt, Some(link));
-            }
-            return;
-        }
-        if l.in_tx.is_none() {
-            self.start_tx(link);
-        }
+        let (now, flows, log) = (self.now, &mut self.flows, &mut self.log);
+        let done = self.links[link].arrive(now, pkt, &mut |p| dropped(flows, log, now, link, &p));
+        self.tx_started(link, done);
     }
 
     #[inline]
     fn start_tx(&mut self, link: LinkId) {
-        let now = self.now;
-        let l = &mut self.links[link];
-        let (flows, log) = (&mut self.flows, &mut self.log);
-        let next = l.queue.dequeue(now, &mut |p: Packet| {
-            flows[p.flow_id()].subs[p.sub as usize].drops += 1;
-            if let Some(log) = log.as_mut() {
-                log.packet(now, Logged::Drop, &p, Some(link));
-            }
-        });
-        if let Some((pkt, bytes)) = next {
-            self.begin_tx(link, pkt, bytes);
-        }
+        let (now, flows, log) = (self.now, &mut self.flows, &mut self.log);
+        let done = self.links[link].start_tx(now, &mut |p| dropped(flows, log, now, link, &p));
+        self.tx_started(link, done);
     }
 
-    /// `link` starts serialising `pkt`, just taken from its queue.
+    /// `link` started serialising a packet that ends at `done`, if it did.
     #[inline]
-    fn begin_tx(&mut self, link: LinkId, pkt: Packet, bytes: u32) {
-        let now = self.now;
-        let l = &mut self.links[link];
-        l.queue_delay.add(l.queue.stats().last_sojourn);
-        l.in_tx = Some(pkt);
-        let done = l.capacity.tx_end(now, bytes);
-        (l.tx_from, l.tx_until) = (now, done);
-        self.events.schedule(done, Event::TxDone { link });
-        if self.pcap.is_some() {
-            self.capture_link(link);
+    fn tx_started(&mut self, link: LinkId, done: Option<Nanos>) {
+        if let Some(done) = done {
+            self.events.schedule(done, Event::TxDone { link });
+            if self.pcap.is_some() {
+                self.capture_link(link);
+            }
         }
     }
 
@@ -495,29 +488,15 @@ impl Sim {
 
     #[inline]
     fn tx_done(&mut self, link: LinkId) {
-        let now = self.now;
-        let l = &mut self.links[link];
-        let pkt = l.in_tx.take().expect("TxDone without a packet in transmission");
-        l.stats.tx_packets += 1;
-        l.stats.tx_bytes += pkt.bytes as u64;
-        if l.loss.lose() {
-            l.stats.loss_drops += 1;
-            self.flows[pkt.flow_id()].subs[pkt.sub as usize].drops += 1;
-            if let Some(log) = &mut self.log {
-                log.packet(now, Logged::Drop, &pkt, Some(link));
+        let (now, events) = (self.now, &self.events);
+        match self.links[link].tx_done(now, || events.more_now()) {
+            TxDone::Lost(pkt) => dropped(&mut self.flows, &mut self.log, now, link, &pkt),
+            TxDone::Through(pkt) => {
+                self.start_tx(link);
+                return self.next_hop(pkt);
             }
-        } else if l.delay == 0 && l.pipe.is_empty() && !self.events.more_now() {
-            // No delay, and nothing else left at this instant: its propagation
-            // event would run next (after the serialisation start below, whatever
-            // that schedules), so the packet goes on at once, without the event.
-            self.start_tx(link);
-            return self.next_hop(pkt);
-        } else {
-            let arrival = now + l.delay;
-            if l.pipe.is_empty() {
-                self.events.schedule(arrival, Event::LinkPipe { link });
-            }
-            l.pipe.push_back((arrival, pkt));
+            TxDone::Propagating(Some(t)) => self.events.schedule(t, Event::LinkPipe { link }),
+            TxDone::Propagating(None) => {}
         }
         self.start_tx(link);
     }
@@ -526,9 +505,8 @@ impl Sim {
     /// link of its route, or its endpoint.
     #[inline]
     fn link_pipe(&mut self, link: LinkId) {
-        let l = &mut self.links[link];
-        let (_, pkt) = l.pipe.pop_front().expect("LinkPipe event without a packet");
-        if let Some(&(t, _)) = l.pipe.front() {
+        let (pkt, next) = self.links[link].propagated();
+        if let Some(t) = next {
             self.events.schedule(t, Event::LinkPipe { link });
         }
         self.next_hop(pkt);
@@ -560,9 +538,7 @@ impl Sim {
         }
         let f = &mut self.flows[pkt.flow_id()];
         let action = f.on_data(now, &pkt);
-        if let Some(t) = f.app.take_wake() {
-            self.events.schedule(t, Event::App { flow: pkt.flow_id() });
-        }
+        self.app_wake(pkt.flow_id());
         let f = &mut self.flows[pkt.flow_id()];
         match action {
             AckAction::Now(ack) => self.send_ack(ack),
@@ -658,57 +634,24 @@ impl Sim {
     }
 
     fn sample(&mut self) {
-        let t = self.now as f64 * 1e-9;
-        for (i, f) in self.flows.iter().enumerate() {
-            if self.now < f.start {
-                continue; // nothing to plot before the flow exists
-            }
-            for (j, s) in f.subs.iter().enumerate() {
-                if self.now < s.start || s.stop.is_some_and(|t| self.now >= t) {
-                    continue; // nor outside the subflow's life
-                }
-                let mss = s.snd.mss() as f64;
-                self.flow_series.push(&[
-                    t,
-                    i as f64,
-                    j as f64,
-                    f.cc.cwnd(j),
-                    f.cc.ssthresh(j),
-                    s.snd.rtt.srtt as f64 * 1e-9,
-                    s.snd.rtt.latest as f64 * 1e-9,
-                    s.snd.pipe as f64 * mss,
-                    s.snd.stats.sent_bytes as f64,
-                    f.delivered_bytes as f64,
-                    s.rcv.received_bytes as f64,
-                    s.snd.stats.retransmissions as f64,
-                    s.snd.stats.losses as f64,
-                    s.snd.stats.timeouts as f64,
-                    s.rcv.ooo_segs as f64,
-                    s.snd.stats.reinjections as f64,
-                    f.rx.ooo.len as f64,
-                ]);
-            }
-        }
-        let now = self.now;
-        for (i, l) in self.links.iter_mut().enumerate() {
-            let q = *l.queue.stats();
-            let (d0, s0) = self.link_last[i];
-            let sojourn = if q.dequeued > d0 { (q.sojourn_sum - s0) as f64 * 1e-9 / (q.dequeued - d0) as f64 } else { 0.0 };
-            self.link_last[i] = (q.dequeued, q.sojourn_sum);
-            self.link_series.push(&[
-                t,
-                i as f64,
-                l.queue.len_packets() as f64,
-                l.queue.len_bytes() as f64,
-                l.stats.tx_bytes as f64,
-                (q.drops + l.stats.loss_drops) as f64,
-                sojourn,
-                l.capacity.rate_at(now),
-            ]);
+        series::sample_flows(&mut self.flow_series, self.now, &self.flows);
+        series::sample_links(&mut self.link_series, self.now, &mut self.links, &mut self.link_last);
+        if let Some(m) = &mut self.metric_series {
+            m.sample(self.now, &self.flows);
         }
         let next = self.now + self.sample_interval;
         if next <= self.end {
             self.events.schedule(next, Event::Sample);
         }
+    }
+}
+
+/// A packet of `flows` dropped on `link` (queue or wire): counted against its
+/// subflow and logged.
+#[inline]
+fn dropped(flows: &mut Arena<FlowId, Flow>, log: &mut Option<EventLog>, now: Nanos, link: LinkId, p: &Packet) {
+    flows[p.flow_id()].subs[p.sub as usize].drops += 1;
+    if let Some(log) = log {
+        log.packet(now, Logged::Drop, p, Some(link));
     }
 }

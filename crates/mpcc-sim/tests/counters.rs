@@ -146,3 +146,27 @@ fn the_native_binary_refuses_what_would_loop_and_stops_at_its_memory_limit() {
     let s: Value = serde_json::from_str(&out).unwrap();
     assert!(num(&s, "/sim/duration_s") < 60.0);
 }
+
+#[test]
+fn fast_recoveries_count_the_loss_episodes() {
+    // Two LIA subflows through a 40-packet DropTail queue: many losses, few episodes.
+    let flow = json!({"name": "a", "cc": "lia", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}, {"path": [0]}]});
+    let mut cfg = scenario(10 * S, 0, link(10e6, 20), flow);
+    cfg["links"][0]["queue"]["packets"] = json!(40);
+    cfg["event_log"] = json!(true);
+    let out = mpcc_sim::run_json(&cfg.to_string()).unwrap();
+    let s: Value = serde_json::from_str(&out.summary_json).unwrap();
+    let n = num(&s, "/flows/a/fast_recoveries");
+    let subs: f64 = (0..2).map(|k| num(&s, &format!("/flows/a/subflows/{k}/fast_recoveries"))).sum();
+    assert_eq!(n, subs, "the flow's count is its subflows' sum");
+    assert!(n > 0.0 && n < num(&s, "/flows/a/losses"), "{n} episodes, {} segments lost", num(&s, "/flows/a/losses"));
+    // The event log notes each entry into recovery (enter index 5 in EVENT_NAMES).
+    let log = &out.tables["event_log"];
+    let enters = log["kind"].iter().filter(|&&k| k == 5.0).count() as f64;
+    assert_eq!(n, enters, "one recovery_enter event per fast recovery");
+    // After a warm-up only the episodes inside the window count.
+    cfg["warmup_ns"] = json!(5 * S);
+    cfg["event_log"] = json!(false);
+    let late = num(&run(&cfg), "/flows/a/fast_recoveries");
+    assert!(late < n, "{late} after the warm-up, {n} in all");
+}

@@ -66,14 +66,13 @@ fn mpveno_beats_olia_under_random_loss() {
 }
 
 /// Lee & Chung, Fig. 18: once background traffic leaves 50 Mbit/s links at 20 s,
-/// MPMTP ramps up faster than MPCubic. In the simulator the fast ramp comes from the
-/// concave profile (alpha = w at the start of an epoch) and holds only without the
-/// CUBIC-fairness factor: with Eq. 30's delta compensating alpha at its cycle mean
-/// (docs/algorithms/mpmtp.md) MPMTP fills the freed capacity more slowly than
-/// MPCubic. Measured goodput in the 10 s after: MPMTP without delta 1.76x MPCubic's,
-/// with delta 0.79x.
+/// MPMTP ramps up faster than MPCubic. With alpha floored at 1 (Eq. 11) and delta
+/// taking the cycle mean of the applied alpha (docs/algorithms/mpmtp.md, 2026-11-25)
+/// it does so with its fairness factor too: goodput in the 10 s after, MPMTP 95.4
+/// Mbit/s with delta, 96.6 without, MPCubic 43.3. (Before the floor, delta computed
+/// for the concave profile's alpha made MPMTP 0.79x MPCubic here.)
 #[test]
-fn mpmtp_ramps_faster_than_mpcubic_only_without_its_fairness_factor() {
+fn mpmtp_ramps_faster_than_mpcubic() {
     let delivered = |cc: &str, params: Value, until_s: u64| {
         let mut flows: Vec<Value> =
             (0..10).map(|i| reno(&format!("bg{i}"), i % 2, 10 * i as u64, Some(20 * S))).collect();
@@ -92,7 +91,7 @@ fn mpmtp_ramps_faster_than_mpcubic_only_without_its_fairness_factor() {
     let (fair, unfair) = (after("mpmtp", json!({})), after("mpmtp", json!({"fairness": 0})));
     eprintln!("goodput 20-30 s: MPMTP {fair:.0} bit/s (without delta {unfair:.0}), MPCubic {cubic:.0} bit/s");
     assert!(unfair > cubic, "without delta MPMTP {unfair} vs MPCubic {cubic}");
-    assert!(fair < unfair && fair < cubic, "with delta MPMTP {fair}, without {unfair}, MPCubic {cubic}");
+    assert!(fair > 1.5 * cubic, "with delta MPMTP {fair}, without {unfair}, MPCubic {cubic}");
 }
 
 /// CDD-MPTCP: on a 4 Mbit/s and a 2 Mbit/s path with very different delays and a

@@ -7,7 +7,7 @@
 //! - Concave (w < w_max): `alpha = c (w - w_max)^2 + 1`, `c = (alpha_max - 1) /
 //!   (beta w_max)^2`, `alpha_max = (1 - beta) w_max` (the window the epoch starts at).
 //! - Convex (w >= w_max): alpha starts at 1 and grows by 1 per round, capped at w.
-//! - Linear: once a round's minimum RTT exceeds the base RTT by `rise` (fraction),
+//! - Linear (alpha floored at 1, Eq. 11): once a round's minimum RTT exceeds the base RTT by `rise` (fraction),
 //!   the RTT of that round is RTT_min; while srtt > RTT_min alpha is multiplied by
 //!   `L = l1 / (l2 + srtt)`, the hyperbola through (RTT_min, 1) and
 //!   (RTT_max = srtt at the last loss, 1/w), clamped to [1/w, 1].
@@ -17,10 +17,13 @@
 //! - delta (common to all subflows), from equating the connection's rate with the
 //!   best single-path CUBIC's (Eq. 30; see docs/algorithms/mpmtp.md):
 //!   `delta = (C(4-beta)/(4 beta))^(1/3) beta max_r(w_r^2 / (abar_r B_r rtt_r^(1/3))) / (sum x)^(4/3)`,
-//!   where abar_r is the concave/convex alpha's mean per acked segment over the
-//!   subflow's last loss cycle (L left out): the equilibrium (Eq. 26) holds for the
-//!   mean increase, a delta fixed for a cycle keeps the profile's shape inside it,
-//!   and the linear phase keeps its effect (with L inside, delta would undo it).
+//!   where abar_r is the mean per acked segment, over the subflow's last loss cycle,
+//!   of the alpha actually applied (L included, floored at 1 by Eq. 11): the
+//!   equilibrium (Eq. 26) holds for the mean increase, and a delta fixed for a cycle
+//!   keeps the profile's shape inside it.
+//! - Eq. 11 bounds alpha: `1 <= alpha = L * shape <= w`. Without the floor, L -> 1/w
+//!   near w_max made the increase 1/w^2 per ACK: a subflow sharing a DropTail queue
+//!   with a loss-based flow stopped growing for tens of seconds (docs/algorithms/mpmtp.md).
 
 use super::base::Path;
 use crate::common::secs;
@@ -42,8 +45,8 @@ pub struct MtpPath {
     round_min: f64,
     pub delivered: f64,
     pub losses: f64,
-    /// The concave/convex alpha's mean per acked segment over the last loss cycle
-    /// (1 before the first), and the sums that make it over the current cycle.
+    /// The applied alpha's (L included, floored at 1) mean per acked segment over the
+    /// last loss cycle (1 before the first), and the sums that make it over the current cycle.
     pub alpha_mean: f64,
     alpha_sum: f64,
     alpha_acked: f64,
@@ -80,9 +83,12 @@ impl MpMtp {
         MpMtp { init_cwnd, beta, c, load_balance, fairness, rise, b_floor, delta_max, paths: Vec::new(), saved: Default::default() }
     }
 
-    /// The shape factor alpha_r (before B and delta), including L.
+    /// The increasing parameter alpha_r (before B and delta): the concave/convex shape
+    /// times L, kept within Eq. 11's bounds `1 <= alpha_r <= w_r` (the shape is capped
+    /// at w; L's product with it is floored at alpha_min = 1, so the linear profile
+    /// still grows by at least one segment per round, "linearly until a packet loss").
     pub fn alpha(&mut self, r: usize) -> f64 {
-        self.shape(r) * Self::linear(&self.paths[r])
+        (self.shape(r) * Self::linear(&self.paths[r])).max(1.0)
     }
 
     /// The concave or convex profile of alpha_r, without L.
@@ -229,12 +235,11 @@ impl CongestionControl for MpMtp {
         if left <= 0.0 {
             return;
         }
-        let shape = self.shape(sf);
-        let a = shape * Self::linear(&self.paths[sf]);
+        let a = self.alpha(sf);
         let b = if self.load_balance { self.balance(sf) } else { 1.0 };
         let d = if self.fairness { self.delta() } else { 1.0 };
         let q = &mut self.paths[sf];
-        q.alpha_sum += shape * left;
+        q.alpha_sum += a * left;
         q.alpha_acked += left;
         q.p.cwnd += d * b * a * left / q.p.cwnd;
     }
@@ -424,6 +429,34 @@ mod tests {
     }
 
     #[test]
+    fn linear_profile_keeps_alpha_at_least_one_and_counts_it_in_the_mean() {
+        // Eq. 11: 1 < alpha_r < w_r. At RTT_max, L = 1/w; near w_max the shape is
+        // about 1, so L * shape would be about 1/w (an increase of 1/w^2 per ACK).
+        let mut c = mtp(false, false);
+        c.add_subflow(0);
+        let q = &mut c.paths[0];
+        q.p = path(99.0, 200.0);
+        q.p.ssthresh = 50.0;
+        q.w_max = 100.0;
+        q.rise_rtt = 0.120;
+        q.loss_rtt = 0.200;
+        assert!((MpMtp::linear(&c.paths[0]) - 1.0 / 99.0).abs() < 1e-12);
+        assert_eq!(c.alpha(0), 1.0, "floored at alpha_min");
+        c.on_ack(0, &ack(0, 1.0, 200.0));
+        assert!((c.cwnd(0) - (99.0 + 1.0 / 99.0)).abs() < 1e-9);
+        // Early in the epoch the shape is large: L still scales it down, above 1.
+        c.paths[0].p.cwnd = 70.0;
+        c.paths[0].p.srtt = 0.130;
+        let want = c.shape(0) * MpMtp::linear(&c.paths[0]);
+        assert!(want > 1.0 && want < c.shape(0));
+        assert!((c.alpha(0) - want).abs() < 1e-12);
+        // The cycle mean is of the applied alpha, L included.
+        c.on_ack(0, &ack(0, 1.0, 130.0));
+        c.on_congestion(0, &cong(CongestionKind::Loss));
+        assert!((c.paths[0].alpha_mean - (1.0 + want) / 2.0).abs() < 1e-9, "{}", c.paths[0].alpha_mean);
+    }
+
+    #[test]
     fn alpha_mean_is_the_last_cycles_mean_per_acked_segment() {
         let mut c = mtp(false, true);
         c.add_subflow(0);
@@ -437,7 +470,7 @@ mod tests {
         let mut want = Vec::new();
         for w in [70.0, 99.0] {
             c.paths[0].p.cwnd = w;
-            want.push(c.shape(0));
+            want.push(c.alpha(0));
             c.on_ack(0, &ack(0, 1.0, 100.0));
         }
         c.on_congestion(0, &cong(CongestionKind::Loss));

@@ -38,7 +38,7 @@ pub enum Event {
     SubflowStop { flow: FlowId, sub: u16 },
     /// A flow's application timer (next frame, page request, on/off switch).
     App { flow: FlowId },
-    /// A paced sender (TSC) may have tokens again.
+    /// The time a flow's scheduler asked to be woken at (`poll_at`: pacing).
     Pace { flow: FlowId },
     /// Record one row of every time series.
     Sample,

@@ -7,16 +7,21 @@
 //!
 //! The allocation is a rate: each subflow is paced at x_s by a token bucket one
 //! segment deep, refilled whenever the connection tries to send; while data
-//! waits for tokens, the connection asks for a wake-up (`Event::Pace`) when the
-//! next token is due. The per-packet path (`pick`) only reads the cost order and
-//! the token counts: no allocation, no dynamic dispatch. All slot work happens
-//! in `advance`, once per `Flow::push`, and costs O(subflows) except at slot
-//! boundaries.
+//! waits for tokens, `poll_at` asks for a wake-up when the next token is due.
+//! The per-packet path (`pick`) only reads the cost order and the token counts:
+//! no allocation, no dynamic dispatch. All slot work happens in `advance`, once
+//! per send round (`prepare`), and costs O(subflows) except at slot boundaries.
 
-use mpcc_algo::ParamInfo;
+use super::{AppState, ConnState, Metric, Scheduler, SchedulerInfo, Setup, SubflowDetail, SubflowState};
+use crate::ParamInfo;
 use mpcc_core::Nanos;
 
-use crate::sched_state::SubflowState;
+pub const INFO: SchedulerInfo = SchedulerInfo {
+    name: "tsc",
+    summary: "cost-efficient traffic splitting: per-slot rates, cheapest subflow first within delay caps (Park, thesis ch. 2)",
+    doc: "docs/algorithms/tsc.md",
+    params: &[D_SEND, D_NET, SLOT, SLOT_FRACTION, X_MIN, DRAIN_BACKLOG],
+};
 
 pub const D_SEND: ParamInfo = ParamInfo {
     name: "d_send",
@@ -62,16 +67,6 @@ pub const X_MIN: ParamInfo = ParamInfo {
     max: 1e12,
     help: "TSC's floor x^min of every subflow's allocated rate, bit/s, so every path stays measured (2.14)",
 };
-
-/// What the slot update reads of one subflow.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SlotInput {
-    pub state: SubflowState,
-    /// Segments cumulatively acknowledged so far (the subflow's snd.una).
-    pub acked_segs: u64,
-    pub min_rtt: Nanos,
-    pub slow_start: bool,
-}
 
 /// One slot's decision, for tests and the docs.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -124,16 +119,22 @@ pub struct Tsc {
     alloc: Vec<f64>,
     tokens: Vec<f64>,
     refilled: Nanos,
-    /// Pacing: the wake-up the connection asked for while data waits for
-    /// tokens, and the one pending in the event queue.
+    /// Pacing: the wake-up wanted while data waits for tokens (`poll_at`).
     wake: Option<Nanos>,
-    wake_event: Option<Nanos>,
     pub last: Slot,
     pub slots: u64,
     pub infeasible_slots: u64,
 }
 
 impl Tsc {
+    pub fn from_params(get: &impl Fn(&ParamInfo) -> f64, setup: &Setup) -> Tsc {
+        let mut t = Tsc::new(get(&D_SEND), get(&D_NET), get(&SLOT), get(&X_MIN), setup.n);
+        t.slot_fraction = get(&SLOT_FRACTION);
+        t.drain_backlog = get(&DRAIN_BACKLOG) >= 0.5;
+        t.configure(setup.costs, setup.hops, setup.mss, setup.count_from);
+        t
+    }
+
     pub fn new(d_send: f64, d_net: f64, slot: f64, x_min_bps: f64, n: usize) -> Tsc {
         Tsc {
             d_send,
@@ -162,7 +163,6 @@ impl Tsc {
             tokens: vec![0.0; n],
             refilled: 0,
             wake: None,
-            wake_event: None,
             last: Slot::default(),
             slots: 0,
             infeasible_slots: 0,
@@ -193,7 +193,7 @@ impl Tsc {
     /// has written so far (None: a bulk or file sender, whose demand is unbounded);
     /// `backlog`: bytes written and not yet sent.
     #[inline]
-    pub fn advance(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: impl Fn(usize) -> SlotInput) {
+    pub fn advance(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: impl Fn(usize) -> SubflowDetail) {
         if !self.started || now >= self.next_slot {
             self.new_slot(now, written, backlog, &input);
         }
@@ -206,7 +206,7 @@ impl Tsc {
         }
     }
 
-    fn new_slot(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: &impl Fn(usize) -> SlotInput) {
+    fn new_slot(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: &impl Fn(usize) -> SubflowDetail) {
         let n = self.alloc.len();
         let first = !self.started;
         let dt = if first { self.slot_now } else { (now - self.slot_start) as f64 * 1e-9 };
@@ -319,29 +319,10 @@ impl Tsc {
         }
     }
 
-    /// The wake-up to schedule, if it is earlier than the one pending.
-    pub fn take_wake(&mut self) -> Option<Nanos> {
-        let t = self.wake.take()?;
-        if self.wake_event.is_some_and(|at| at <= t) {
-            return None;
-        }
-        self.wake_event = Some(t);
-        Some(t)
-    }
-
-    /// Whether a wake-up event at `now` is the pending one (not superseded).
-    pub fn on_wake(&mut self, now: Nanos) -> bool {
-        let due = self.wake_event == Some(now);
-        if due {
-            self.wake_event = None;
-        }
-        due
-    }
-
     /// The subflow for the next segment: the cheapest with window space and
     /// tokens left (never `exclude`); None makes the connection wait.
     #[inline]
-    pub fn pick(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+    pub fn pick_paced(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
         for &i in &self.order {
             if Some(i) != exclude && self.tokens[i] > 0.0 && state(i).has_space() {
                 self.tokens[i] -= 1.0;
@@ -357,14 +338,58 @@ impl Tsc {
     }
 }
 
+impl Scheduler for Tsc {
+    #[inline]
+    fn on_ack(&mut self, a: &super::AckSample) {
+        self.on_rtt(a.sub, a.rtt);
+    }
+
+    #[inline]
+    fn prepare(&mut self, now: Nanos, app: impl Fn() -> AppState, sub: impl Fn(usize) -> SubflowDetail) {
+        let a = app();
+        self.advance(now, a.written, a.backlog, sub);
+    }
+
+    #[inline]
+    fn pick(&mut self, _n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+        self.pick_paced(exclude, state)
+    }
+
+    #[inline]
+    fn sent(&mut self, now: Nanos, waiting: impl FnOnce() -> bool, state: impl Fn(usize) -> SubflowState) {
+        self.plan_wake(now, waiting(), state);
+    }
+
+    #[inline]
+    fn poll_at(&self) -> Option<Nanos> {
+        self.wake
+    }
+
+    /// The delay bound d_send + d_net the allocation aims at, with the fraction of
+    /// application delays within it; slot counts; and the thesis's Fig. 2.3
+    /// statistic, each subflow's RTT samples within 2 d_net (the RTT the cap
+    /// (2.15) aims at).
+    fn metrics(&self, out: &mut dyn FnMut(&'static str, Metric)) {
+        let bound = self.d_send + self.d_net;
+        let mean_slot = if self.slots_all > 0 { self.slot_sum / self.slots_all as f64 } else { self.slot_now };
+        out("tsc_delay_bound_s", Metric::Value(bound));
+        out("tsc_within_bound", Metric::AppDelayWithin(bound));
+        out("tsc_slots", Metric::Count(self.slots));
+        out("tsc_infeasible_slots", Metric::Count(self.infeasible_slots));
+        out("tsc_mean_slot_s", Metric::Value(mean_slot));
+        out("tsc_rtt_within_2dnet", Metric::RttWithin(2.0 * self.d_net));
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::Wake;
     use super::*;
 
     const MS: Nanos = 1_000_000;
 
-    fn input(srtt: Nanos, cwnd: u64, acked: u64, min_rtt: Nanos, ss: bool) -> SlotInput {
-        SlotInput {
+    fn input(srtt: Nanos, cwnd: u64, acked: u64, min_rtt: Nanos, ss: bool) -> SubflowDetail {
+        SubflowDetail {
             state: SubflowState { srtt, rttvar: 0, pipe: 0, unacked: 0, cwnd, usable: true },
             acked_segs: acked,
             min_rtt,
@@ -425,41 +450,43 @@ mod tests {
         t.advance(50 * MS, Some(0), 0, |i| subs[i]);
         let st = |i: usize| subs[i].state;
         // 0.5 packets of tokens: one segment (tokens go negative), then wait.
-        assert_eq!(t.pick(None, st), Some(1));
-        assert_eq!(t.pick(None, st), None);
-        assert_eq!(t.pick(Some(1), st), None);
+        assert_eq!(t.pick_paced(None, st), Some(1));
+        assert_eq!(t.pick_paced(None, st), None);
+        assert_eq!(t.pick_paced(Some(1), st), None);
         // Data waits: the 0.5-segment deficit refills at 10/s in 50 ms, just
         // after the next slot starts (100 ms), which comes first.
+        // `w` is the simulator's side: the one pending wake-up event.
+        let mut w = Wake::default();
         t.plan_wake(50 * MS, true, st);
-        assert_eq!(t.take_wake(), Some(100 * MS));
+        assert_eq!(w.arm(t.poll_at()), Some(100 * MS));
         // A later request does not replace the pending wake-up.
         t.plan_wake(60 * MS, true, st);
-        assert_eq!(t.take_wake(), None);
-        assert!(!t.on_wake(99 * MS), "not the pending event");
-        assert!(t.on_wake(100 * MS));
+        assert_eq!(w.arm(t.poll_at()), None);
+        assert!(!w.fire(99 * MS), "not the pending event");
+        assert!(w.fire(100 * MS));
         // Within a slot: wake when the token is due (the 0.5 deficit at 20 ms, +1 ns).
         let mut t = Tsc::new(0.1, 0.2, 1.0, 0.0, 2);
         t.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
         t.advance(0, Some(0), 0, |i| subs[i]);
         t.advance(50 * MS, Some(0), 0, |i| subs[i]);
-        assert_eq!(t.pick(None, st), Some(1));
+        assert_eq!(t.pick_paced(None, st), Some(1));
         t.plan_wake(50 * MS, true, st);
-        assert_eq!(t.take_wake(), Some(100 * MS + 1));
-        assert!(t.on_wake(100 * MS + 1));
+        assert_eq!(w.arm(t.poll_at()), Some(100 * MS + 1));
+        assert!(w.fire(100 * MS + 1));
         t.advance(100 * MS + 1, Some(0), 0, |i| subs[i]);
-        assert_eq!(t.pick(None, st), Some(1), "the token is there");
+        assert_eq!(t.pick_paced(None, st), Some(1), "the token is there");
         // Nothing waiting: no wake-up. Waiting, but the subflow short of tokens has
         // no window space and the other has its token: no wake-up either.
         t.plan_wake(100 * MS + 1, false, st);
-        assert_eq!(t.take_wake(), None);
+        assert_eq!(w.arm(t.poll_at()), None);
         let full = |i: usize| SubflowState { pipe: 1000, ..subs[i].state };
         t.plan_wake(100 * MS + 1, true, full);
-        assert_eq!(t.take_wake(), None);
+        assert_eq!(w.arm(t.poll_at()), None);
         // A subflow that has its token but was not picked (a reinjection cannot go on
         // its own subflow) is no reason to wake: nothing changes until an ACK.
         t.advance(300 * MS, Some(0), 0, |i| subs[i]);
         t.plan_wake(300 * MS, true, st);
-        assert_eq!(t.take_wake(), None);
+        assert_eq!(w.arm(t.poll_at()), None);
     }
 
     #[test]

@@ -1,0 +1,47 @@
+//! minrtt: the subflow with window space and the lowest smoothed RTT, Linux's
+//! default (Paasch et al., "Experimental Evaluation of Multipath TCP Schedulers",
+//! CSWS 2014). Ties go to the lowest index; a subflow without an RTT sample yet
+//! (srtt 0) is tried first, so a new subflow gets measured.
+
+use super::{min_rtt, ConnState, Scheduler, SchedulerInfo, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
+use crate::ParamInfo;
+
+pub const INFO: SchedulerInfo = SchedulerInfo {
+    name: "minrtt",
+    summary: "lowest smoothed RTT among subflows with window space (Linux's default; Paasch et al. 2014)",
+    doc: "docs/schedulers.md#the-schedulers",
+    params: &[OPPORTUNISTIC, PENALIZE],
+};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinRtt;
+
+impl MinRtt {
+    pub fn from_params(_get: &impl Fn(&ParamInfo) -> f64, _setup: &Setup) -> MinRtt {
+        MinRtt
+    }
+}
+
+impl Scheduler for MinRtt {
+    #[inline]
+    fn pick(&mut self, n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+        min_rtt(n, exclude, &state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn minrtt_prefers_the_fastest_subflow_with_space() {
+        let subs = [st(100, 0, 10), st(10, 10, 10), st(50, 3, 10), st(10, 0, 10)];
+        let mut s = build("minrtt", NONE, 4).unwrap();
+        // Subflow 1 is fastest but full; 3 ties on RTT and has space.
+        assert_eq!(s.pick(4, None, ANY, |i| subs[i]), Some(3));
+        assert_eq!(s.pick(4, Some(3), ANY, |i| subs[i]), Some(2));
+        assert_eq!(s.pick(2, None, ANY, |i| subs[i]), Some(0));
+        let full = [st(1, 5, 5), SubflowState { usable: false, ..st(1, 0, 5) }];
+        assert_eq!(s.pick(2, None, ANY, |i| full[i]), None);
+    }
+}

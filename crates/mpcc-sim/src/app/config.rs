@@ -1,0 +1,213 @@
+//! The applications' part of the canonical configuration (`flows.<k>.app`): the
+//! kinds, their parameters and the distributions they draw from. A leaf module:
+//! `config.rs` re-exports these types, and the applications read them.
+
+use mpcc_core::Rng;
+use serde::Deserialize;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AppConfig {
+    /// Always backlogged.
+    Bulk,
+    /// A transfer of `bytes`; its completion time is reported.
+    File { bytes: u64 },
+    /// Constant bit-rate stream with a play-back buffer (docs/applications.md).
+    Cbr(CbrConfig),
+    /// Variable bit-rate stream from a frame-size trace or a model.
+    Vbr(VbrConfig),
+    /// Web page loads with think times.
+    Web(WebConfig),
+    /// On-off source: bulk while on.
+    Onoff(OnOffConfig),
+}
+
+/// A distribution of a positive quantity, in the unit of the field it sets.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Dist {
+    Fixed { value: f64 },
+    Uniform { min: f64, max: f64 },
+    Exponential { mean: f64 },
+    /// Log-normal with this mean and coefficient of variation (std / mean).
+    Lognormal { mean: f64, cv: f64 },
+    /// Pareto with this mean and tail index `shape` (> 1, so the mean exists).
+    Pareto { mean: f64, shape: f64 },
+}
+
+fn default_startup() -> u64 {
+    1_000_000_000
+}
+fn default_cv() -> f64 {
+    0.5
+}
+fn yes() -> bool {
+    true
+}
+fn default_think() -> Dist {
+    Dist::Fixed { value: 1e9 }
+}
+
+/// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
+/// `chunk_bytes * 8 / rate_bps` seconds.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CbrConfig {
+    pub rate_bps: f64,
+    /// Bytes per write (None: one MSS).
+    #[serde(default)]
+    pub chunk_bytes: Option<u32>,
+    /// Play-back starts this long after the stream starts.
+    #[serde(default = "default_startup")]
+    pub startup_ns: u64,
+    /// After a stall, play-back resumes once this much media is buffered (None: `startup_ns`).
+    #[serde(default)]
+    pub rebuffer_ns: Option<u64>,
+}
+
+/// `kind = "vbr"`: one frame per `1 / fps` seconds, sizes from `trace` (one size in
+/// bytes per line) or log-normal around `rate_bps / 8 / fps` with `cv`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VbrConfig {
+    pub fps: f64,
+    #[serde(default)]
+    pub rate_bps: Option<f64>,
+    #[serde(default = "default_cv")]
+    pub cv: f64,
+    #[serde(default)]
+    pub trace: Option<String>,
+    /// Replay the trace from the start when it ends (false: the stream ends).
+    #[serde(default = "yes")]
+    pub loop_trace: bool,
+    #[serde(default = "default_startup")]
+    pub startup_ns: u64,
+    #[serde(default)]
+    pub rebuffer_ns: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Fetch {
+    /// All objects of a page requested at once (HTTP/2 on one connection).
+    #[default]
+    Parallel,
+    /// One object after another, each requested when the previous one has arrived
+    /// (HTTP/1.1 on one persistent connection without pipelining).
+    Sequential,
+}
+
+/// `kind = "web"`: pages one after another with a think time between them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    /// Object sizes of every page, bytes (or `object_count` and `object_bytes`).
+    #[serde(default)]
+    pub objects: Option<Vec<u64>>,
+    #[serde(default)]
+    pub object_count: Option<Dist>,
+    #[serde(default)]
+    pub object_bytes: Option<Dist>,
+    /// From a page's completion to the next request, ns.
+    #[serde(default = "default_think")]
+    pub think_ns: Dist,
+    /// Pages to load (None: until the flow stops or the run ends).
+    #[serde(default)]
+    pub pages: Option<u64>,
+    #[serde(default)]
+    pub fetch: Fetch,
+}
+
+/// `kind = "onoff"`: bulk while on, silent while off.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnOffConfig {
+    pub on_ns: Dist,
+    pub off_ns: Dist,
+    #[serde(default = "yes")]
+    pub start_on: bool,
+}
+
+impl AppConfig {
+    /// Bytes the application offers in all: a file's size; u64::MAX for bulk and
+    /// for applications that write at their own times (`app/`), which have no end.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            AppConfig::File { bytes } => *bytes,
+            _ => u64::MAX,
+        }
+    }
+}
+
+impl Dist {
+    pub(crate) fn check(&self, field: &str) -> Result<(), String> {
+        let pos = |x: f64| x.is_finite() && x > 0.0;
+        let ok = match *self {
+            Dist::Fixed { value } => pos(value),
+            Dist::Uniform { min, max } => pos(min) && max.is_finite() && max >= min,
+            Dist::Exponential { mean } => pos(mean),
+            Dist::Lognormal { mean, cv } => pos(mean) && cv.is_finite() && (0.0..=10.0).contains(&cv),
+            Dist::Pareto { mean, shape } => pos(mean) && shape.is_finite() && shape > 1.0,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{field}: {self:?}; allowed: positive finite mean/value/min, max >= min, lognormal cv in [0, 10], pareto shape > 1"
+            ))
+        }
+    }
+
+    pub fn mean(&self) -> f64 {
+        match *self {
+            Dist::Fixed { value } => value,
+            Dist::Uniform { min, max } => 0.5 * (min + max),
+            Dist::Exponential { mean } | Dist::Lognormal { mean, .. } | Dist::Pareto { mean, .. } => mean,
+        }
+    }
+
+    pub fn sample(&self, rng: &mut Rng) -> f64 {
+        match *self {
+            Dist::Fixed { value } => value,
+            Dist::Uniform { min, max } => min + (max - min) * rng.uniform(),
+            Dist::Exponential { mean } => rng.exponential(mean),
+            Dist::Lognormal { mean, cv } => lognormal(rng, mean, cv),
+            Dist::Pareto { mean, shape } => {
+                let xm = mean * (shape - 1.0) / shape;
+                xm / (1.0 - rng.uniform()).powf(1.0 / shape)
+            }
+        }
+    }
+}
+
+/// Log-normal draw with mean `mean` and coefficient of variation `cv`:
+/// sigma^2 = ln(1 + cv^2), mu = ln(mean) - sigma^2 / 2.
+pub(crate) fn lognormal(rng: &mut Rng, mean: f64, cv: f64) -> f64 {
+    if cv == 0.0 {
+        return mean;
+    }
+    let s2 = (1.0 + cv * cv).ln();
+    (mean.ln() - 0.5 * s2 + s2.sqrt() * rng.normal()).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_have_their_means() {
+        let mut r = Rng::stream(1, 2);
+        for d in [
+            Dist::Uniform { min: 1.0, max: 3.0 },
+            Dist::Exponential { mean: 2.0 },
+            Dist::Lognormal { mean: 2.0, cv: 0.5 },
+            Dist::Pareto { mean: 2.0, shape: 2.5 },
+        ] {
+            let n = 200_000;
+            let m = (0..n).map(|_| d.sample(&mut r)).sum::<f64>() / n as f64;
+            assert!((m / d.mean() - 1.0).abs() < 0.03, "{d:?}: mean {m}");
+        }
+        assert!(Dist::Pareto { mean: 1.0, shape: 1.0 }.check("x").is_err());
+        assert!(Dist::Lognormal { mean: 1.0, cv: -1.0 }.check("x").unwrap_err().starts_with("x: "));
+    }
+}
