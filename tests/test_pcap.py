@@ -107,6 +107,57 @@ def test_a_link_capture_sees_what_the_link_carried(result):
     assert {"10.0.0.1", "10.0.1.1"} <= {src for _, src in frames}, "both flows cross the bottleneck"
 
 
+@needs_tshark
+def test_acks_carry_up_to_three_sack_blocks(result):
+    # linux profile: sack_blocks = 3 (RFC 2018), as many as fit beside timestamps.
+    rows = fields(result.out / "flow-r.pcap", "tcp.ack", "tcp.options.sack.count", "tcp.options.sack_le",
+                  "tcp.options.sack_re", where="tcp.len == 0 && tcp.options.sack && !tcp.options.sack.dsack_le")
+    counts = {int(c) for _, c, _, _ in rows}
+    assert counts <= {1, 2, 3} and 3 in counts
+    for ack, c, les, res in rows:
+        les, res = [int(x) for x in les.split(",")], [int(x) for x in res.split(",")]
+        assert len(les) == len(res) == int(c)
+        assert all(int(ack) < le < re for le, re in zip(les, res)), "every block above the cumulative ACK"
+        blocks = sorted(zip(les, res))
+        assert all(a[1] < b[0] for a, b in zip(blocks, blocks[1:])), "disjoint blocks, holes between"
+    # Beside MPTCP's DSS option only one block fits.
+    counts = {int(c) for (c,) in fields(result.out / "flow-m.pcap", "tcp.options.sack.count",
+                                        where="tcp.options.sack")}
+    assert counts == {1}
+
+
+DSACK_SCENARIO = """
+duration = "6s"
+sample_interval = "0s"
+pcap = { flows = ["d"] }
+[links.bottleneck]
+capacity = { kind = "schedule", period = "3s", steps = [{ at = "0s", rate = "40Mbps" }, { at = "2s", rate = "1Mbps" }] }
+delay = "20ms"
+queue = { kind = "droptail", packets = 1000 }
+[[flows]]
+name = "d"
+cc = "reno"
+path = ["bottleneck"]
+"""
+
+
+@needs_tshark
+def test_tshark_decodes_every_dsack(tmp_path):
+    # The capacity falls 40-fold behind a 1000-packet queue: the timeout resends
+    # segments still queued, which reach the receiver twice (RFC 2883).
+    r = mpcc.run(DSACK_SCENARIO, out=tmp_path / "run", plots=False)
+    flow = r.summary["flows"]["d"]
+    path = r.out / "flow-d.pcap"
+    rows = fields(path, "tcp.ack", "tcp.options.sack.dsack_le", "tcp.options.sack.dsack_re",
+                  where="tcp.options.sack.dsack_le")
+    assert len(rows) == flow["dsacks"] == flow["subflows"][0]["dsacks"] > 0
+    assert all(int(le) + 1448 == int(re) <= int(ack) for ack, le, re in rows), "one segment below the ACK"
+    assert fields(path, "frame.number", where="_ws.malformed || _ws.expert.severity >= error") == []
+    # With DSACK off (the ns3 profile's setting) no duplicate is reported.
+    off = mpcc.run(DSACK_SCENARIO.replace('cc = "reno"', 'cc = "reno"\ntcp = { dsack = false }'), plots=False)
+    assert off.summary["flows"]["d"]["dsacks"] == 0
+
+
 def test_an_unknown_name_is_refused():
     with pytest.raises(mpcc.ScenarioError, match=r'pcap.links\[0\].*unknown link "nope"'):
         mpcc.run(SCENARIO.replace('links = ["bottleneck"]', 'links = ["nope"]'), plots=False)

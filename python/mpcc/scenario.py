@@ -578,6 +578,8 @@ class Tcp(Strict):
     nic_backpressure: Optional[bool] = None
     hystart: Optional[bool] = None  # CUBIC's HyStart (its cc_params.hystart wins)
     host_jitter: Optional[Duration] = None  # each packet's host delay, uniform in [0, host_jitter)
+    sack_blocks: Optional[int] = Field(default=None, ge=1, le=3)  # SACK blocks per ACK (RFC 2018)
+    dsack: Optional[bool] = None  # report duplicates (RFC 2883); undo and RACK use them
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1215,7 +1217,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
-                 "hystart"):
+                 "hystart", "sack_blocks", "dsack"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

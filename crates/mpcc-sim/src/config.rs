@@ -239,6 +239,9 @@ pub struct TcpConfig {
     pub nic_backpressure: Option<bool>,
     pub hystart: Option<bool>,
     pub host_jitter_ns: Option<u64>,
+    /// SACK blocks per ACK (1-3) and DSACK (None: the profile's).
+    pub sack_blocks: Option<u8>,
+    pub dsack: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -270,6 +273,8 @@ impl Default for TcpConfig {
             nic_backpressure: None,
             hystart: None,
             host_jitter_ns: None,
+            sack_blocks: None,
+            dsack: None,
         }
     }
 }
@@ -281,7 +286,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }
@@ -293,6 +298,9 @@ impl TcpConfig {
         }
         if let Some(v) = self.host_jitter_ns {
             m.host_jitter_ns = v;
+        }
+        if let Some(v) = self.sack_blocks {
+            m.sack_blocks = v.clamp(1, crate::packet::MAX_SACK_BLOCKS as u8);
         }
         m
     }

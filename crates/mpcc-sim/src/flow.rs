@@ -48,6 +48,7 @@ pub const COUNTERS: &[Counter] = &[
     ("spurious_timeouts", |s| s.snd.stats.spurious_timeouts),
     ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
     ("fast_recoveries", |s| s.snd.stats.recoveries),
+    ("dsacks", |s| s.snd.stats.dsacks),
 ];
 
 /// Counters snapshotted at the end of the warm-up, so summaries cover [warmup, end].
@@ -315,7 +316,7 @@ impl Flow {
     /// An ACK of subflow `sub` reached the sender.
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
-        self.data.on_data_ack(ack.dsn, ack.rwnd);
+        self.data.on_data_ack(ack.dsn, ack.rwnd());
         self.app.on_data_ack(now, &mut self.data, &mut self.timing);
         let s = &mut self.subs[ack.sub as usize];
         if s.active {
@@ -458,7 +459,7 @@ impl Flow {
     #[inline]
     pub fn stamp(&self, ack: &mut Packet) {
         ack.dsn = self.rx.nxt;
-        ack.rwnd = self.rx.window();
+        ack.set_rwnd(self.rx.window());
     }
 
     /// Gives back the spare capacity of the flow's buffers (`mem::trim_deque`):

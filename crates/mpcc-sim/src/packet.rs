@@ -8,6 +8,11 @@ pub enum Kind {
     Ack,
 }
 
+/// Most SACK blocks an ACK carries: what 40 bytes of TCP options hold beside the
+/// timestamps option every mpcc segment carries (RFC 2018 section 3: 3 blocks
+/// with timestamps, 4 without).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub flow: u32,
@@ -16,6 +21,8 @@ pub struct Packet {
     /// Index of the link of the route this packet is on (or heading to).
     pub hop: u16,
     pub kind: Kind,
+    /// ACK: SACK blocks carried in `sack` (0..=MAX_SACK_BLOCKS).
+    nsack: u8,
     /// Bytes on the wire, headers included.
     pub bytes: u32,
     /// Data: segment number in the subflow's sequence space. ACK: subflow-level
@@ -32,15 +39,23 @@ pub struct Packet {
     /// latest ACK the sender had processed; 0 before any), from which the
     /// receiver measures the RTT (`now - owd`).
     pub owd: Nanos,
-    /// ACK: the segment that triggered this ACK.
-    pub trig: u64,
-    /// ACK: the SACK block [sack_lo, sack_hi) containing `trig` (empty if none).
-    pub sack_lo: u64,
-    pub sack_hi: u64,
+    /// ACK: the segment that triggered it, as an offset from `seq` (negative for
+    /// a duplicate below the cumulative ACK); saturates, which keeps its side.
+    trig: i32,
     /// ACK: advertised receive window in segments: beyond `seq` as a plain TCP
     /// receiver builds it, beyond `dsn` once the connection has stamped it (the
-    /// window is connection-level, RFC 8684 section 3.3.4).
-    pub rwnd: u64,
+    /// window is connection-level, RFC 8684 section 3.3.4). u32::MAX: unlimited.
+    rwnd: u32,
+    /// ACK: SACK blocks [lo, hi) as offsets from `seq`, in the order of RFC 2018
+    /// section 4 (the first holds the triggering segment) or RFC 2883 (the first
+    /// is a DSACK, possibly below `seq`).
+    sack: [[i32; 2]; MAX_SACK_BLOCKS],
+}
+
+/// `v - base` as an i32 offset, saturated (sequence numbers stay below 2^63).
+#[inline]
+fn offset(v: u64, base: u64) -> i32 {
+    (v.wrapping_sub(base) as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
 impl Packet {
@@ -56,8 +71,95 @@ impl Packet {
     }
 
     /// A data segment of subflow `sub` carrying data sequence number `dsn`.
+    #[inline]
     pub fn segment(flow: u32, sub: u16, seq: u64, dsn: u64, bytes: u32, ts: Nanos) -> Packet {
-        Packet { flow, sub, hop: 0, kind: Kind::Data, bytes, seq, dsn, ts, owd: 0, trig: 0, sack_lo: 0, sack_hi: 0, rwnd: 0 }
+        Packet { flow, sub, hop: 0, kind: Kind::Data, nsack: 0, bytes, seq, dsn, ts, owd: 0, trig: 0, rwnd: 0, sack: [[0; 2]; MAX_SACK_BLOCKS] }
+    }
+
+    /// An ACK with cumulative acknowledgement `seq` (DATA_ACK the same until the
+    /// connection stamps it), triggered by segment `trig`, no SACK block yet.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn ack(flow: u32, sub: u16, bytes: u32, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) -> Packet {
+        Packet {
+            flow,
+            sub,
+            hop: 0,
+            kind: Kind::Ack,
+            nsack: 0,
+            bytes,
+            seq,
+            dsn: seq,
+            ts,
+            owd,
+            trig: offset(trig, seq),
+            rwnd: rwnd.min(u32::MAX as u64) as u32,
+            sack: [[0; 2]; MAX_SACK_BLOCKS],
+        }
+    }
+
+    /// ACK: the segment that triggered it.
+    #[inline]
+    pub fn trig(&self) -> u64 {
+        self.seq.wrapping_add_signed(self.trig as i64)
+    }
+
+    /// ACK: the advertised window in segments (u64::MAX: unlimited).
+    #[inline]
+    pub fn rwnd(&self) -> u64 {
+        if self.rwnd == u32::MAX { u64::MAX } else { self.rwnd as u64 }
+    }
+
+    /// Sets the advertised window; 2^32 - 1 segments or more (6 TB of 1448-byte
+    /// segments) is unlimited.
+    #[inline]
+    pub fn set_rwnd(&mut self, segs: u64) {
+        self.rwnd = segs.min(u32::MAX as u64) as u32;
+    }
+
+    /// ACK: how many SACK blocks it carries.
+    #[inline]
+    pub fn sack_count(&self) -> usize {
+        self.nsack as usize
+    }
+
+    /// ACK: SACK block `i` as [lo, hi) segment numbers.
+    #[inline]
+    pub fn sack_block(&self, i: usize) -> (u64, u64) {
+        let [lo, hi] = self.sack[i];
+        (self.seq.wrapping_add_signed(lo as i64), self.seq.wrapping_add_signed(hi as i64))
+    }
+
+    /// ACK: appends the block [lo, hi) (relative to the cumulative ACK already
+    /// set in `seq`); false when the ACK is full or the block is out of the
+    /// offsets' reach (more than 2^31 segments from `seq`): it is then left out.
+    #[inline]
+    pub fn push_sack(&mut self, lo: u64, hi: u64) -> bool {
+        let n = self.nsack as usize;
+        let reach = 1u64 << 31;
+        if n >= MAX_SACK_BLOCKS || lo.abs_diff(self.seq) >= reach || hi.abs_diff(self.seq) >= reach {
+            return false;
+        }
+        self.sack[n] = [offset(lo, self.seq), offset(hi, self.seq)];
+        self.nsack += 1;
+        true
+    }
+
+    /// ACK: drops every SACK block.
+    #[inline]
+    pub fn clear_sack(&mut self) {
+        self.nsack = 0;
+    }
+
+    /// ACK: the first block is a DSACK (RFC 2883 section 4, as Linux's
+    /// tcp_check_dsack): below the cumulative ACK, or inside the second block.
+    #[inline]
+    pub fn first_is_dsack(&self) -> bool {
+        if self.nsack == 0 {
+            return false;
+        }
+        let [lo, hi] = self.sack[0];
+        lo < 0 || (self.nsack > 1 && lo >= self.sack[1][0] && hi <= self.sack[1][1])
     }
 }
 

@@ -332,10 +332,19 @@ fn headers(h: &mut [u8; 80], f: &FlowInfo, pkt: &Packet, idsn: u64) -> usize {
             put(&idsn.wrapping_add(1 + pkt.dsn * mss).to_be_bytes(), &mut n);
         }
     }
-    if !data && pkt.sack_hi > pkt.sack_lo && n + 12 <= 40 {
-        put(&[1, 1, 5, 10], &mut n);
-        put(&byte(pkt.sack_lo).to_be_bytes(), &mut n);
-        put(&byte(pkt.sack_hi).to_be_bytes(), &mut n);
+    if !data && pkt.sack_count() > 0 {
+        // SACK (RFC 2018) after two NOPs: as many of the ACK's blocks as the 40
+        // option bytes still hold (3 beside timestamps, 1 beside MPTCP's DSS), in
+        // the ACK's order, so a DSACK (RFC 2883) stays first.
+        let k = pkt.sack_count().min(40usize.saturating_sub(n + 4) / 8);
+        if k > 0 {
+            put(&[1, 1, 5, 2 + 8 * k as u8], &mut n);
+            for i in 0..k {
+                let (lo, hi) = pkt.sack_block(i);
+                put(&byte(lo).to_be_bytes(), &mut n);
+                put(&byte(hi).to_be_bytes(), &mut n);
+            }
+        }
     }
     let tcp_len = 20 + n;
 

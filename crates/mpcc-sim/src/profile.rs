@@ -79,6 +79,9 @@ impl Profile {
                 nic_backpressure: false,
                 hystart: false,
                 host_jitter_ns: 0,
+                // mpcc's receiver before profiles: the triggering segment's block only.
+                sack_blocks: 1,
+                dsack: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -94,6 +97,8 @@ impl Profile {
                 nic_backpressure: false, // opt-in: a NIC at the first link's rate locks phase with it (docs/host.md)
                 hystart: true,
                 host_jitter_ns: 0,
+                sack_blocks: 3, // beside timestamps (tcp_build_sack)
+                dsack: true,    // tcp_dsack = 1
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -110,6 +115,8 @@ impl Profile {
                 // ns-3's TcpCubic has HyStart on too, with other thresholds (docs/tcp.md): not modelled yet.
                 hystart: false,
                 host_jitter_ns: 0,
+                sack_blocks: 3, // as many as fit beside timestamps (TcpSocketBase::AddOptionSack)
+                dsack: false,   // ns-3's receiver never reports a duplicate
             },
         }
     }
@@ -134,6 +141,8 @@ impl Mechanisms {
             ("nic_backpressure", json!(self.nic_backpressure)),
             ("hystart", json!(self.hystart)),
             ("host_jitter_ns", json!(self.host_jitter_ns)),
+            ("sack_blocks", json!(self.sack_blocks)),
+            ("dsack", json!(self.dsack)),
         ]
     }
 }
@@ -171,6 +180,12 @@ pub struct Mechanisms {
     /// packet of its subflow (host.rs). Breaks the phase lock of a jitter-free
     /// sender at a DropTail queue; 0: none.
     pub host_jitter_ns: u64,
+    /// SACK blocks per ACK, 1 to `packet::MAX_SACK_BLOCKS` (RFC 2018 section 4:
+    /// the triggering segment's block, then the most recently reported others).
+    pub sack_blocks: u8,
+    /// Duplicate segments reported as DSACK (RFC 2883), and the sender's use of
+    /// them: undo of spurious retransmissions, RACK's reordering window.
+    pub dsack: bool,
 }
 
 #[cfg(test)]
@@ -201,6 +216,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 13, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 15, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -300,7 +300,7 @@ mod tests {
         let st = &mut s.snd.stats;
         (st.sent_packets, st.retransmissions, st.losses, st.timeouts, st.reinjections) = (11, 12, 13, 14, 15);
         (st.rack_losses, st.lost_retransmissions, st.tlp_probes) = (16, 17, 18);
-        (st.spurious_timeouts, st.undone_recoveries, st.recoveries) = (19, 20, 21);
+        (st.spurious_timeouts, st.undone_recoveries, st.recoveries, st.dsacks) = (19, 20, 21, 23);
         s.drops = 22;
         let want = [
             ("sent_packets", 11),
@@ -315,6 +315,7 @@ mod tests {
             ("undone_recoveries", 20),
             ("fast_recoveries", 21),
             ("drops", 22),
+            ("dsacks", 23),
         ];
         assert_eq!(want.len(), COUNTERS.len());
         let v = summary(&mut sim, 0.0);

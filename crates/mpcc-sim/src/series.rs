@@ -190,7 +190,7 @@ impl MetricSeries {
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::packet::{Kind, Packet};
+    use crate::packet::Packet;
     use serde_json::json;
 
     /// Asserts that `out`'s last row holds `want`, column by column and by name,
@@ -258,10 +258,7 @@ mod tests {
     fn every_link_column_records_the_value_it_is_named_for() {
         let (mut links, _) = world();
         let l = &mut links[LinkId(0)];
-        let p = Packet {
-            flow: 0, sub: 0, hop: 0, kind: Kind::Data, bytes: 1500, seq: 0, dsn: 0, ts: 0, owd: 0, trig: 0,
-            sack_lo: 0, sack_hi: 0, rwnd: 0,
-        };
+        let p = Packet::data(0, 0, 1500, 0);
         for _ in 0..4 {
             assert!(l.queue.enqueue(p, p.bytes, 0));
         }

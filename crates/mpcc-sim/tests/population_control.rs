@@ -151,7 +151,7 @@ fn intentional_duplicate_acks_and_off_on() {
         acks.push(ack(a));
     }
     assert_eq!(acks[0].seq, 2, "segment 2's own ACK is the first duplicate");
-    assert_eq!((acks[3].seq, acks[3].sack_lo, acks[3].sack_hi), (2, 3, 6));
+    assert_eq!((acks[3].seq, acks[3].sack_block(0)), (2, (3, 6)));
     let mut retx = Vec::new();
     for a in &acks {
         snd.process_ack(3 * MS, a, &mut cc, &mut retx);

@@ -1,7 +1,8 @@
 //! The TCP receiver: cumulative and SACK acknowledgements, a reordering buffer
 //! bounded by the receive buffer, optional delayed ACKs (RFC 1122/5681: every
 //! second full segment or after a timeout; out-of-order and hole-filling segments
-//! are acknowledged at once).
+//! are acknowledged at once). An ACK carries up to `tcp.sack_blocks` SACK blocks
+//! in RFC 2018's order and, with `tcp.dsack`, reports a duplicate first (RFC 2883).
 //!
 //! Inside an MPTCP connection it is a subflow receiver: only data in order at the
 //! subflow level moves up to the connection (as in Linux, where out-of-order data
@@ -10,7 +11,7 @@
 //! (`delivered_dsns`).
 
 use crate::config::TcpConfig;
-use crate::packet::{Kind, Packet};
+use crate::packet::Packet;
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
 
@@ -18,6 +19,10 @@ use std::collections::VecDeque;
 const NO_DSN: u64 = u64::MAX;
 /// No intentional hold of the cumulative ACK.
 const NO_HOLD: u64 = u64::MAX;
+/// Blocks the receiver remembers for repetition (Linux's TCP_NUM_SACKS): one
+/// more than an ACK carries, so a block consumed by the cumulative ACK leaves
+/// another to report.
+const RECENT: usize = 4;
 /// Immediate ACKs of a quick-ACK episode (Linux's TCP_MAX_QUICKACKS): at the start
 /// of the connection and after out-of-order data.
 const MAX_QUICKACKS: u32 = 16;
@@ -81,6 +86,25 @@ pub struct Receiver {
     /// Intentional duplicate-ACK episodes started and segments left unacknowledged while off.
     pub holds: u64,
     pub withheld: u64,
+    /// SACK blocks per ACK (`tcp.sack_blocks`) and DSACK (`tcp.dsack`).
+    sack_blocks: u8,
+    dsack: bool,
+    /// Out-of-order blocks most recently reported, the latest first (RFC 2018
+    /// section 4; Linux's selective_acks); only kept with more than one block per ACK.
+    recent: [(u64, u64); RECENT],
+    n_recent: u8,
+}
+
+/// What the first SACK block of an ACK reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum First {
+    /// Nothing (in-order data, or a segment outside the window).
+    None,
+    /// The block of out-of-order data holding the triggering segment.
+    Block(u64, u64),
+    /// A duplicate segment (RFC 2883), inside the held block `within` when it
+    /// lies above the cumulative ACK.
+    Dup(u64, Option<(u64, u64)>),
 }
 
 impl Receiver {
@@ -123,6 +147,10 @@ impl Receiver {
             high: 0,
             holds: 0,
             withheld: 0,
+            sack_blocks: tcp.mechanisms().sack_blocks.clamp(1, crate::packet::MAX_SACK_BLOCKS as u8),
+            dsack: tcp.mechanisms().dsack,
+            recent: [(0, 0); RECENT],
+            n_recent: 0,
         }
     }
 
@@ -139,36 +167,103 @@ impl Receiver {
         }
     }
 
-    fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, block: (u64, u64)) -> Packet {
-        let mut p = self.plain_ack(ts, owd, trig, block);
-        if self.hold < self.rcv_nxt {
-            // Intentional duplicate ACKs: the held segment stays unacknowledged and
-            // what arrived above it is SACKed, so the sender sees it as lost.
-            p.seq = self.hold;
-            if block.1 <= block.0 && self.hold + 1 < self.rcv_nxt {
-                p.sack_lo = self.hold + 1;
-                p.sack_hi = self.rcv_nxt;
+    /// The ACK to send: cumulative, then the SACK blocks (`ack_blocks`). The
+    /// usual ACK (no hold, nothing remembered: one block at most) is built inline.
+    #[inline(always)]
+    fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
+        if self.hold == NO_HOLD && self.n_recent == 0 {
+            match first {
+                First::None => return self.plain_ack(ts, owd, trig),
+                First::Block(lo, hi) => {
+                    let mut p = self.plain_ack(ts, owd, trig);
+                    p.push_sack(lo, hi);
+                    return p;
+                }
+                First::Dup(..) => {}
+            }
+        }
+        self.ack_blocks(ts, owd, trig, first)
+    }
+
+    #[inline(never)]
+    fn ack_blocks(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
+        let held = self.hold < self.rcv_nxt;
+        let seq = if held { self.hold } else { self.rcv_nxt };
+        let mut p = Packet::ack(self.flow, self.sub, self.header, seq, ts, owd, trig, self.buf_segs);
+        let mut skip = (0, 0);
+        // Intentional duplicate ACKs: the held segment stays unacknowledged and
+        // what arrived above it is SACKed, so the sender sees it as lost.
+        let hold_block = held && self.hold + 1 < self.rcv_nxt;
+        match first {
+            First::None => {
+                if hold_block {
+                    p.push_sack(self.hold + 1, self.rcv_nxt);
+                }
+            }
+            First::Block(lo, hi) => {
+                p.push_sack(lo, hi);
+                skip = (lo, hi);
+            }
+            First::Dup(d, within) => {
+                // RFC 2883 section 4: the duplicate first, then the block holding it.
+                p.push_sack(d, d + 1);
+                if let Some((lo, hi)) = within {
+                    if self.sack_blocks > 1 {
+                        p.push_sack(lo, hi);
+                        skip = (lo, hi);
+                    }
+                }
+            }
+        }
+        if self.sack_blocks > 1 && hold_block && first != First::None {
+            p.push_sack(self.hold + 1, self.rcv_nxt);
+        }
+        if self.sack_blocks > 1 {
+            // RFC 2018 section 4: then the most recently reported other blocks.
+            for &(lo, hi) in &self.recent[..self.n_recent as usize] {
+                if p.sack_count() >= self.sack_blocks as usize {
+                    break;
+                }
+                if (lo, hi) != skip && lo >= seq {
+                    p.push_sack(lo, hi);
+                }
             }
         }
         p
     }
 
-    fn plain_ack(&self, ts: Nanos, owd: Nanos, trig: u64, block: (u64, u64)) -> Packet {
-        Packet {
-            flow: self.flow,
-            sub: self.sub,
-            hop: 0,
-            kind: Kind::Ack,
-            bytes: self.header,
-            seq: self.rcv_nxt,
-            dsn: 0,
-            ts,
-            owd,
-            trig,
-            sack_lo: block.0,
-            sack_hi: block.1,
-            rwnd: self.buf_segs,
+    /// Remembers `block` as the latest reported, dropping the blocks it absorbed.
+    #[inline]
+    fn note_recent(&mut self, block: (u64, u64)) {
+        let mut kept = [(0, 0); RECENT];
+        kept[0] = block;
+        let mut n = 1;
+        for &r in &self.recent[..self.n_recent as usize] {
+            if n < RECENT && (r.1 < block.0 || r.0 > block.1) {
+                kept[n] = r;
+                n += 1;
+            }
         }
+        self.recent = kept;
+        self.n_recent = n as u8;
+    }
+
+    /// Drops the remembered blocks the cumulative ACK has passed.
+    #[inline]
+    fn forget_below(&mut self, nxt: u64) {
+        let mut n = 0;
+        for i in 0..self.n_recent as usize {
+            if self.recent[i].0 >= nxt {
+                self.recent[n] = self.recent[i];
+                n += 1;
+            }
+        }
+        self.n_recent = n as u8;
+    }
+
+    #[inline(always)]
+    fn plain_ack(&self, ts: Nanos, owd: Nanos, trig: u64) -> Packet {
+        Packet::ack(self.flow, self.sub, self.header, self.rcv_nxt, ts, owd, trig, self.buf_segs)
     }
 
     /// A data segment arrives at `now`. Returns the acknowledgement decision and the
@@ -205,7 +300,7 @@ impl Receiver {
         self.off = false;
         self.hold = NO_HOLD;
         let ts = self.last_ts.min(now);
-        self.plain_ack(ts, now - ts, self.rcv_nxt.saturating_sub(1), (0, 0))
+        self.plain_ack(ts, now - ts, self.rcv_nxt.saturating_sub(1))
     }
 
     fn receive(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
@@ -213,8 +308,11 @@ impl Receiver {
         let filled_hole = s + 1 < self.high;
         self.high = self.high.max(s + 1);
         self.last_ts = pkt.ts;
+        // The held segment's retransmission was asked for: no DSACK for it.
+        let mut dsack = self.dsack;
         if s == self.hold && (s < self.rcv_nxt || filled_hole) {
             self.hold = NO_HOLD; // its retransmission: acknowledge everything again
+            dsack = false;
         }
         let owd = now - pkt.ts;
         self.released.clear();
@@ -222,14 +320,23 @@ impl Receiver {
         self.received_bytes += payload as u64;
         if s < self.rcv_nxt {
             // A duplicate: acknowledge at once (the sender may have timed out).
-            return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), 0);
+            let first = if dsack { First::Dup(s, None) } else { First::None };
+            return (AckAction::Now(self.ack(pkt.ts, owd, s, first)), 0);
         }
         if s > self.rcv_nxt {
             if s >= self.rcv_nxt + self.buf_segs {
                 // Beyond the advertised window: discarded, acknowledged.
-                return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), 0);
+                return (AckAction::Now(self.ack(pkt.ts, owd, s, First::None)), 0);
             }
-            let block = self.insert(s);
+            let (block, new) = self.insert(s);
+            let first = if !new && dsack {
+                First::Dup(s, Some(block))
+            } else {
+                if new && self.sack_blocks > 1 {
+                    self.note_recent(block);
+                }
+                First::Block(block.0, block.1)
+            };
             if self.quickack {
                 self.quick = MAX_QUICKACKS; // out-of-order data: quick ACKs again
             }
@@ -239,7 +346,7 @@ impl Receiver {
             }
             self.dsn_ring[i] = pkt.dsn;
             self.ooo_peak = self.ooo_peak.max(self.ooo_segs);
-            return (AckAction::Now(self.ack(pkt.ts, owd, s, block)), 0);
+            return (AckAction::Now(self.ack(pkt.ts, owd, s, first)), 0);
         }
         // In order.
         let had_ooo = !self.ooo.is_empty();
@@ -251,6 +358,9 @@ impl Receiver {
             self.rcv_nxt = hi;
         }
         let delivered = self.rcv_nxt - before;
+        if self.n_recent > 0 {
+            self.forget_below(self.rcv_nxt);
+        }
         self.release(pkt.dsn);
         if !self.dsn_ring.is_empty() {
             self.dsn_ring.pop_front(); // the slot of segment `before` itself
@@ -266,7 +376,7 @@ impl Receiver {
         if had_ooo || !self.delayed_ack || self.quick > 0 {
             self.quick = self.quick.saturating_sub(1);
             self.pending = 0;
-            return (AckAction::Now(self.ack(pkt.ts, owd, s, (0, 0))), delivered);
+            return (AckAction::Now(self.ack(pkt.ts, owd, s, First::None)), delivered);
         }
         if self.pending == 0 {
             self.pending_ts = pkt.ts;
@@ -276,7 +386,7 @@ impl Receiver {
         self.pending += 1;
         if self.pending >= 2 {
             self.pending = 0;
-            return (AckAction::Now(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, (0, 0))), delivered);
+            return (AckAction::Now(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None)), delivered);
         }
         (AckAction::Delay, delivered)
     }
@@ -288,19 +398,20 @@ impl Receiver {
             return None;
         }
         self.pending = 0;
-        Some(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, (0, 0)))
+        Some(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None))
     }
 
-    /// Adds out-of-order segment `s`; returns the SACK block that now contains it.
-    fn insert(&mut self, s: u64) -> (u64, u64) {
+    /// Adds out-of-order segment `s`; returns the SACK block that now contains
+    /// it, and false if it was already held (a duplicate).
+    fn insert(&mut self, s: u64) -> ((u64, u64), bool) {
         let i = self.ooo.partition_point(|r| r.0 <= s);
         if i > 0 && self.ooo[i - 1].1 > s {
-            return self.ooo[i - 1]; // already held
+            return (self.ooo[i - 1], false); // already held
         }
         self.ooo_segs += 1;
         let joins_prev = i > 0 && self.ooo[i - 1].1 == s;
         let joins_next = i < self.ooo.len() && self.ooo[i].0 == s + 1;
-        match (joins_prev, joins_next) {
+        let block = match (joins_prev, joins_next) {
             (true, true) => {
                 self.ooo[i - 1].1 = self.ooo[i].1;
                 self.ooo.remove(i);
@@ -318,7 +429,8 @@ impl Receiver {
                 self.ooo.insert(i, (s, s + 1));
                 (s, s + 1)
             }
-        }
+        };
+        (block, true)
     }
 }
 
@@ -343,11 +455,11 @@ mod tests {
         let (a, d) = r.on_data(1, &data(0), 1448);
         assert_eq!((acked(a).seq, d), (1, 1));
         let a = acked(r.on_data(1, &data(2), 1448).0);
-        assert_eq!((a.seq, a.sack_lo, a.sack_hi), (1, 2, 3));
+        assert_eq!((a.seq, a.sack_count(), a.sack_block(0)), (1, 1, (2, 3)));
         let a = acked(r.on_data(1, &data(4), 1448).0);
-        assert_eq!((a.sack_lo, a.sack_hi), (4, 5));
+        assert_eq!((a.sack_count(), a.sack_block(0)), (1, (4, 5)));
         let a = acked(r.on_data(1, &data(3), 1448).0);
-        assert_eq!((a.sack_lo, a.sack_hi), (2, 5), "blocks merge");
+        assert_eq!((a.sack_count(), a.sack_block(0)), (1, (2, 5)), "blocks merge");
         assert_eq!(r.ooo_segs, 3);
         let (a, d) = r.on_data(1, &data(1), 1448);
         assert_eq!((acked(a).seq, d), (5, 4), "hole filled: everything delivered");
@@ -390,7 +502,7 @@ mod tests {
         let tcp = TcpConfig { rcv_buf_bytes: Some(4 * 1448), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         let a = acked(r.on_data(1, &data(4), 1448).0);
-        assert_eq!((a.sack_lo, a.sack_hi, a.rwnd), (0, 0, 4));
+        assert_eq!((a.sack_count(), a.rwnd()), (0, 4));
         assert_eq!(r.ooo_segs, 0);
         acked(r.on_data(1, &data(3), 1448).0);
         assert_eq!(r.ooo_segs, 1);
@@ -408,5 +520,100 @@ mod tests {
         acked(r.on_data(1, &data(19), 1448).0); // out of order: quick ACKs again
         acked(r.on_data(1, &data(18), 1448).0);
         assert!(matches!(r.on_data(1, &data(20), 1448).0, AckAction::Now(_)));
+    }
+
+    fn blocks(a: &Packet) -> Vec<(u64, u64)> {
+        (0..a.sack_count()).map(|i| a.sack_block(i)).collect()
+    }
+
+    fn linux_like(blocks: u8, dsack: bool) -> TcpConfig {
+        TcpConfig { sack_blocks: Some(blocks), dsack: Some(dsack), ..Default::default() }
+    }
+
+    #[test]
+    fn rfc2018_first_the_triggering_block_then_the_latest_others() {
+        let mut r = Receiver::new(0, &linux_like(3, false));
+        acked(r.on_data(1, &data(0), 1448).0);
+        // Holes at 1, 3, 5, 7: blocks 2, 4, 6, 8 arrive in that order.
+        assert_eq!(blocks(&acked(r.on_data(1, &data(2), 1448).0)), [(2, 3)]);
+        assert_eq!(blocks(&acked(r.on_data(1, &data(4), 1448).0)), [(4, 5), (2, 3)]);
+        assert_eq!(blocks(&acked(r.on_data(1, &data(6), 1448).0)), [(6, 7), (4, 5), (2, 3)]);
+        assert_eq!(blocks(&acked(r.on_data(1, &data(8), 1448).0)), [(8, 9), (6, 7), (4, 5)], "three at most");
+        // A segment extending an older block makes it first; the rest keep their order.
+        assert_eq!(blocks(&acked(r.on_data(1, &data(3), 1448).0)), [(2, 5), (8, 9), (6, 7)], "2-4 merged");
+        // Filling the first hole: the cumulative ACK passes [2, 5); the remaining
+        // blocks are repeated, most recent first.
+        let a = acked(r.on_data(1, &data(1), 1448).0);
+        assert_eq!((a.seq, blocks(&a)), (5, vec![(8, 9), (6, 7)]));
+        // An in-order arrival with no hole left: no block.
+        acked(r.on_data(1, &data(5), 1448).0);
+        acked(r.on_data(1, &data(7), 1448).0);
+        let a = acked(r.on_data(1, &data(9), 1448).0);
+        assert_eq!((a.seq, a.sack_count()), (10, 0));
+    }
+
+    #[test]
+    fn one_block_per_ack_is_the_triggering_block_only() {
+        let mut r = Receiver::new(0, &TcpConfig::default());
+        acked(r.on_data(1, &data(0), 1448).0);
+        acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!(blocks(&acked(r.on_data(1, &data(4), 1448).0)), [(4, 5)]);
+        let a = acked(r.on_data(1, &data(1), 1448).0);
+        assert_eq!((a.seq, a.sack_count()), (3, 0), "in order: no block");
+        // A duplicate: no DSACK with the rfc profile.
+        assert_eq!(acked(r.on_data(1, &data(0), 1448).0).sack_count(), 0);
+    }
+
+    #[test]
+    fn a_duplicate_is_reported_first_as_a_dsack() {
+        let mut r = Receiver::new(0, &linux_like(3, true));
+        for s in [0, 1, 3, 4, 6] {
+            r.on_data(1, &data(s), 1448);
+        }
+        // Below the cumulative ACK (RFC 2883 section 4.1): the DSACK, then the SACK blocks.
+        let a = acked(r.on_data(1, &data(1), 1448).0);
+        assert_eq!((a.seq, blocks(&a)), (2, vec![(1, 2), (6, 7), (3, 5)]));
+        assert!(a.first_is_dsack());
+        assert_eq!(a.trig(), 1);
+        // Above it, inside a SACKed block (section 4.2): the DSACK, the block holding it, then the others.
+        let a = acked(r.on_data(1, &data(4), 1448).0);
+        assert_eq!(blocks(&a), [(4, 5), (3, 5), (6, 7)]);
+        assert!(a.first_is_dsack());
+        // New data: an ordinary first block again.
+        let a = acked(r.on_data(1, &data(8), 1448).0);
+        assert_eq!(blocks(&a), [(8, 9), (6, 7), (3, 5)]);
+        assert!(!a.first_is_dsack());
+        // Without DSACK a duplicate adds nothing.
+        let mut r = Receiver::new(0, &linux_like(3, false));
+        r.on_data(1, &data(0), 1448);
+        assert_eq!(acked(r.on_data(1, &data(0), 1448).0).sack_count(), 0);
+    }
+
+    #[test]
+    fn ack_offsets_saturate_far_from_the_cumulative_ack() {
+        let mut p = Packet::ack(0, 0, 52, 1 << 40, 0, 0, 3, 1 << 40);
+        assert_eq!((p.trig() < p.seq, p.rwnd()), (true, u64::MAX), "a duplicate stays below; the window is unlimited");
+        assert!(!p.push_sack(3, 4), "a DSACK out of reach is left out");
+        assert!(p.push_sack((1 << 40) + 5, (1 << 40) + 9));
+        assert_eq!((p.sack_count(), p.sack_block(0)), (1, ((1 << 40) + 5, (1 << 40) + 9)));
+        p.set_rwnd(1000);
+        assert_eq!(p.rwnd(), 1000);
+    }
+
+    #[test]
+    fn a_held_ack_keeps_its_block_and_the_asked_for_retransmission_is_no_dsack() {
+        let mut r = Receiver::new(0, &linux_like(3, true));
+        r.on_data(1, &data(0), 1448);
+        r.start_hold(); // the receiver controller holds the cumulative ACK at 1
+        r.on_data(1, &data(1), 1448);
+        let a = acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!((a.seq, blocks(&a)), (1, vec![(2, 3)]));
+        // A duplicate of 2: the DSACK, then the held block holding it.
+        let a = acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!((a.seq, blocks(&a)), (1, vec![(2, 3), (2, 3)]));
+        assert!(a.first_is_dsack());
+        // The retransmission of 1 the hold asked for: everything acknowledged, no DSACK.
+        let a = acked(r.on_data(1, &data(1), 1448).0);
+        assert_eq!((a.seq, a.sack_count()), (3, 0));
     }
 }

@@ -19,14 +19,16 @@
 //! also finds lost retransmissions (RFC 8985 section 6), the tail loss probe
 //! (section 7), F-RTO (RFC 5682) and the undo of a spurious timeout or fast
 //! retransmit by timestamps (RFC 3522, Linux's tcp_try_undo_loss and
-//! tcp_try_undo_recovery), and Proportional Rate Reduction (RFC 6937). RTO, RACK's
+//! tcp_try_undo_recovery) or by DSACK (RFC 2883, tcp_try_undo_dsack), and
+//! Proportional Rate Reduction (RFC 6937). ACKs may carry up to three SACK blocks
+//! (RFC 2018, `tcp.sack_blocks`). RTO, RACK's
 //! reordering timer and the probe timer share one timer, as in Linux: `rto_deadline`
 //! is whichever is due first and `timer` says which.
 
 use super::rtt::RttEstimator;
 use crate::config::TcpConfig;
 use crate::profile::Mechanisms;
-use crate::packet::{Kind, Packet};
+use crate::packet::{Kind, Packet, MAX_SACK_BLOCKS};
 use mpcc_algo::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
@@ -85,6 +87,8 @@ pub struct SenderStats {
     /// Timeouts and fast recoveries found spurious and undone.
     pub spurious_timeouts: u64,
     pub undone_recoveries: u64,
+    /// ACKs whose first SACK block was a DSACK (RFC 2883).
+    pub dsacks: u64,
 }
 
 /// Which deadline the sender's one timer holds.
@@ -196,6 +200,25 @@ pub struct Sender {
     recover_fs: u64,
     /// Segments the last ACK delivered (PRR-SSRB's DeliveredData).
     prr_last: u64,
+    /// The previous ACK's SACK blocks, clipped to what was outstanding: every
+    /// segment in them is known SACKed, so the next ACK's blocks are walked
+    /// around them (Linux's recv_sack_cache). Used with more than one block per ACK.
+    sack_cache: [(u64, u64); MAX_SACK_BLOCKS],
+    n_cache: usize,
+    /// DSACK undo (Linux's undo_marker, undo_retrans): the first segment of the
+    /// last loss episode that may still be undone (u64::MAX: none), its kind, and
+    /// its retransmissions not yet reported as duplicates.
+    dsack_marker: u64,
+    dsack_kind: Episode,
+    undo_retrans: u64,
+    /// RACK's reordering window multiplier (RFC 8985 6.2 step 4, Linux's
+    /// reo_wnd_steps): grown by DSACK at most once per round trip (until `una`
+    /// passes `reo_round`), back to 1 after `reo_persist` recoveries.
+    reo_mult: u32,
+    reo_round: u64,
+    reo_persist: u8,
+    /// Every retransmission of the episode came back as a duplicate: undo it.
+    dsack_undo_due: bool,
     pub stats: SenderStats,
     /// Congestion-control event recorder (`record_cc`), None when off.
     pub rec: Option<crate::cc_record::Recorder>,
@@ -261,6 +284,15 @@ impl Sender {
             prr_out: 0,
             recover_fs: 0,
             prr_last: 0,
+            sack_cache: [(0, 0); MAX_SACK_BLOCKS],
+            n_cache: 0,
+            dsack_marker: u64::MAX,
+            dsack_kind: Episode::None,
+            undo_retrans: 0,
+            reo_mult: 1,
+            reo_round: 0,
+            reo_persist: 0,
+            dsack_undo_due: false,
             stats: SenderStats::default(),
             rec: None,
         }
@@ -359,7 +391,7 @@ impl Sender {
         self.rtt.sample(rtt);
         // The ACK left the receiver when the segment it echoes arrived there.
         self.ts_recent = self.ts_recent.max(ack.ts + ack.owd);
-        self.rwnd = ack.rwnd;
+        self.rwnd = ack.rwnd();
         let mut delivered = 0u64;
         let rack = self.mech.rack;
         // RACK: the most recently sent segment this ACK shows delivered, and the
@@ -393,22 +425,8 @@ impl Sender {
             self.retx_next = self.retx_next.max(self.una);
         }
 
-        // SACK: the block around the triggering segment, grown from it outwards so
-        // that in the usual case only the new segment is visited.
-        if ack.sack_hi > ack.sack_lo && ack.trig >= self.una && ack.trig < self.nxt {
-            let lo = ack.sack_lo.max(self.una);
-            let hi = ack.sack_hi.min(self.nxt);
-            delivered += self.sack_noted(ack.trig, &mut newest, now, fack, ack.ts) as u64;
-            let mut s = ack.trig;
-            while s > lo && self.sack_noted(s - 1, &mut newest, now, fack, ack.ts) {
-                delivered += 1;
-                s -= 1;
-            }
-            let mut s = ack.trig + 1;
-            while s < hi && self.sack_noted(s, &mut newest, now, fack, ack.ts) {
-                delivered += 1;
-                s += 1;
-            }
+        if ack.sack_count() > 0 {
+            delivered += self.process_sack(ack, &mut newest, now, fack);
         }
         self.mark_lost();
         if rack {
@@ -418,6 +436,10 @@ impl Sender {
             self.rack_detect_loss(now);
         }
 
+        if self.dsack_undo_due {
+            self.dsack_undo_due = false;
+            self.undo_dsack(now, cc);
+        }
         // Undo (RFC 3522's Eifel detection, as Linux's tcp_packet_delayed): the
         // first retransmitted segment is acknowledged by an ACK that echoes a send
         // time before that retransmission: the original arrived, nothing was lost.
@@ -437,6 +459,13 @@ impl Sender {
         // Recovery epochs.
         if self.in_recovery && self.una >= self.recover {
             self.in_recovery = false;
+            if self.reo_persist > 0 {
+                // RFC 8985 6.2 step 4: the widened window lasts 16 recoveries.
+                self.reo_persist -= 1;
+                if self.reo_persist == 0 {
+                    self.reo_mult = 1;
+                }
+            }
             if self.episode == Episode::Recovery {
                 self.episode = Episode::None;
             }
@@ -491,6 +520,113 @@ impl Sender {
         self.rearm();
     }
 
+    /// The ACK's SACK blocks. One block per ACK (`sack_blocks` = 1): the block
+    /// around the triggering segment, grown from it outwards until known SACKed
+    /// segments, so only the new segment is visited in the usual case. More
+    /// blocks, or DSACK: `process_sack_blocks`, out of line so that the one-block
+    /// path costs what it did before.
+    #[inline]
+    fn process_sack(&mut self, ack: &Packet, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> u64 {
+        if self.mech.sack_blocks > 1 || self.mech.dsack {
+            return self.process_sack_blocks(ack, newest, now, fack);
+        }
+        self.sack_around_trig(ack, newest, now, fack)
+    }
+
+    #[inline]
+    fn sack_around_trig(&mut self, ack: &Packet, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> u64 {
+        let trig = ack.trig();
+        if trig < self.una || trig >= self.nxt {
+            return 0;
+        }
+        let (lo, hi) = ack.sack_block(0);
+        let (lo, hi) = (lo.max(self.una), hi.min(self.nxt));
+        let mut delivered = self.sack_noted(trig, newest, now, fack, ack.ts) as u64;
+        let mut s = trig;
+        while s > lo && self.sack_noted(s - 1, newest, now, fack, ack.ts) {
+            delivered += 1;
+            s -= 1;
+        }
+        let mut s = trig + 1;
+        while s < hi && self.sack_noted(s, newest, now, fack, ack.ts) {
+            delivered += 1;
+            s += 1;
+        }
+        delivered
+    }
+
+    /// Several blocks: each is walked around the previous ACK's blocks (RFC 2018
+    /// section 4 repeats them). A first block that is a DSACK (RFC 2883) goes to
+    /// `on_dsack`.
+    #[inline(never)]
+    fn process_sack_blocks(&mut self, ack: &Packet, newest: &mut Option<(Nanos, u64)>, now: Nanos, fack: u64) -> u64 {
+        let mut first = 0;
+        if ack.first_is_dsack() {
+            first = 1;
+            self.stats.dsacks += 1;
+            if self.mech.dsack {
+                let (lo, hi) = ack.sack_block(0);
+                self.on_dsack(lo, hi);
+            }
+        }
+        if self.mech.sack_blocks <= 1 {
+            return if first == 0 { self.sack_around_trig(ack, newest, now, fack) } else { 0 };
+        }
+        let mut delivered = 0;
+        let cache = self.sack_cache;
+        let n_cache = self.n_cache;
+        self.n_cache = 0;
+        for i in first..ack.sack_count() {
+            let (lo, hi) = ack.sack_block(i);
+            let (lo, hi) = (lo.max(self.una), hi.min(self.nxt));
+            let mut s = lo;
+            'walk: while s < hi {
+                for &(clo, chi) in &cache[..n_cache] {
+                    if clo <= s && s < chi {
+                        s = chi;
+                        continue 'walk;
+                    }
+                }
+                delivered += self.sack_noted(s, newest, now, fack, ack.ts) as u64;
+                s += 1;
+            }
+            if lo < hi && self.n_cache < MAX_SACK_BLOCKS {
+                self.sack_cache[self.n_cache] = (lo, hi);
+                self.n_cache += 1;
+            }
+        }
+        delivered
+    }
+
+    /// A DSACK for [lo, hi) (RFC 2883). RACK widens its reordering window (RFC
+    /// 8985 6.2 step 4, Linux's tcp_rack_update_reo_wnd); the loss episode is
+    /// undone once every retransmission it sent came back as a duplicate: the
+    /// originals had arrived (Linux's tcp_try_undo_dsack through undo_retrans).
+    #[inline(never)]
+    fn on_dsack(&mut self, lo: u64, hi: u64) {
+        if self.mech.rack && self.una >= self.reo_round {
+            self.reo_mult = (self.reo_mult + 1).min(255);
+            self.reo_round = self.nxt;
+            self.reo_persist = 16; // Linux's TCP_RACK_RECOVERY_THRESH
+        }
+        if self.mech.undo && self.dsack_marker != u64::MAX && lo >= self.dsack_marker && self.undo_retrans > 0 {
+            self.undo_retrans = self.undo_retrans.saturating_sub(hi - lo);
+            if self.undo_retrans == 0 {
+                self.dsack_undo_due = true;
+            }
+        }
+    }
+
+    /// Undo after DSACK showed every retransmission of the episode unneeded,
+    /// during its recovery or after it (Linux keeps undo_marker past the episode).
+    #[inline(never)]
+    fn undo_dsack(&mut self, now: Nanos, cc: &mut Controller) {
+        if self.episode == Episode::None {
+            self.episode = self.dsack_kind;
+        }
+        self.undo(now, cc);
+    }
+
     /// Starts fast recovery when the oldest outstanding segment is lost (RFC 6675
     /// section 5), unless a timeout's recovery is still under way (RFC 6582).
     #[inline(never)]
@@ -503,6 +639,9 @@ impl Sender {
                 self.episode = Episode::Recovery;
                 self.retrans_stamp = now;
                 self.undo_una = self.una;
+                self.dsack_marker = self.una;
+                self.dsack_kind = Episode::Recovery;
+                self.undo_retrans = 0;
             }
             if self.mech.prr {
                 self.prr_delivered = 0;
@@ -573,8 +712,11 @@ impl Sender {
     fn reo_wnd(&self) -> Nanos {
         if !self.reordering_seen && (self.in_recovery || self.sacked_out >= self.dupthresh as u64) {
             0
-        } else {
+        } else if self.reo_mult == 1 {
             self.rtt.min_rtt / 4
+        } else {
+            // Widened by DSACK, at most SRTT (tcp_rack_reo_wnd).
+            (self.rtt.min_rtt / 4 * self.reo_mult as u64).min(self.rtt.srtt)
         }
     }
 
@@ -790,6 +932,8 @@ impl Sender {
         seg.sent = now;
         let (dsn, payload) = (seg.dsn, seg.payload);
         self.stats.retransmissions += 1;
+        // Retransmissions of the episode DSACK may undo (Linux's undo_retrans).
+        self.undo_retrans += (seq >= self.dsack_marker) as u64;
         self.retx_next = seq + 1;
         // Retransmitting the oldest segment restarts the timer (as Linux does):
         // otherwise a fast retransmission queued behind a full buffer would
@@ -912,11 +1056,15 @@ impl Sender {
         // restores what it saved at its last reduction).
         if self.episode == Episode::None && self.una < self.nxt {
             self.undo_una = self.una;
+            self.dsack_marker = self.una;
+            self.dsack_kind = Episode::Timeout;
+            self.undo_retrans = 0;
             self.retrans_stamp = now;
             // RFC 5682: the next ACKs tell whether the timeout was spurious.
             self.frto = if self.mech.frto && self.backoff == 0 { 1 } else { 0 };
         } else {
             self.undo_una = u64::MAX;
+            self.dsack_marker = u64::MAX;
             self.frto = 0;
         }
         self.episode = Episode::Timeout;
@@ -943,6 +1091,7 @@ impl Sender {
             _ => self.stats.undone_recoveries += 1,
         }
         cc.undo(self.sf, now);
+        self.dsack_marker = u64::MAX;
         for s in self.board.iter_mut() {
             if s.flags & (LOST | RETX | SACKED) == LOST {
                 s.flags &= !LOST;
@@ -1032,6 +1181,7 @@ impl Sender {
         if self.una >= high {
             self.tlp_high = None;
             if std::mem::take(&mut self.tlp_retx) {
+                self.dsack_marker = u64::MAX; // a reduction of its own: the saved state is gone
                 let ev = self.congestion_event(now, CongestionKind::Loss);
                 cc.on_congestion(self.sf, &ev);
                 cc.on_recovery_exit(self.sf, now);
@@ -1056,7 +1206,11 @@ mod tests {
     use mpcc_algo::{build, Params};
 
     fn ack(cum: u64, trig: u64, lo: u64, hi: u64, ts: Nanos) -> Packet {
-        Packet { flow: 0, sub: 0, hop: 0, kind: Kind::Ack, bytes: 52, seq: cum, dsn: cum, ts, owd: 0, trig, sack_lo: lo, sack_hi: hi, rwnd: u64::MAX }
+        let mut p = Packet::ack(0, 0, 52, cum, ts, 0, trig, u64::MAX);
+        if hi > lo {
+            p.push_sack(lo, hi);
+        }
+        p
     }
 
     /// The textbook sender (`rfc` profile).
@@ -1221,5 +1375,143 @@ mod tests {
         let (s, _, _) = setup();
         assert_eq!(s.timer, Timer::Rto);
         assert_eq!(s.rto_deadline, Some(1_000_000_000));
+    }
+
+    fn with(tcp: TcpConfig) -> (Sender, Controller, Vec<Packet>) {
+        let mut cc = build("reno", &Params::new()).unwrap();
+        cc.add_subflow(0);
+        let mut s = Sender::new(0, 0, &tcp);
+        s.set_app_bytes(u64::MAX);
+        let mut out = Vec::new();
+        s.send(0, &cc, &mut out);
+        (s, cc, out)
+    }
+
+    /// An ACK with SACK blocks, first to last.
+    fn acks(cum: u64, trig: u64, blocks: &[(u64, u64)], ts: Nanos) -> Packet {
+        let mut p = Packet::ack(0, 0, 52, cum, ts, 0, trig, u64::MAX);
+        for &(lo, hi) in blocks {
+            assert!(p.push_sack(lo, hi));
+        }
+        p
+    }
+
+    fn three_blocks() -> TcpConfig {
+        TcpConfig { sack_blocks: Some(3), ..Default::default() }
+    }
+
+    #[test]
+    fn every_block_of_an_ack_marks_the_scoreboard() {
+        let (mut s, mut cc, mut out) = with(three_blocks());
+        out.clear();
+        // Holes at 0, 2, 4; the ACKs reporting 1 and 3 are lost. The third carries all three blocks.
+        s.on_ack(100 * MS, &acks(0, 5, &[(5, 6), (3, 4), (1, 2)], 0), &mut cc, &mut out);
+        assert_eq!(s.sacked_out, 3);
+        assert!(s.in_recovery, "three segments SACKed above the hole at 0");
+        assert_eq!(s.pipe, s.pipe_recount());
+        // A repeated block that grew at its lower edge: only the new segment is new.
+        s.on_ack(100 * MS, &acks(0, 2, &[(2, 4), (5, 6), (1, 2)], 0), &mut cc, &mut out);
+        assert_eq!(s.sacked_out, 4);
+        assert_eq!(s.pipe, s.pipe_recount());
+        // A block below the cumulative ACK (a DSACK) marks nothing.
+        s.on_ack(100 * MS, &acks(4, 0, &[(0, 1), (5, 6)], 0), &mut cc, &mut out);
+        assert_eq!((s.una, s.sacked_out, s.stats.dsacks), (4, 1, 1));
+        assert_eq!(s.pipe, s.pipe_recount());
+    }
+
+    #[test]
+    fn one_block_per_ack_grows_the_triggering_block_only() {
+        // The rfc profile reads only the first block, grown from the triggering segment.
+        let (mut s, mut cc, mut out) = with(TcpConfig::default());
+        out.clear();
+        s.on_ack(100 * MS, &acks(0, 5, &[(5, 6), (3, 4), (1, 2)], 0), &mut cc, &mut out);
+        assert_eq!(s.sacked_out, 1);
+    }
+
+    /// A spurious fast retransmit: segment 0 is delayed, 1..3 arrive first.
+    fn spurious_fast_retransmit(tcp: TcpConfig) -> (Sender, Controller, (f64, f64)) {
+        let (mut s, mut cc, mut out) = with(tcp);
+        out.clear();
+        s.on_ack(100 * MS, &acks(0, 1, &[(1, 2)], 0), &mut cc, &mut out);
+        s.on_ack(100 * MS, &acks(0, 2, &[(1, 3)], 0), &mut cc, &mut out);
+        let before = (cc.cwnd(0), cc.ssthresh(0));
+        s.on_ack(100 * MS, &acks(0, 3, &[(1, 4)], 0), &mut cc, &mut out);
+        assert!(s.in_recovery);
+        assert_eq!(s.stats.retransmissions, 1);
+        assert!(cc.cwnd(0) < before.0);
+        // The original arrives: everything is acknowledged and recovery ends. Its
+        // ACK is lost; the next one echoes a later segment, so timestamps cannot tell.
+        let n = s.nxt;
+        s.on_ack(150 * MS, &acks(n, n - 1, &[], 100 * MS), &mut cc, &mut out);
+        assert!(!s.in_recovery);
+        assert_eq!(s.stats.undone_recoveries, 0);
+        (s, cc, before)
+    }
+
+    #[test]
+    fn a_dsack_undoes_a_spurious_fast_retransmit_exactly() {
+        let tcp = TcpConfig { undo: Some(true), dsack: Some(true), ..three_blocks() };
+        let (mut s, mut cc, before) = spurious_fast_retransmit(tcp);
+        let mut out = Vec::new();
+        // The retransmission of 0 arrives as a duplicate: a DSACK below the cumulative ACK.
+        let n = s.una;
+        s.on_ack(200 * MS, &acks(n, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries), (1, 1));
+        assert_eq!((cc.cwnd(0), cc.ssthresh(0)), before, "the window before the reduction, exactly");
+        // A second DSACK of the same episode does nothing more.
+        let cwnd = cc.cwnd(0);
+        s.on_ack(210 * MS, &acks(s.una, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries, cc.cwnd(0)), (2, 1, cwnd));
+    }
+
+    #[test]
+    fn no_undo_without_dsack_or_while_a_retransmission_is_unaccounted() {
+        // DSACK off: the duplicate's block is counted but changes nothing.
+        let tcp = TcpConfig { undo: Some(true), dsack: Some(false), ..three_blocks() };
+        let (mut s, mut cc, _) = spurious_fast_retransmit(tcp);
+        let cwnd = cc.cwnd(0);
+        s.on_ack(200 * MS, &acks(s.una, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out_vec());
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries, cc.cwnd(0)), (1, 0, cwnd));
+        // Two retransmissions, one reported duplicate: the other may have repaired a loss.
+        let tcp = TcpConfig { undo: Some(true), dsack: Some(true), ..three_blocks() };
+        let (mut s, mut cc, mut out) = with(tcp);
+        out.clear();
+        let mut t = 3;
+        while s.stats.retransmissions < 3 {
+            s.on_ack(100 * MS, &acks(0, t, &[(3, t + 1)], 0), &mut cc, &mut out);
+            t += 1;
+        }
+        assert_eq!(out.iter().filter(|p| p.seq < 3).count(), 3, "0, 1 and 2 lost by DupThresh and resent");
+        let cwnd = cc.cwnd(0);
+        s.on_ack(200 * MS, &acks(3, 2, &[(3, t)], 100 * MS), &mut cc, &mut out);
+        s.on_ack(210 * MS, &acks(3, 0, &[(0, 1), (3, t)], 100 * MS), &mut cc, &mut out);
+        s.on_ack(220 * MS, &acks(3, 0, &[(0, 1), (3, t)], 100 * MS), &mut cc, &mut out);
+        assert_eq!((s.stats.dsacks, s.stats.undone_recoveries), (2, 0), "a retransmission still unaccounted for");
+        assert!(cc.cwnd(0) <= cwnd);
+        s.on_ack(230 * MS, &acks(3, 1, &[(1, 3), (3, t)], 100 * MS), &mut cc, &mut out);
+        assert_eq!(s.stats.undone_recoveries, 1, "every retransmission reported duplicate");
+    }
+
+    fn out_vec() -> Vec<Packet> {
+        Vec::new()
+    }
+
+    #[test]
+    fn a_dsack_widens_rack_reordering_window_once_per_round_trip() {
+        let tcp = TcpConfig { profile: crate::profile::Profile::Linux, ..Default::default() };
+        let (mut s, mut cc, mut out) = with(tcp);
+        out.clear();
+        s.on_ack(100 * MS, &acks(1, 0, &[], 0), &mut cc, &mut out);
+        let base = s.reo_wnd();
+        assert_eq!(base, 25 * MS, "min_rtt / 4");
+        s.on_ack(101 * MS, &acks(2, 0, &[(0, 1)], 0), &mut cc, &mut out);
+        assert_eq!(s.reo_wnd(), 50 * MS);
+        s.on_ack(102 * MS, &acks(3, 0, &[(0, 1)], 0), &mut cc, &mut out);
+        assert_eq!(s.reo_wnd(), 50 * MS, "at most once per round trip");
+        let n = s.nxt;
+        s.on_ack(200 * MS, &acks(n, 0, &[], 100 * MS), &mut cc, &mut out);
+        s.on_ack(201 * MS, &acks(n, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
+        assert_eq!(s.reo_wnd(), 75 * MS);
+        assert_eq!(s.stats.dsacks, 3);
     }
 }
