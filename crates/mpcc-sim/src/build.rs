@@ -133,9 +133,6 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         }
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = fc.app.bytes();
-        if app_bytes == 0 {
-            return Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes")));
-        }
         // The connection's receive buffer bounds the data level; subflow receivers
         // hold only data inside it, so they need no limit of their own.
         let buf_segs = match tcp.rcv_buf_bytes {
@@ -244,7 +241,6 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             held_area: 0,
             held_at: 0,
             header: tcp.header_bytes,
-            delack_timeout: tcp.mechanisms().delack_timeout_ns,
             pacing_ratios: (tcp.pacing_ss_ratio, tcp.pacing_ca_ratio),
             base: FlowCounters::default(),
         });

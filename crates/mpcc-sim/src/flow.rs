@@ -158,7 +158,7 @@ pub struct Flow {
     pub held_area: u128,
     pub held_at: Nanos,
     pub header: u32,
-    pub delack_timeout: Nanos,
+
     /// Linux's pacing ratios in percent (slow start, congestion avoidance).
     pub pacing_ratios: (u32, u32),
     pub base: FlowCounters,

@@ -5,7 +5,8 @@
 //! once and forever. The ceilings are generous: the front end's are stricter
 //! (docs/scenarios.md). Errors name the canonical field and what is allowed.
 
-use crate::config::{AppConfig, CapacityConfig, Config, FlowConfig, TcpConfig};
+use crate::app::config::RangeChecks;
+use crate::config::{CapacityConfig, Config, FlowConfig, TcpConfig};
 use mpcc_core::Nanos;
 
 /// Any time, delay or period: 10^7 s (116 days). Sums of a few such values stay
@@ -76,28 +77,7 @@ fn flow(cfg: &Config, f: &FlowConfig) -> Result<(), String> {
         }
     }
     tcp(&field, &f.tcp)?;
-    match &f.app {
-        AppConfig::File { bytes } => size(&field("app.bytes"), *bytes),
-        AppConfig::Cbr(c) => {
-            rate(&field("app.rate_bps"), c.rate_bps, false)?;
-            time(&field("app.startup_ns"), c.startup_ns, 0)?;
-            c.rebuffer_ns.map_or(Ok(()), |t| time(&field("app.rebuffer_ns"), t, 0))
-        }
-        AppConfig::Vbr(c) => {
-            if let Some(r) = c.rate_bps {
-                rate(&field("app.rate_bps"), r, false)?;
-            }
-            time(&field("app.startup_ns"), c.startup_ns, 0)?;
-            c.rebuffer_ns.map_or(Ok(()), |t| time(&field("app.rebuffer_ns"), t, 0))
-        }
-        AppConfig::Web(c) => {
-            for (k, &b) in c.objects.iter().flatten().enumerate() {
-                size(&field(&format!("app.objects.{k}")), b)?;
-            }
-            Ok(())
-        }
-        AppConfig::Bulk | AppConfig::Onoff(_) => Ok(()),
-    }
+    f.app.check_ranges(&field, &RangeChecks { time, rate, size })
 }
 
 /// A host's processing delay is microseconds; a second is far past any host.

@@ -214,7 +214,9 @@ impl Sim {
             }
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
-                if let Some(ack) = self.flows[flow].subs[sub as usize].rcv.on_delack_timer() {
+                let r = &mut self.flows[flow].subs[sub as usize].rcv;
+                r.delack_event_at = None;
+                if let Some(ack) = r.on_delack_timer() {
                     self.send_ack(ack);
                 }
             }
@@ -412,7 +414,7 @@ impl Sim {
     #[inline]
     fn arm_rto(&mut self, flow: FlowId, sub: u16) {
         let s = &mut self.flows[flow].subs[sub as usize].snd;
-        if let Some(d) = s.rto_deadline {
+        if let Some(d) = s.poll_at() {
             if s.rto_event_at.is_none_or(|at| at > d) {
                 s.rto_event_at = Some(d);
                 self.events.schedule(d, Event::Rto { flow, sub });
@@ -544,10 +546,10 @@ impl Sim {
             AckAction::Now(ack) => self.send_ack(ack),
             AckAction::Withhold => {}
             AckAction::Delay => {
+                // One pending DelAck event per subflow, at the receiver's `poll_at()`.
                 let r = &mut f.subs[pkt.sub as usize].rcv;
-                if !r.delack_armed {
-                    r.delack_armed = true;
-                    let t = now + f.delack_timeout;
+                if let Some(t) = r.poll_at().filter(|&t| r.delack_event_at != Some(t)) {
+                    r.delack_event_at = Some(t);
                     self.events.schedule(t, Event::DelAck { flow: pkt.flow_id(), sub: pkt.sub });
                 }
             }

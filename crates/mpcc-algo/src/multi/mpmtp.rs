@@ -26,9 +26,9 @@
 //!   with a loss-based flow stopped growing for tens of seconds (docs/algorithms/mpmtp.md).
 
 use super::base::Path;
+use super::window::{Coupled, CouplingRule, Record};
 use crate::common::secs;
-use crate::{AckEvent, CongestionControl, CongestionEvent};
-use mpcc_core::Nanos;
+use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
 
@@ -86,17 +86,25 @@ pub struct MtpPath {
     alpha_acked: f64,
 }
 
-impl MtpPath {
-    /// The subflow left: out of every coupling sum.
-    pub fn retire(&mut self) {
+impl Record for MtpPath {
+    #[inline]
+    fn path(&self) -> &Path {
+        &self.p
+    }
+    #[inline]
+    fn path_mut(&mut self) -> &mut Path {
+        &mut self.p
+    }
+    /// Out of every coupling sum, the loss-rate balance included.
+    fn retire(&mut self) {
         self.p.retire();
         self.delivered = 0.0;
     }
 }
 
+/// MPMTP's rule.
 #[derive(Clone, Debug)]
-pub struct MpMtp {
-    init_cwnd: f64,
+pub struct MpMtpRule {
     pub beta: f64,
     /// CUBIC's C in the fairness factor (segments/s^3).
     pub c: f64,
@@ -107,33 +115,60 @@ pub struct MpMtp {
     /// Lower bound of B (the paper's B_max can go negative).
     pub b_floor: f64,
     pub delta_max: f64,
-    pub(crate) paths: Vec<MtpPath>,
-    pub(crate) saved: super::base::Saved<MtpPath>,
 }
+
+/// MPMTP: its rule over the shared per-subflow driver.
+pub type MpMtp = Coupled<MpMtpRule>;
 
 impl MpMtp {
     #[allow(clippy::too_many_arguments)]
     pub fn new(init_cwnd: f64, beta: f64, c: f64, load_balance: bool, fairness: bool, rise: f64, b_floor: f64, delta_max: f64) -> MpMtp {
-        MpMtp { init_cwnd, beta, c, load_balance, fairness, rise, b_floor, delta_max, paths: Vec::new(), saved: Default::default() }
+        Coupled::with_rule(init_cwnd, MpMtpRule { beta, c, load_balance, fairness, rise, b_floor, delta_max })
     }
 
+    /// The increasing parameter alpha_r (before B and delta); see [`MpMtpRule::alpha`].
+    pub fn alpha(&mut self, r: usize) -> f64 {
+        self.rule.alpha(&mut self.paths, r)
+    }
+
+    /// Load-balancing factor B_r; see [`MpMtpRule::balance`].
+    pub fn balance(&self, r: usize) -> f64 {
+        self.rule.balance(&self.paths, r)
+    }
+
+    /// Common fairness factor delta; see [`MpMtpRule::delta`].
+    pub fn delta(&self) -> f64 {
+        self.rule.delta(&self.paths)
+    }
+
+    /// The concave or convex profile of subflow `r`'s alpha, without L.
+    pub fn shape(&mut self, r: usize) -> f64 {
+        self.rule.shape(&mut self.paths[r])
+    }
+
+    /// L of a subflow; see [`MpMtpRule::linear`].
+    pub fn linear(q: &MtpPath) -> f64 {
+        MpMtpRule::linear(q)
+    }
+}
+
+impl MpMtpRule {
     /// The increasing parameter alpha_r (before B and delta): the concave/convex shape
     /// times L, kept within Eq. 11's bounds `1 <= alpha_r <= w_r` (the shape is capped
     /// at w; L's product with it is floored at alpha_min = 1, so the linear profile
     /// still grows by at least one segment per round, "linearly until a packet loss").
-    pub fn alpha(&mut self, r: usize) -> f64 {
-        (self.shape(r) * Self::linear(&self.paths[r])).max(1.0)
+    pub fn alpha(&self, subs: &mut [MtpPath], r: usize) -> f64 {
+        (self.shape(&mut subs[r]) * Self::linear(&subs[r])).max(1.0)
     }
 
     /// The concave or convex profile of alpha_r, without L.
-    fn shape(&mut self, r: usize) -> f64 {
+    fn shape(&self, q: &mut MtpPath) -> f64 {
         let beta = self.beta;
-        let q = &mut self.paths[r];
         let w = q.p.cwnd;
         if q.w_max <= 0.0 {
             return 1.0;
         }
-        let a = if w < q.w_max {
+        if w < q.w_max {
             q.in_convex = false;
             let a_max = (1.0 - beta) * q.w_max;
             let span = beta * q.w_max;
@@ -145,12 +180,11 @@ impl MpMtp {
                 q.alpha_cvx = 1.0;
             }
             q.alpha_cvx
-        };
-        a
+        }
     }
 
     /// L: 1 until the RTT rise, then falls from 1 at RTT_min to 1/w at RTT_max.
-    fn linear(q: &MtpPath) -> f64 {
+    pub fn linear(q: &MtpPath) -> f64 {
         let (cur, lo) = (q.p.srtt, q.rise_rtt);
         let l_min = 1.0 / q.p.cwnd.max(1.0);
         if lo <= 0.0 || cur <= lo {
@@ -181,22 +215,22 @@ impl MpMtp {
     }
 
     /// Load-balancing factor B_r (1 when the loss rates are equal or unknown).
-    pub fn balance(&self, r: usize) -> f64 {
+    pub fn balance(&self, subs: &[MtpPath], r: usize) -> f64 {
         let (mut lo, mut hi, mut sum, mut n) = (f64::INFINITY, 0.0f64, 0.0, 0u32);
-        for q in self.paths.iter().filter(|q| q.delivered > 0.0) {
+        for q in subs.iter().filter(|q| q.delivered > 0.0) {
             let p = Self::loss_rate(q);
             lo = lo.min(p);
             hi = hi.max(p);
             sum += p;
             n += 1;
         }
-        if n < 2 || hi <= lo || sum <= 0.0 || self.paths[r].delivered <= 0.0 {
+        if n < 2 || hi <= lo || sum <= 0.0 || subs[r].delivered <= 0.0 {
             return 1.0;
         }
         let avg = sum / n as f64;
         let b_hi = (1.0 - (hi - lo) / avg).max(self.b_floor); // paper's B_max, lossiest path
         let b_lo = (2.0 - lo / avg).max(self.b_floor); // paper's B_min, least lossy path
-        let p = Self::loss_rate(&self.paths[r]);
+        let p = Self::loss_rate(&subs[r]);
         if p >= hi {
             return b_hi;
         }
@@ -209,13 +243,13 @@ impl MpMtp {
     }
 
     /// Common fairness factor delta, with each alpha at its last cycle's mean.
-    pub fn delta(&self) -> f64 {
+    pub fn delta(&self, subs: &[MtpPath]) -> f64 {
         let b = self.beta;
         let k = (self.c * (4.0 - b) / (4.0 * b)).cbrt() * b;
         let (mut sum_x, mut best) = (0.0, 0.0f64);
-        for (i, q) in self.paths.iter().enumerate().filter(|(_, q)| q.p.eligible()) {
+        for (i, q) in subs.iter().enumerate().filter(|(_, q)| q.p.eligible()) {
             sum_x += q.p.rate();
-            let bi = if self.load_balance { self.balance(i) } else { 1.0 };
+            let bi = if self.load_balance { self.balance(subs, i) } else { 1.0 };
             best = best.max(q.p.cwnd * q.p.cwnd / (q.alpha_mean * bi * q.p.srtt.cbrt()));
         }
         let d = k * best / sum_x.powf(4.0 / 3.0);
@@ -227,10 +261,12 @@ impl MpMtp {
     }
 }
 
-impl CongestionControl for MpMtp {
-    fn add_subflow(&mut self, _now: Nanos) -> usize {
-        self.paths.push(MtpPath {
-            p: Path::new(self.init_cwnd),
+impl CouplingRule for MpMtpRule {
+    type Sub = MtpPath;
+
+    fn new_subflow(&mut self, init_cwnd: f64) -> MtpPath {
+        MtpPath {
+            p: Path::new(init_cwnd),
             w_max: 0.0,
             alpha_cvx: 1.0,
             in_convex: false,
@@ -242,19 +278,16 @@ impl CongestionControl for MpMtp {
             alpha_mean: 1.0,
             alpha_sum: 0.0,
             alpha_acked: 0.0,
-        });
-        self.paths.len() - 1
+        }
     }
 
+    /// Delivered segments (the loss rate's denominator), the RTT-rise detection on
+    /// each finished round's minimum RTT, and the convex alpha's step per round.
     #[inline]
-    fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
-        let rise = self.rise;
-        let q = &mut self.paths[sf];
-        q.p.observe(ev);
+    fn observe(&mut self, q: &mut MtpPath, ev: &AckEvent) {
         q.delivered += ev.acked.max(0.0);
         if ev.round_start {
-            // RTT-rise detection on the finished round's minimum RTT.
-            if q.w_max > 0.0 && q.rise_rtt == 0.0 && q.round_min.is_finite() && q.round_min > q.p.min_rtt * (1.0 + rise) {
+            if q.w_max > 0.0 && q.rise_rtt == 0.0 && q.round_min.is_finite() && q.round_min > q.p.min_rtt * (1.0 + self.rise) {
                 q.rise_rtt = q.round_min;
             }
             q.round_min = f64::INFINITY;
@@ -265,23 +298,21 @@ impl CongestionControl for MpMtp {
         if ev.rtt > 0 {
             q.round_min = q.round_min.min(secs(ev.rtt));
         }
-        let left = q.p.ca_segments(ev);
-        if left <= 0.0 {
-            return;
-        }
-        let a = self.alpha(sf);
-        let b = if self.load_balance { self.balance(sf) } else { 1.0 };
-        let d = if self.fairness { self.delta() } else { 1.0 };
-        let q = &mut self.paths[sf];
+    }
+
+    #[inline]
+    fn increase(&mut self, subs: &mut [MtpPath], sf: usize, left: f64, _ev: &AckEvent) {
+        let a = self.alpha(subs, sf);
+        let b = if self.load_balance { self.balance(subs, sf) } else { 1.0 };
+        let d = if self.fairness { self.delta(subs) } else { 1.0 };
+        let q = &mut subs[sf];
         q.alpha_sum += a * left;
         q.alpha_acked += left;
         q.p.cwnd += d * b * a * left / q.p.cwnd;
     }
 
-    fn on_congestion(&mut self, sf: usize, ev: &CongestionEvent) {
-        self.saved.save(sf, &self.paths[sf]);
-        let beta = self.beta;
-        let q = &mut self.paths[sf];
+    fn decrease(&mut self, subs: &mut [MtpPath], sf: usize, ev: &CongestionEvent) {
+        let q = &mut subs[sf];
         q.losses += 1.0;
         if q.alpha_acked > 0.0 {
             q.alpha_mean = q.alpha_sum / q.alpha_acked;
@@ -291,25 +322,17 @@ impl CongestionControl for MpMtp {
         q.loss_rtt = if ev.srtt > 0 { secs(ev.srtt) } else { q.p.srtt };
         q.rise_rtt = 0.0;
         q.in_convex = false;
-        q.p.reduce_to(ev.kind, q.p.cwnd * (1.0 - beta));
+        q.p.reduce_to(ev.kind, q.p.cwnd * (1.0 - self.beta));
     }
-    fn cwnd(&self, sf: usize) -> f64 {
-        self.paths[sf].p.cwnd
-    }
-    fn ssthresh(&self, sf: usize) -> f64 {
-        self.paths[sf].p.ssthresh
-    }
-    fn set_ssthresh(&mut self, sf: usize, v: f64) {
-        self.paths[sf].p.ssthresh = v;
-    }
-    fn remove_subflow(&mut self, sf: usize, _now: Nanos) {
-        self.paths[sf].retire();
-    }
-    /// The state before the last reduction comes back whole (docs/tcp-recovery.md#undo).
-    fn undo(&mut self, sf: usize, _now: Nanos) {
-        if let Some(p) = self.saved.take(sf) {
-            self.paths[sf] = p;
-        }
+
+    /// `w_max`, the last cycle's mean alpha, L, B_r and the common delta.
+    fn metrics(&self, subs: &[MtpPath], sf: usize, out: &mut dyn FnMut(&'static str, f64)) {
+        let q = &subs[sf];
+        out("w_max", q.w_max);
+        out("alpha_mean", q.alpha_mean);
+        out("linear", Self::linear(q));
+        out("balance", if self.load_balance { self.balance(subs, sf) } else { 1.0 });
+        out("delta", if self.fairness { self.delta(subs) } else { 1.0 });
     }
 }
 
@@ -317,7 +340,7 @@ impl CongestionControl for MpMtp {
 mod tests {
     use super::super::testutil::*;
     use super::*;
-    use crate::CongestionKind;
+    use crate::{CongestionControl, CongestionKind};
 
     fn mtp(lb: bool, fair: bool) -> MpMtp {
         MpMtp::new(10.0, 0.3, 0.4, lb, fair, 0.125, 0.1, 10.0)
@@ -458,7 +481,7 @@ mod tests {
         c.paths[0].alpha_mean = 4.0;
         assert!((c.delta() - one / 4.0).abs() < 1e-9);
         // clamp
-        c.delta_max = 0.1;
+        c.rule.delta_max = 0.1;
         assert_eq!(c.delta(), 0.1);
     }
 

@@ -2,7 +2,7 @@
 //! kinds, their parameters and the distributions they draw from. A leaf module:
 //! `config.rs` re-exports these types, and the applications read them.
 
-use mpcc_core::Rng;
+use mpcc_core::{Nanos, Rng};
 use serde::Deserialize;
 use mpcc_core::params::Info;
 
@@ -149,6 +149,42 @@ impl AppConfig {
             _ => u64::MAX,
         }
     }
+
+    /// Each field's range, through the simulator's checkers (`limits.rs` passes them,
+    /// so every bound is stated once); `field` names a field of this flow.
+    pub fn check_ranges(&self, field: &dyn Fn(&str) -> String, c: &RangeChecks) -> Result<(), String> {
+        match self {
+            AppConfig::File { bytes: 0 } => Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes"))),
+            AppConfig::File { bytes } => (c.size)(&field("app.bytes"), *bytes),
+            AppConfig::Cbr(cbr) => {
+                (c.rate)(&field("app.rate_bps"), cbr.rate_bps, false)?;
+                (c.time)(&field("app.startup_ns"), cbr.startup_ns, 0)?;
+                cbr.rebuffer_ns.map_or(Ok(()), |t| (c.time)(&field("app.rebuffer_ns"), t, 0))
+            }
+            AppConfig::Vbr(vbr) => {
+                if let Some(r) = vbr.rate_bps {
+                    (c.rate)(&field("app.rate_bps"), r, false)?;
+                }
+                (c.time)(&field("app.startup_ns"), vbr.startup_ns, 0)?;
+                vbr.rebuffer_ns.map_or(Ok(()), |t| (c.time)(&field("app.rebuffer_ns"), t, 0))
+            }
+            AppConfig::Web(web) => {
+                for (k, &b) in web.objects.iter().flatten().enumerate() {
+                    (c.size)(&field(&format!("app.objects.{k}")), b)?;
+                }
+                Ok(())
+            }
+            AppConfig::Bulk | AppConfig::Onoff(_) => Ok(()),
+        }
+    }
+}
+
+/// The range checkers `AppConfig::check_ranges` uses: a time in ns with its minimum,
+/// a rate in bit/s (0 allowed or not), a size in bytes.
+pub struct RangeChecks {
+    pub time: fn(&str, Nanos, Nanos) -> Result<(), String>,
+    pub rate: fn(&str, f64, bool) -> Result<(), String>,
+    pub size: fn(&str, u64) -> Result<(), String>,
 }
 
 impl Dist {

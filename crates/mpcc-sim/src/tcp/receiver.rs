@@ -61,7 +61,11 @@ pub struct Receiver {
     pending_ts: Nanos,
     pending_owd: Nanos,
     pending_trig: u64,
-    pub delack_armed: bool,
+    /// When the delayed-ACK timer fires (`poll_at`), if it is armed.
+    delack_at: Option<Nanos>,
+    delack_timeout: Nanos,
+    /// The time of the DelAck event the simulator keeps pending for `poll_at` (its bookkeeping).
+    pub delack_event_at: Option<Nanos>,
     header: u32,
     /// Data segments that arrived (duplicates included) and their payload bytes.
     pub received_packets: u64,
@@ -134,7 +138,9 @@ impl Receiver {
             pending_ts: 0,
             pending_owd: 0,
             pending_trig: 0,
-            delack_armed: false,
+            delack_at: None,
+            delack_timeout: tcp.mechanisms().delack_timeout_ns,
+            delack_event_at: None,
             header: tcp.header_bytes,
             received_packets: 0,
             received_bytes: 0,
@@ -275,6 +281,9 @@ impl Receiver {
             self.withheld += 1;
             return (AckAction::Withhold, delivered);
         }
+        if matches!(action, AckAction::Delay) && self.delack_at.is_none() {
+            self.delack_at = Some(now + self.delack_timeout); // armed once, until it fires
+        }
         (action, delivered)
     }
 
@@ -391,9 +400,15 @@ impl Receiver {
         (AckAction::Delay, delivered)
     }
 
+    /// When the receiver wants to be woken: its delayed-ACK timer (None: not armed).
+    #[inline]
+    pub fn poll_at(&self) -> Option<Nanos> {
+        self.delack_at
+    }
+
     /// The delayed-ACK timer fired: the held ACK, if any.
     pub fn on_delack_timer(&mut self) -> Option<Packet> {
-        self.delack_armed = false;
+        self.delack_at = None;
         if self.pending == 0 || self.off {
             return None;
         }

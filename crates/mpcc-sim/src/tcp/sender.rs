@@ -225,6 +225,14 @@ pub struct Sender {
 }
 
 impl Sender {
+    /// When the sender wants to be woken: its retransmission timer, which the tail
+    /// loss probe shares (None: not running). The simulator keeps one pending Rto
+    /// event per subflow no later than this (`rto_event_at`).
+    #[inline]
+    pub fn poll_at(&self) -> Option<Nanos> {
+        self.rto_deadline
+    }
+
     /// Gives back the scoreboard's spare capacity (`mem::trim_deque`).
     pub fn trim(&mut self) {
         crate::mem::trim_deque(&mut self.board, 16);
