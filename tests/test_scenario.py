@@ -1,6 +1,7 @@
 """The schema: defaults, conversion to the canonical configuration, errors naming the field."""
 
 import json
+import textwrap
 import subprocess
 import sys
 
@@ -362,3 +363,26 @@ def test_twenty_thousand_flows_validate_in_seconds():
     t0 = time.perf_counter()
     assert len(Scenario.from_toml(text).to_config()["flows"]) == 20_000
     assert time.perf_counter() - t0 < 20  # about 1 s; 54 s for 10 000 when it was quadratic
+
+
+def test_tcp_defaults_are_the_simulators():
+    """The schema keeps no copy of the TCP defaults: a scenario that sets none writes
+    `TcpConfig::default()`'s values (docs/architecture.md)."""
+    from mpcc import _core
+
+    config = Scenario.from_toml(textwrap.dedent("""
+        duration = "1s"
+        [links.l]
+        rate = "10Mbps"
+        delay = "10ms"
+        queue = { kind = "droptail", packets = 10 }
+        [[flows]]
+        name = "f"
+        cc = "reno"
+        path = ["l"]
+    """)).to_config()
+    tcp = config["flows"][0]["tcp"]
+    defaults = _core.tcp_defaults()
+    for name in ("mss", "header_bytes", "initial_rto_ns", "max_rto_ns", "dupthresh"):
+        assert tcp[name] == defaults[name], name
+    assert defaults["mss"] == 1448 and defaults["initial_rto_ns"] == 1_000_000_000  # RFC 6298's 1 s

@@ -547,23 +547,31 @@ App = Annotated[Union[BulkApp, FileApp, CbrApp, VbrApp, WebApp, OnoffApp], Field
 WRITING_APPS = ("cbr", "vbr", "web")
 
 
+def _tcp_default(name: str):
+    """A TCP setting's default as the simulator owns it (`TcpConfig::default()`,
+    crates/mpcc-sim/src/config.rs): the schema keeps no copy (docs/architecture.md)."""
+    from . import _core
+
+    return _core.tcp_defaults()[name]
+
+
 class Tcp(Strict):
     # Which stack the sender behaves like: the default of every switch left unset
     # below (None). The simulator owns the table and the default (`mpcc list`,
     # docs/tcp.md); None: its default.
     profile: Optional[str] = None
-    mss: Size = 1448
-    header_bytes: Annotated[Size, _bounded_size(0, MAX_WIRE_FIELD_BYTES, "")] = 52
+    mss: Size = _tcp_default("mss")
+    header_bytes: Annotated[Size, _bounded_size(0, MAX_WIRE_FIELD_BYTES, "")] = _tcp_default("header_bytes")
     min_rto: Optional[Duration] = None  # the profile's: 200 ms (rfc, linux), 1 s (ns3)
-    initial_rto: Duration = 1_000_000_000
-    max_rto: Duration = 60_000_000_000
+    initial_rto: Duration = _tcp_default("initial_rto_ns")
+    max_rto: Duration = _tcp_default("max_rto_ns")
     delayed_ack: Optional[bool] = None
     delack_timeout: Optional[Duration] = None
     rcv_buf: Optional[Size] = None
     send_buf: Optional[Size] = None  # cbr, vbr and web only
-    dupthresh: int = Field(default=3, ge=1, le=16)
+    dupthresh: int = Field(default=_tcp_default("dupthresh"), ge=1, le=16)
     init_ssthresh: Optional[Size] = None  # unlimited, as Linux; ns-3 before 3.26: 65535 bytes
-    cwnd_validation: bool = False  # Linux's tcp_is_cwnd_limited; off as in ns-3
+    cwnd_validation: bool = _tcp_default("cwnd_validation")  # Linux's tcp_is_cwnd_limited; off as in ns-3
     # Mechanism switches (docs/tcp.md); None: the profile's.
     rack: Optional[bool] = None
     tlp: Optional[bool] = None
@@ -572,8 +580,8 @@ class Tcp(Strict):
     prr: Optional[bool] = None
     quickack: Optional[bool] = None
     pacing: Optional[bool] = None
-    pacing_ss_ratio: int = Field(default=200, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ss_ratio
-    pacing_ca_ratio: int = Field(default=120, ge=1, le=10_000)  # percent, Linux's tcp_pacing_ca_ratio
+    pacing_ss_ratio: int = Field(default=_tcp_default("pacing_ss_ratio"), ge=1, le=10_000)  # percent, Linux's tcp_pacing_ss_ratio
+    pacing_ca_ratio: int = Field(default=_tcp_default("pacing_ca_ratio"), ge=1, le=10_000)  # percent, Linux's tcp_pacing_ca_ratio
     nic_rate: Optional[Rate] = None  # the host's line rate; None: the first link's rate
     nic_backpressure: Optional[bool] = None
     hystart: Optional[bool] = None  # CUBIC's HyStart (its cc_params.hystart wins)

@@ -158,12 +158,31 @@ fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
+/// The canonical TCP settings' defaults (`TcpConfig::default()`): the one copy the
+/// scenario schema takes its own from. Only fields with a value; the switches left
+/// to the profile (None) are absent.
+#[pyfunction]
+fn tcp_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let t = mpcc_sim::config::TcpConfig::default();
+    let d = PyDict::new(py);
+    d.set_item("mss", t.mss)?;
+    d.set_item("header_bytes", t.header_bytes)?;
+    d.set_item("initial_rto_ns", t.initial_rto_ns)?;
+    d.set_item("max_rto_ns", t.max_rto_ns)?;
+    d.set_item("dupthresh", t.dupthresh)?;
+    d.set_item("cwnd_validation", t.cwnd_validation)?;
+    d.set_item("pacing_ss_ratio", t.pacing_ss_ratio)?;
+    d.set_item("pacing_ca_ratio", t.pacing_ca_ratio)?;
+    Ok(d)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_profiles, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_defaults, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("MPCC_COMMIT"))?;
     Ok(())
