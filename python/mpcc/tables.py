@@ -20,8 +20,6 @@ def flow_series(table: dict, flow_names: list[str], interval_s: float) -> dict:
     on each subflow row like that counter) and `goodput_smooth_bps` (see `smooth_goodput_bps`)."""
     flow = np.asarray(table.get("flow", []), dtype=float)
     cols = _series(table, "flow", flow_names)
-    if "subflow" in cols:
-        cols["subflow"] = cols["subflow"].astype("int64")
     if "received_bytes" in cols and "throughput_bps" not in cols:
         keys = [flow, cols["subflow"]] if "subflow" in cols else [flow]
         cols["throughput_bps"] = rate_bps(_group_ids(keys), cols["t_s"], cols["received_bytes"], interval_s)
@@ -40,10 +38,7 @@ def link_series(table: dict, link_names: list[str]) -> dict:
 def metric_series(table: dict, flow_names: list[str]) -> dict:
     """`t_s`, `flow` (name), `subflow`, then a column per controller (`cc.NAME`) or
     scheduler (`sched.NAME`) figure."""
-    cols = _series(table, "flow", flow_names)
-    if "subflow" in cols:
-        cols["subflow"] = cols["subflow"].astype("int64")
-    return cols
+    return _series(table, "flow", flow_names)
 
 
 def delay_cdf(table: dict | None, flow_names: list[str]) -> dict:
@@ -74,9 +69,11 @@ def events(table: dict, flow_names: list[str], link_names: list[str]) -> dict:
 
 
 def _series(table: dict, key: str, names: list[str]) -> dict:
-    """Columns with `key` holding entity names instead of indices, `t_s`, `key` and
-    `subflow` first."""
+    """Columns with `key` holding entity names instead of indices, `subflow` as
+    integers, `t_s`, `key` and `subflow` first."""
     cols = {name: np.asarray(values, dtype=float) for name, values in table.items()}
+    if "subflow" in cols:
+        cols["subflow"] = cols["subflow"].astype("int64")
     if key in cols:
         cols[key] = [names[i] if 0 <= i < len(names) else str(i) for i in cols[key].astype("int64")]
     first = [c for c in ("t_s", key, "subflow") if c in cols]
