@@ -295,20 +295,10 @@ impl Flow {
         let bytes = self.data.seg_bytes(dsn);
         self.subs[i].snd.emit_new(now, dsn, bytes, true, out);
         if self.penalize {
-            let h = &self.subs[holder];
-            if now.saturating_sub(self.penalized_at[holder]) >= h.snd.rtt.srtt {
+            let h = &self.subs[holder].snd;
+            if now.saturating_sub(self.penalized_at[holder]) >= h.rtt.srtt {
                 self.penalized_at[holder] = now;
-                let ev = mpcc_algo::CongestionEvent {
-                    now,
-                    kind: mpcc_algo::CongestionKind::Loss,
-                    in_flight: h.snd.pipe as f64,
-                    srtt: h.snd.rtt.srtt,
-                    min_rtt: h.snd.rtt.min_rtt,
-                    rtt: h.snd.rtt.latest,
-                };
-                let sf = h.snd.sf;
-                mpcc_algo::CongestionControl::on_congestion(&mut self.cc, sf, &ev);
-                mpcc_algo::CongestionControl::on_recovery_exit(&mut self.cc, sf, now);
+                h.penalize(now, &mut self.cc);
             }
         }
     }

@@ -825,6 +825,14 @@ impl Sender {
         self.lost_max = self.lost_max.max(self.lost_hi);
     }
 
+    /// A reduction this subflow did not detect itself (MPTCP's penalization of a
+    /// subflow holding data the connection waits for, Raiciu et al., NSDI 2012):
+    /// the controller reduces as for a loss and leaves recovery at once.
+    pub fn penalize(&self, now: Nanos, cc: &mut Controller) {
+        cc.on_congestion(self.sf, &self.congestion_event(now, CongestionKind::Loss));
+        cc.on_recovery_exit(self.sf, now);
+    }
+
     fn congestion_event(&self, now: Nanos, kind: CongestionKind) -> CongestionEvent {
         CongestionEvent { now, kind, in_flight: self.pipe as f64, srtt: self.rtt.srtt, min_rtt: self.rtt.min_rtt, rtt: self.rtt.latest }
     }
