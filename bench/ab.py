@@ -8,10 +8,11 @@ prints CPU nanoseconds per delivered packet (user + system time of the whole pro
 over `sim.packets`), events per packet, peak memory, and the ratio of the working
 tree's CPU per packet to the base's (below 1: faster). Writes bench/out/ab.json.
 
-    python bench/ab.py [--base COMMIT] [--reps N] [CASE ...]
+    python bench/ab.py [--base COMMIT] [--head COMMIT] [--reps N] [CASE ...]
 
-The base is exported with `git archive` into bench/build/ab-<commit>/ and built there
-once (release profile, its own target folder); later invocations reuse it.
+`--head` measures an earlier commit instead of the working tree, to isolate what
+landed between two commits. Each commit is exported with `git archive` into bench/build/ab-<commit>/ and built there
+once (its own release profile and target folder); later invocations reuse it.
 """
 
 from __future__ import annotations
@@ -112,12 +113,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*", choices=[*CASES, []], help="cases to run (default: all)")
     parser.add_argument("--base", default="68e71ae", help="commit to compare against (default: 68e71ae)")
+    parser.add_argument("--head", help="a commit to measure instead of the working tree (e.g. to isolate one "
+                                       "change between two earlier commits)")
     parser.add_argument("--reps", type=int, default=5, help="runs of each side per case (default: 5)")
     args = parser.parse_args()
     sha, base = base_binary(args.base)
-    binaries = {"base": base, "head": mpcc_binary()}
+    head_sha, head = base_binary(args.head) if args.head else (None, mpcc_binary())
+    binaries = {"base": base, "head": head}
     results = {}
-    print(f"A/B: working tree against {args.base} ({sha[:12]}), medians of {args.reps} alternating runs")
+    head_name = f"{args.head} ({head_sha[:12]})" if args.head else "working tree"
+    print(f"A/B: {head_name} against {args.base} ({sha[:12]}), medians of {args.reps} alternating runs")
     print(f"{'case':<22}{'base ns/pkt':>12}{'head ns/pkt':>12}{'head/base':>10}{'events/pkt':>12}"
           f"{'base MiB':>10}{'head MiB':>10}")
     for name in args.cases or list(CASES):
@@ -128,7 +133,7 @@ def main() -> None:
         b, h = r["base"], r["head"]
         print(f"{name:<22}{b['ns_per_packet']:>12.0f}{h['ns_per_packet']:>12.0f}{r['ratio']:>10.3f}"
               f"{h['events_per_packet']:>12.2f}{b['peak_mib']:>10.1f}{h['peak_mib']:>10.1f}", flush=True)
-    report = {"base": sha, "reps": args.reps, "machine": platform.platform(), "processor": platform.processor(),
+    report = {"base": sha, "head": head_sha or "working tree", "reps": args.reps, "machine": platform.platform(), "processor": platform.processor(),
               "cases": results}
     (OUT / "ab.json").write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {OUT / 'ab.json'}")
