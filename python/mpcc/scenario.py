@@ -588,6 +588,9 @@ class Tcp(Strict):
     host_jitter: Optional[Duration] = None  # each packet's host delay, uniform in [0, host_jitter)
     sack_blocks: Optional[int] = Field(default=None, ge=1, le=3)  # SACK blocks per ACK (RFC 2018)
     dsack: Optional[bool] = None  # report duplicates (RFC 2883); undo and RACK use them
+    # MPTCP's connection-level retransmission timer and stale subflows (upstream Linux)
+    data_rtx: Optional[bool] = None
+    stale_loss_cnt: Optional[int] = Field(default=None, ge=0, le=255)  # net.mptcp.stale_loss_cnt
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1225,7 +1228,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
-                 "hystart", "sack_blocks", "dsack"):
+                 "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -182,6 +182,8 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 drops: 0,
                 cost_per_mbit: cost,
                 last_arrival: 0,
+                stale: false,
+                stale_marks: 0,
                 base: FlowCounters::default(),
             });
         }
@@ -224,6 +226,10 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             penalized_at: vec![0; n_subs],
             sched,
             sched_wake: sched::Wake::default(),
+            data_rtx: {
+                let m = tcp.mechanisms();
+                (m.data_rtx && n_subs > 1).then(|| crate::data_rtx::DataRtx::new(n_subs, m.stale_loss_cnt))
+            },
             data,
             rx: DataReceiver::new(buf_segs),
             start: fc.start_ns,

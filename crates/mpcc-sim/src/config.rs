@@ -242,6 +242,10 @@ pub struct TcpConfig {
     /// SACK blocks per ACK (1-3) and DSACK (None: the profile's).
     pub sack_blocks: Option<u8>,
     pub dsack: Option<bool>,
+    /// MPTCP's connection-level retransmission timer and its stale-subflow
+    /// threshold (None: the profile's).
+    pub data_rtx: Option<bool>,
+    pub stale_loss_cnt: Option<u32>,
 }
 
 impl Default for TcpConfig {
@@ -275,6 +279,8 @@ impl Default for TcpConfig {
             host_jitter_ns: None,
             sack_blocks: None,
             dsack: None,
+            data_rtx: None,
+            stale_loss_cnt: None,
         }
     }
 }
@@ -286,7 +292,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

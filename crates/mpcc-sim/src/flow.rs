@@ -49,6 +49,8 @@ pub const COUNTERS: &[Counter] = &[
     ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
     ("fast_recoveries", |s| s.snd.stats.recoveries),
     ("dsacks", |s| s.snd.stats.dsacks),
+    // MPTCP's stale subflows (`tcp.data_rtx`, data_rtx.rs; Linux's MPTcpExtSubflowStale).
+    ("stale_marks", |s| s.stale_marks),
 ];
 
 /// Counters snapshotted at the end of the warm-up, so summaries cover [warmup, end].
@@ -89,6 +91,10 @@ pub struct Subflow {
     /// When its last data segment reached the receiver: the end of the window its
     /// counters cover once it has stopped (segments in flight still arrive).
     pub last_arrival: Nanos,
+    /// Marked stale by the connection's retransmission timer (data_rtx.rs): the
+    /// scheduler leaves it alone until an ACK arrives on it; and how often.
+    pub stale: bool,
+    pub stale_marks: u64,
     pub base: FlowCounters,
 }
 
@@ -102,7 +108,7 @@ impl Subflow {
             pipe: self.snd.pipe,
             unacked: self.snd.nxt - self.snd.una,
             cwnd,
-            usable: self.active,
+            usable: self.active && !self.stale,
         }
     }
 
@@ -131,6 +137,8 @@ pub struct Flow {
     /// was last penalized.
     pub opp_dsn: Option<u64>,
     pub penalized_at: Vec<Nanos>,
+    /// MPTCP's connection-level retransmission timer (`tcp.data_rtx`, data_rtx.rs).
+    pub data_rtx: Option<crate::data_rtx::DataRtx>,
     pub data: DataSender,
     pub rx: DataReceiver,
     pub start: Nanos,
@@ -272,6 +280,9 @@ impl Flow {
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.note_window_use(s.cwnd);
         }
+        if self.data_rtx.is_some() {
+            self.data_rtx_after_push(now);
+        }
     }
 
     /// Raiciu et al. (NSDI 2012, 4.2): the receive window blocks new data while the
@@ -306,7 +317,11 @@ impl Flow {
     /// An ACK of subflow `sub` reached the sender.
     #[inline]
     pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
+        let una = self.data.una;
         self.data.on_data_ack(ack.dsn, ack.rwnd());
+        if self.data_rtx.is_some() {
+            self.data_rtx_on_ack(now, ack.sub as usize, una);
+        }
         self.app.on_data_ack(now, &mut self.data, &mut self.timing);
         let s = &mut self.subs[ack.sub as usize];
         if s.active {
@@ -318,9 +333,10 @@ impl Flow {
     }
 
     /// The retransmission timer of subflow `sub` expired. With other subflows to
-    /// carry it, the data stuck on it is queued for reinjection.
+    /// carry it, the data stuck on it is queued for reinjection (unless the
+    /// connection's own timer decides that, `tcp.data_rtx`).
     pub fn on_timeout(&mut self, now: Nanos, sub: usize, out: &mut Vec<Packet>) {
-        let multipath = self.subs.len() > 1;
+        let multipath = self.subs.len() > 1 && self.data_rtx.is_none();
         let s = &mut self.subs[sub];
         match s.snd.on_timer(now, &mut self.cc, out) {
             Timer::Rto if multipath => self.queue_reinjection(sub, false),

@@ -82,6 +82,9 @@ impl Profile {
                 // mpcc's receiver before profiles: the triggering segment's block only.
                 sack_blocks: 1,
                 dsack: false,
+                // multipath-tcp.org's MPTCP: reinjection at a subflow's timeout.
+                data_rtx: false,
+                stale_loss_cnt: 4,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -99,6 +102,10 @@ impl Profile {
                 host_jitter_ns: 0,
                 sack_blocks: 3, // beside timestamps (tcp_build_sack)
                 dsack: true,    // tcp_dsack = 1
+                // Upstream MPTCP's connection-level timer and stale subflows are
+                // opt-in until the reproductions are re-run with them (docs/mptcp.md).
+                data_rtx: false,
+                stale_loss_cnt: 4, // net.mptcp.stale_loss_cnt
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -117,6 +124,9 @@ impl Profile {
                 host_jitter_ns: 0,
                 sack_blocks: 3, // as many as fit beside timestamps (TcpSocketBase::AddOptionSack)
                 dsack: false,   // ns-3's receiver never reports a duplicate
+                // ns-3 has no MPTCP; the simulator's own (reinjection at a timeout).
+                data_rtx: false,
+                stale_loss_cnt: 4,
             },
         }
     }
@@ -143,6 +153,8 @@ impl Mechanisms {
             ("host_jitter_ns", json!(self.host_jitter_ns)),
             ("sack_blocks", json!(self.sack_blocks)),
             ("dsack", json!(self.dsack)),
+            ("data_rtx", json!(self.data_rtx)),
+            ("stale_loss_cnt", json!(self.stale_loss_cnt)),
         ]
     }
 }
@@ -186,6 +198,12 @@ pub struct Mechanisms {
     /// Duplicate segments reported as DSACK (RFC 2883), and the sender's use of
     /// them: undo of spurious retransmissions, RACK's reordering window.
     pub dsack: bool,
+    /// MPTCP's connection-level retransmission timer and stale subflows (upstream
+    /// Linux, data_rtx.rs) instead of reinjection at a subflow's timeout.
+    pub data_rtx: bool,
+    /// Expiries of that timer without progress after which a subflow is stale
+    /// (Linux's net.mptcp.stale_loss_cnt; 0: never).
+    pub stale_loss_cnt: u32,
 }
 
 #[cfg(test)]
@@ -216,6 +234,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 15, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 17, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -302,6 +302,7 @@ mod tests {
         (st.rack_losses, st.lost_retransmissions, st.tlp_probes) = (16, 17, 18);
         (st.spurious_timeouts, st.undone_recoveries, st.recoveries, st.dsacks) = (19, 20, 21, 23);
         s.drops = 22;
+        s.stale_marks = 24;
         let want = [
             ("sent_packets", 11),
             ("retransmissions", 12),
@@ -316,6 +317,7 @@ mod tests {
             ("fast_recoveries", 21),
             ("drops", 22),
             ("dsacks", 23),
+            ("stale_marks", 24),
         ];
         assert_eq!(want.len(), COUNTERS.len());
         let v = summary(&mut sim, 0.0);

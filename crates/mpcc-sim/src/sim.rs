@@ -233,6 +233,14 @@ impl Sim {
                     self.flush(flow);
                 }
             }
+            Event::DataRtx { flow } => {
+                let (now, f) = (self.now, &mut self.flows[flow]);
+                if f.data_rtx.as_mut().is_some_and(|d| d.wake.fire(now)) {
+                    f.data_rtx_expired(now);
+                    f.push(now, &mut self.out);
+                    self.flush(flow);
+                }
+            }
             Event::SubflowStart { flow, sub } => self.start_subflow(flow, sub),
             Event::SubflowStop { flow, sub } => self.stop_subflow(flow, sub),
             Event::Sample => self.sample(),
@@ -349,6 +357,9 @@ impl Sim {
         let f = &mut self.flows[flow];
         if let Some(t) = f.sched_wake.arm(f.sched.poll_at()) {
             self.events.schedule(t, Event::Pace { flow });
+        }
+        if let Some(t) = f.data_rtx.as_mut().and_then(|d| d.wake.arm(d.at)) {
+            self.events.schedule(t, Event::DataRtx { flow });
         }
     }
 

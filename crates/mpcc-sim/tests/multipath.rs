@@ -253,3 +253,33 @@ fn opportunistic_retransmission_resends_the_blocking_data() {
     let slow = |s: &Value| num(s, "/flows/mp/subflows/1/throughput_bps");
     assert!(slow(&pen) < slow(&opp));
 }
+
+#[test]
+fn the_connection_timer_marks_a_dark_subflow_stale_and_takes_it_back_after_the_outage() {
+    // Path b goes dark from 5 s to 25 s (its queue fills and holds what it has).
+    // With upstream Linux's connection-level timer (`tcp.data_rtx`) subflow b goes
+    // more than `stale_loss_cnt` expiries without an ACK: it is marked stale, the
+    // data unacknowledged at the data level is reinjected on a, the connection keeps
+    // delivering at about a's rate, and b carries data again once its ACKs return.
+    let mut b = link("b", 10e6, 20, 100);
+    b["capacity"] = json!({"kind": "schedule", "steps": [[0, 10e6], [5 * S, 0.0], [25 * S, 10e6]]});
+    let cfg = |data_rtx: bool| {
+        json!({"duration_ns": 35 * S, "seed": 1, "sample_interval_ns": S, "links": [link("a", 10e6, 20, 100), b],
+               "flows": [{"name": "x", "cc": "lia", "app": {"kind": "bulk"}, "tcp": {"profile": "linux", "data_rtx": data_rtx},
+                          "subflows": [{"path": [0]}, {"path": [1]}]}]})
+    };
+    let out = mpcc_sim::run_json(&cfg(true).to_string()).expect("runs");
+    let (on, tables): (Value, _) = (serde_json::from_str(&out.summary_json).unwrap(), &out.tables);
+    let off = run(&cfg(false));
+    let marks = |s: &Value, k: usize| num(s, &format!("/flows/x/subflows/{k}/stale_marks"));
+    eprintln!("stale marks on b: {} (off: {}); reinjections on a: {} (off: {})", marks(&on, 1), marks(&off, 1),
+              num(&on, "/flows/x/subflows/0/reinjections"), num(&off, "/flows/x/subflows/0/reinjections"));
+    assert!(marks(&on, 1) >= 1.0);
+    assert_eq!(marks(&on, 0), 0.0);
+    assert_eq!(marks(&off, 1), 0.0, "the timer is off");
+    let during = goodput_between(tables, 0.0, 10.0, 24.0);
+    let after = goodput_between(tables, 1.0, 28.0, 35.0);
+    eprintln!("during the outage: {during:.0} bit/s on a; after it: {after:.0} bit/s on b");
+    assert!(during > 0.8 * 10e6 * 1448.0 / 1500.0, "{during}");
+    assert!(after > 1e6, "b is used again: {after}");
+}

@@ -25,9 +25,10 @@ INFINITE_SSTHRESH = 0x7FFFFFFF
 # both summaries have the same fields.
 UNMEASURED_FLOW = ("data_dup_segments", "data_reorder_peak_segments", "reorder_mean_segments",
                    "reorder_peak_segments", "reinjections", "lost_retransmissions", "rack_losses",
-                   "spurious_timeouts", "tlp_probes", "undone_recoveries", "fast_recoveries", "dsacks")
+                   "spurious_timeouts", "tlp_probes", "undone_recoveries", "fast_recoveries", "dsacks",
+                   "stale_marks")
 UNMEASURED_SUBFLOW = ("reinjections", "lost_retransmissions", "rack_losses", "spurious_timeouts", "tlp_probes",
-                      "undone_recoveries", "fast_recoveries", "dsacks")
+                      "undone_recoveries", "fast_recoveries", "dsacks", "stale_marks")
 CDF_POINTS = 201
 PERCENTILES = (50, 95, 99)
 

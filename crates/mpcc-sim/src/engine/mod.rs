@@ -40,6 +40,8 @@ pub enum Event {
     App { flow: FlowId },
     /// The time a flow's scheduler asked to be woken at (`poll_at`: pacing).
     Pace { flow: FlowId },
+    /// A connection's retransmission timer may have expired (`tcp.data_rtx`).
+    DataRtx { flow: FlowId },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
