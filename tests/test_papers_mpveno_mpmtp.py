@@ -84,6 +84,20 @@ def test_mpveno_fairness_verdict_follows_the_data():
     assert verdict == "not reproduced" and "3.000" in reason
 
 
+def test_mpveno_congestion_balance_judges_the_papers_one_half():
+    """Fig. 2(c): each wMPTCPW subflow gets 'approximately one-half' of a background flow's rate; the same share
+    on both paths at another magnitude is only partly the paper's claim."""
+    def data(w1, w2):
+        return {"congestion_balance": pd.DataFrame({
+            "cc": ["MPTCPW", "wMPTCPW"], "share1": [0.12, w1], "share2": [0.89, w2],
+            "shift": [0.89 / 0.12, w2 / w1], "total_to_bg2": [1.0, 1.0]})}
+    assert mpveno.congestion_balance_verdict(data(0.48, 0.55))[0] == "reproduced"
+    verdict, reason = mpveno.congestion_balance_verdict(data(0.25, 0.25))
+    assert verdict == "partly" and "one-half: no" in reason
+    claim = next(c for c in mpveno.PAPER.claims if c.id == "congestion_balance")
+    assert [h.date for h in claim.rule_history] == ["2026-11-25"]
+
+
 def _wireless(goodput_by_cc, reps=3):
     rows = []
     for name, sweep in (("wireless_both", "both"), ("wireless_path2", "path2")):

@@ -90,6 +90,11 @@ def test_cdd_constant_run_measures_blocks_and_storage():
     # The mean over blocks of 100 x MSS / block time is close to the run's goodput.
     mean_block = sum(b["goodput_bps"] for b in blocks) / len(blocks)
     assert mean_block == pytest.approx(row["goodput_bps"], rel=0.2)
+    # With in-order bursts spread (goodput_smooth_bps) no block goes past the paths' capacity (10 ms
+    # sampling: one packet per sample either way), while the raw per-block goodput does after head-of-line
+    # blocking.
+    assert max(b["smooth_goodput_bps"] for b in blocks) <= row["capacity_bps"] * 1.05
+    assert max(b["goodput_bps"] for b in blocks) > row["capacity_bps"] * 1.05
 
 
 def _noda_data(proposal_var: float, proposal_goodput: float) -> dict:

@@ -286,3 +286,24 @@ def test_tsc_wifi_rtt_verdict_follows_the_data():
     v, reason = park.tsc_wifi_rtt_verdict(frames(0.3, (0.7, 0.9, 0.95)))
     assert v == "partly" and "70.0% of WiFi RTT samples within 200 ms" in reason, reason
     assert park.tsc_wifi_rtt_verdict({})[0] == "not reproduced"
+
+
+def test_one_second_windows_use_the_capacity_in_force_during_each_interval():
+    """`link_series` samples capacity_bps at the instant t_s, after a step made then: the interval
+    (t - 0.1, t] ran at the value sampled at t - 0.1. A flow delivering exactly the payload capacity through
+    a 5 s cycle with c/5 in its last second is full in every window (before the fix the window before the
+    drop measured 1.087 and the second at c/5 0.714)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    dt, c = 0.1, 40e6
+    t = np.round(np.arange(0, 10.0 + dt / 2, dt), 1)
+    cap = np.where((t % 5) >= 4 - 1e-9, c / 5, c)  # the value from the step at t on
+    during = np.concatenate([[cap[0]], cap[:-1]])  # what ran in (t - dt, t]
+    delivered = np.concatenate([[0.0], np.cumsum(during[1:] * park.PAYLOAD * dt / 8)])
+    result = SimpleNamespace(
+        flow_series=pd.DataFrame({"flow": "f", "subflow": 0, "t_s": t, "delivered_bytes": delivered}),
+        link_series=pd.DataFrame({"link": "bn", "t_s": t, "capacity_bps": cap}))
+    ratios = park._windows(result, "f", "bn", 0.0)
+    assert len(ratios) == 10 and np.allclose(ratios, 1.0), ratios

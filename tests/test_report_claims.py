@@ -45,6 +45,21 @@ def test_loss_rates_beside_the_papers_are_flagged_beyond_a_factor_two():
     assert flagged[0][1:3] == ("0.012", "0.0029")
 
 
+def test_noda_ito_sets_table_1_loss_rates_beside_the_measured_ones():
+    """Table I's emulator loss rates (3 % / 3 % in Env1-3, 1 % / 3 % in Env4-6) beside the loss measured at
+    each bottleneck; a path losing more than twice its setting (queue overflows on top) is flagged."""
+    import pandas as pd
+
+    paper = load("noda_ito")
+    data = {f"env{env}": pd.DataFrame({"loss_rate_path1": [0.031, 0.029], "loss_rate_path2": [0.03, 0.03]})
+            for env in (1, 2, 3)}
+    data["env4"] = pd.DataFrame({"loss_rate_path1": [0.025, 0.025], "loss_rate_path2": [0.03, 0.031]})
+    rows = environment_rows(paper, data)
+    assert [r[0] for r in rows] == [f"Env{e}: path {i}" for e in (1, 2, 3, 4) for i in (1, 2)]
+    assert {r[2] for r in rows[:6]} == {"0.03"} and rows[6][2] == "0.01"
+    assert [r[0] for r in rows if "DIFFERS" in r[3]] == ["Env4: path 1"]
+
+
 def test_sensitivity_rows_show_where_the_claim_holds():
     """CDD's slow-path delay: the reproduction's 100 ms and the swept 40 / 200 ms, each judged by the
     claim's own thresholds, and the table printed in both report formats."""

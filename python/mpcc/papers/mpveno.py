@@ -32,6 +32,7 @@ FRIENDLY_TESTS = (("MPTCPW", "mptcpw", {}), ("MPVeno b=3", "mpveno", {"beta": 3}
 SHIFT_MOVES = 1.5  # per-path share ratio at which traffic has clearly moved
 FAIR_BAND = (0.8, 1.25)  # "about the same": within 20 % (either way)
 PARTLY_BAND = (2 / 3, 1.5)
+HALF = 0.5  # Fig. 2(c): each wMPTCPW subflow gets "approximately one-half" of a background flow's rate
 MORE_THAN = 1.25  # "takes more": at least 25 % more
 CAPACITY_TIE = 0.95  # both at >= 95 % of the goodput capacity: a tie, not a comparison
 
@@ -368,11 +369,14 @@ def congestion_balance_verdict(data):
     if "MPTCPW" not in shift or "wMPTCPW" not in shift:
         return "not reproduced", "no measured data"
     moves = shift["MPTCPW"] >= SHIFT_MOVES
-    stays = PARTLY_BAND[0] <= shift["wMPTCPW"] <= PARTLY_BAND[1]
+    half = [FAIR_BAND[0] * HALF <= share["wMPTCPW"] <= FAIR_BAND[1] * HALF for share in (share1, share2)]
+    stays = PARTLY_BAND[0] <= shift["wMPTCPW"] <= PARTLY_BAND[1] and all(half)
     reason = (f"share of the per-path background rate, path1 / path2: MPTCPW {share1['MPTCPW']:.2f} / "
               f"{share2['MPTCPW']:.2f} (shift {shift['MPTCPW']:.2f}, total = {to_bg2['MPTCPW']:.2f} x a path-2 flow), "
               f"wMPTCPW {share1['wMPTCPW']:.2f} / {share2['wMPTCPW']:.2f} (shift {shift['wMPTCPW']:.2f}); "
-              f"moving = shift >= {SHIFT_MOVES}, not moving = shift within [{PARTLY_BAND[0]:.2f}, {PARTLY_BAND[1]}]")
+              f"moving = shift >= {SHIFT_MOVES}, not moving = shift within [{PARTLY_BAND[0]:.2f}, {PARTLY_BAND[1]}] "
+              f"and each wMPTCPW share within [{FAIR_BAND[0] * HALF:.3g}, {FAIR_BAND[1] * HALF:.3g}] (one-half: "
+              f"{'yes' if all(half) else 'no'})")
     cal = data.get("congestion_balance_calibrated")
     if cal is not None and not cal.empty:
         shifts = _means(cal, "cc", "shift")
@@ -731,7 +735,13 @@ PAPER = Paper(
               "average rate that they are sharing.",
               rule="shift = (subflow 2 / a path-2 background flow) / (subflow 1 / a path-1 background flow). "
               "MPTCPW 'surges' on path 2: shift >= 1.5; wMPTCPW gets 'approximately one-half' on each path, so "
-              "the same share on both: shift within [2/3, 1.5]. Both: reproduced; one: partly."),
+              "the same share on both: shift within [2/3, 1.5], and each subflow's share of a background flow's "
+              "rate within [0.8, 1.25] x 0.5 (the paper's one-half with the project's 'similar' band). Both: "
+              "reproduced; one: partly.",
+              rule_history=(RuleChange("2026-11-25", "wMPTCPW: shift within [2/3, 1.5] -> the same and each "
+                                       "subflow's share within [0.4, 0.625] of a background flow's rate",
+                                       "issue 15 audit: the rule did not use the paper's magnitude (one-half); "
+                                       "changed after the full run of 2026-11-25 was known (shares 0.48 / 0.62)"),)),
         Claim("fairness", "A 2-path MPVeno and one TCP Veno sharing a bottleneck send about the same amount of "
               "data (beta = 6).", "fairness", fairness_verdict, "Sec. IV-A, Fig. 4(b)",
               quote="Because Increase rule of each MPVeno sub-flow is less aggressive than that of single-path TCP "

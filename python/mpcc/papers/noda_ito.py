@@ -32,6 +32,8 @@ FIRST_JOINER = 3  # flows[0] MPTCP, flows[1] and flows[2] the initial background
 LOWER_IN = (1, 4, 5)  # the paper: the proposal's throughput is lower than the others' here
 NOT_LOWER_IN = (2, 3, 6)  # ... and not lower here
 SERIES_ENV = 6  # the environment whose time series the per-subflow figure shows
+# Table I: the emulators' packet loss rate per path (Env1-3 uniform, Env4-6 heterogeneous).
+STATED_LOSS = {env: ((0.03, 0.03) if env <= 3 else (0.01, 0.03)) for env in ENVS}
 
 
 def _quick_overrides(env: int) -> dict:
@@ -69,7 +71,36 @@ def run_metrics(result, variant) -> dict:
         "timeouts": flow["timeouts"],
         "background_goodput_bps": sum(f["goodput_bps"] for name, f in result.summary["flows"].items()
                                       if name != "mptcp"),
+        "loss_rate_path1": _link_loss_rate(result, "path1"),
+        "loss_rate_path2": _link_loss_rate(result, "path2"),
     }
+
+
+def _link_loss_rate(result, link) -> float:
+    """Drops at the forward bottleneck `link` (the emulator's random loss and queue
+    overflows) over the data packets every flow crossing it sent (whole run)."""
+    drops = result.summary["links"][link]["drops"]
+    idx = result.link_names.index(link)
+    sent = 0
+    for f in result.config["flows"]:
+        routes = f.get("subflows") or [{"path": f["path"]}]
+        stats = result.summary["flows"][f["name"]]["subflows"]
+        sent += sum(s["sent_packets"] for r, s in zip(routes, stats) if idx in r["path"])
+    return drops / sent if sent else float("nan")
+
+
+def link_loss_checks(data):
+    """Table I: the packet loss rate the paper's emulators set on each path, beside the
+    loss measured at that bottleneck (random drops plus queue overflows), per
+    environment over every algorithm's runs."""
+    out = []
+    for env in ENVS:
+        df = data.get(f"env{env}")
+        if df is None or df.empty or "loss_rate_path1" not in df:
+            continue
+        for i, stated in enumerate(STATED_LOSS[env], start=1):
+            out.append((f"Env{env}: path {i}", float(df[f"loss_rate_path{i}"].mean()), stated))
+    return out
 
 
 def series_metrics(result, variant) -> list[dict]:
@@ -361,6 +392,7 @@ PAPER = Paper(
     "confidence intervals over replications.",
     experiments=(*ENV_EXPERIMENTS, SERIES, *LOSS_EXPERIMENTS),
     sensitivity=sensitivity,
+    environment=link_loss_checks,
     figures=(
         Figure("rtt_variance", "Variance of RTT per environment (the paper's Fig. 2 and 3)",
                "Variance of all RTT samples of the MPTCP connection (both subflows) after the warm-up: mean "

@@ -154,12 +154,23 @@ def _capacity_series(result, link):
     return df[df["link"] == link].sort_values("t_s")
 
 
+def _capacity_during(result, link):
+    """The link's capacity (bit/s) in force during each sample interval, indexed by the interval's end t_s.
+    `link_series` samples `capacity_bps` at the instant t_s, after a step made at that instant, so the
+    interval (t - dt, t] ran at the value sampled at t - dt (the capacity schedules and walks here step on the
+    sampling grid). Dividing an interval's delivered or sent bytes by the value sampled at its end put a
+    capacity step one interval early (a 1 s window before a drop to c/5 was judged against 0.92 c, the 1 s
+    at c/5 against 0.28 c)."""
+    s = _capacity_series(result, link).set_index("t_s")["capacity_bps"].astype(float)
+    return s.shift(1).fillna(s.iloc[0]) if len(s) else s
+
+
 def _peak_ratio(result, flow, subflow, link, after_s) -> float:
     """Largest ratio of the subflow's sending rate (per sample interval) to the link's capacity."""
     import numpy as np
 
     rows = _sample_rows(result, flow, subflow)
-    cap = _capacity_series(result, link).set_index("t_s")["capacity_bps"]
+    cap = _capacity_during(result, link)
     sent = rows.set_index("t_s")["sent_bytes"].diff() * 8 / (result.config["sample_interval_ns"] / 1e9)
     ratio = (sent / cap.reindex(sent.index)).loc[lambda s: s.index > after_s]
     return float(np.nanmax(ratio.to_numpy())) if len(ratio) else math.nan
@@ -432,10 +443,10 @@ def _windows(result, flow: str, link: str, after_s: float, window_s: float = 1.0
     import numpy as np
 
     rows = _sample_rows(result, flow, 0)
-    cap = _capacity_series(result, link)
+    cap = _capacity_during(result, link)
     t = rows["t_s"].to_numpy()
     delivered = rows["delivered_bytes"].to_numpy(dtype=float)
-    ct, cb = cap["t_s"].to_numpy(), cap["capacity_bps"].to_numpy(dtype=float)
+    ct, cb = cap.index.to_numpy(dtype=float), cap.to_numpy(dtype=float)
     out = []
     start = after_s
     while start + window_s <= t[-1] + 1e-9:
@@ -453,8 +464,8 @@ def pop_metrics(result, variant) -> dict:
     flow = result.summary["flows"]["f"]
     after = result.config["warmup_ns"] / 1e9
     ratios = _windows(result, "f", "bn", after)
-    cap = _capacity_series(result, "bn")
-    mean_capacity = cap[cap["t_s"] > after + 1e-9]["capacity_bps"].mean()
+    cap = _capacity_during(result, "bn")
+    mean_capacity = cap[cap.index > after + 1e-9].mean()
     return {
         "goodput_bps": flow["goodput_bps"],
         "utilization": flow["goodput_bps"] / (mean_capacity * PAYLOAD),
@@ -489,7 +500,7 @@ def pop_series(result, variant):
     cwnd, smoothed RTT and throughput per second."""
     df = result.flow_series
     conn = df[(df["flow"] == "f") & (df["subflow"] == 0)].sort_values("t_s")
-    cap = _capacity_series(result, "bn").set_index("t_s")["capacity_bps"]
+    cap = _capacity_during(result, "bn")
     rows = [{"series": "goodput", "t_s": float(t), "goodput_bps": float(g), "capacity_bps": float(cap.get(t, math.nan)),
              "cwnd": math.nan, "srtt_s": math.nan, "throughput_bps": math.nan}
             for t, g in zip(conn["t_s"], conn["goodput_smooth_bps"])]  # in-order bursts spread (run.py)
