@@ -92,7 +92,7 @@ pub enum CapacityConfig {
 }
 
 fn default_mtu() -> u32 {
-    1500
+    mpcc_net::capacity::default("trace", "bytes_per_opportunity") as u32
 }
 
 fn no_loss() -> KindConfig {
@@ -112,17 +112,21 @@ pub struct KindConfig {
 impl KindConfig {
     /// The parameters as numbers (true 1, false 0; null left out).
     pub fn params(&self) -> Result<mpcc_core::params::Params, mpcc_core::params::Problem> {
-        let mut out = mpcc_core::params::Params::new();
-        for (k, v) in &self.params {
-            let x = match v {
-                serde_json::Value::Null => continue,
-                serde_json::Value::Bool(b) => f64::from(u8::from(*b)),
-                serde_json::Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-                _ => return Err(mpcc_core::params::Problem::at(k, "allowed: a number or true/false")),
-            };
-            out.0.insert(k.clone(), x);
-        }
-        Ok(out)
+        let table: serde_json::Map<String, serde_json::Value> = self.params.clone().into_iter().collect();
+        crate::table::params(&mpcc_core::params::Info::new("", "", "", &[]), &table)
+    }
+}
+
+/// The schema's check of a capacity model given as `{ kind, ...params }` (the
+/// parameters the user gave, canonical names and units): the model's entry,
+/// then a schedule's steps. A trace's file is the front end's to read.
+pub fn check_capacity(table: &serde_json::Map<String, serde_json::Value>) -> Result<(), mpcc_core::params::Problem> {
+    crate::table::check(mpcc_net::capacity::REGISTRY, "capacity model", table)?;
+    let cap: CapacityConfig = serde_json::from_value(serde_json::Value::Object(table.clone()))
+        .map_err(|e| mpcc_core::params::Problem::whole(e.to_string()))?;
+    match cap {
+        CapacityConfig::Schedule { steps, period_ns } => mpcc_net::capacity::Schedule::check(&steps, period_ns),
+        _ => Ok(()),
     }
 }
 

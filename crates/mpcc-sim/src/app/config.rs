@@ -4,18 +4,60 @@
 
 use mpcc_core::{Nanos, Rng};
 use serde::Deserialize;
-use mpcc_core::params::Info;
+use mpcc_core::params::{need, param, Args, Info, ParamInfo, Params, Problem, Unit};
 
-// Registry entries of the distributions application fields take (`mpcc list`, the
-// schema's allowed kinds). Configurations stay typed (`Dist`): they hold numbers
-// whose meaning depends on the kind.
+// The distributions application fields take: `{ kind, ... }` with these
+// parameters, in the unit of the field (`Unit::OfField`) except `cv` and `shape`.
+const fn of_field(name: &'static str, help: &'static str) -> ParamInfo {
+    param(name, f64::NAN, 0.0, f64::MAX, help)
+}
+const OF_FIELD: &[(&str, Unit)] =
+    &[("value", Unit::OfField), ("min", Unit::OfField), ("max", Unit::OfField), ("mean", Unit::OfField)];
 pub const DISTRIBUTIONS: &[Info] = &[
-    Info::new("fixed", "always `value`", super::DOC, &[]),
-    Info::new("uniform", "uniform between `min` and `max`", super::DOC, &[]),
-    Info::new("exponential", "exponential with `mean`", super::DOC, &[]),
-    Info::new("lognormal", "log-normal with `mean` and coefficient of variation `cv` (0 to 10)", super::DOC, &[]),
-    Info::new("pareto", "Pareto with `mean` and tail index `shape` (> 1)", super::DOC, &[]),
+    Info::new("fixed", "always `value`", super::DOC, &[of_field("value", "the value")])
+        .with_units(OF_FIELD)
+        .with_rule(positive),
+    Info::new("uniform", "uniform between `min` and `max`", super::DOC, &[of_field("min", "least value"), of_field("max", "largest value")])
+        .with_units(OF_FIELD)
+        .with_rule(positive),
+    Info::new("exponential", "exponential with `mean`", super::DOC, &[of_field("mean", "the mean")])
+        .with_units(OF_FIELD)
+        .with_rule(positive),
+    Info::new(
+        "lognormal",
+        "log-normal with `mean` and coefficient of variation `cv` (0 to 10)",
+        super::DOC,
+        &[of_field("mean", "the mean"), param("cv", f64::NAN, 0.0, 10.0, "standard deviation / mean")],
+    )
+    .with_units(OF_FIELD)
+    .with_rule(positive),
+    Info::new(
+        "pareto",
+        "Pareto with `mean` and tail index `shape` (> 1)",
+        super::DOC,
+        &[of_field("mean", "the mean"), param("shape", f64::NAN, 1.0, 1e6, "tail index, above 1 (so that the mean exists)")],
+    )
+    .with_units(OF_FIELD)
+    .with_rule(positive),
 ];
+
+/// Every parameter given, the location (value, min, mean) above 0, `max` not
+/// below `min`, a Pareto's `shape` above 1. Messages follow the value.
+fn positive(p: &Args) -> Result<(), Problem> {
+    need(p, &p.names().collect::<Vec<_>>())?;
+    for k in ["value", "min", "mean"] {
+        if p.known(k) && !(p.get(k) > 0.0) {
+            return Err(Problem::at(k, "is not positive; allowed: a value above 0"));
+        }
+    }
+    if p.known("max") && !(p.get("max") >= p.get("min")) {
+        return Err(Problem::at("max", "is below min; allowed: min <= max"));
+    }
+    if p.known("shape") && !(p.get("shape") > 1.0) {
+        return Err(Problem::at("shape", "is not above 1; allowed: shape > 1 (so that the mean exists)"));
+    }
+    Ok(())
+}
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -47,17 +89,28 @@ pub enum Dist {
     Pareto { mean: f64, shape: f64 },
 }
 
+// Defaults of configurations written without them (by hand, by Rust tests): the
+// members' entries are the one place they are stated.
+fn default(info: &Info, name: &str) -> f64 {
+    info.param(name).map_or(f64::NAN, |p| p.default)
+}
+fn default_range(info: &Info, name: &str) -> (f64, f64) {
+    info.param(name).map_or((f64::NAN, f64::NAN), |p| (p.min, p.max))
+}
 fn default_startup() -> u64 {
-    1_000_000_000
+    default(&super::stream::CBR, "startup_ns") as u64
 }
 fn default_cv() -> f64 {
-    0.5
+    default(&super::stream::VBR, "cv")
 }
-fn yes() -> bool {
-    true
+fn default_loop_trace() -> bool {
+    default(&super::stream::VBR, "loop_trace") != 0.0
 }
 fn default_think() -> Dist {
-    Dist::Fixed { value: 1e9 }
+    Dist::Fixed { value: default(&super::web::INFO, "think_ns") }
+}
+fn default_start_on() -> bool {
+    default(&super::onoff::INFO, "start_on") != 0.0
 }
 
 /// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
@@ -90,7 +143,7 @@ pub struct VbrConfig {
     #[serde(default)]
     pub trace: Option<String>,
     /// Replay the trace from the start when it ends (false: the stream ends).
-    #[serde(default = "yes")]
+    #[serde(default = "default_loop_trace")]
     pub loop_trace: bool,
     #[serde(default = "default_startup")]
     pub startup_ns: u64,
@@ -136,7 +189,7 @@ pub struct WebConfig {
 pub struct OnOffConfig {
     pub on_ns: Dist,
     pub off_ns: Dist,
-    #[serde(default = "yes")]
+    #[serde(default = "default_start_on")]
     pub start_on: bool,
 }
 
@@ -148,6 +201,34 @@ impl AppConfig {
             AppConfig::File { bytes } => *bytes,
             _ => u64::MAX,
         }
+    }
+
+    /// What the member's entry cannot state: each distribution, each object.
+    /// A problem names the parameter (`think_ns.shape`, `objects[1]`).
+    pub fn check_items(&self) -> Result<(), Problem> {
+        let (dists, objects): (Vec<(&str, &Dist)>, _) = match self {
+            AppConfig::Web(w) => {
+                let dists = [("object_count", w.object_count.as_ref()), ("object_bytes", w.object_bytes.as_ref())];
+                let mut all: Vec<_> = dists.into_iter().filter_map(|(k, d)| d.map(|d| (k, d))).collect();
+                all.push(("think_ns", &w.think_ns));
+                (all, w.objects.as_deref())
+            }
+            AppConfig::Onoff(o) => (vec![("on_ns", &o.on_ns), ("off_ns", &o.off_ns)], None),
+            _ => (Vec::new(), None),
+        };
+        if objects.is_some_and(|o| o.is_empty()) {
+            return Err(Problem::at("objects", "an empty list; allowed: at least one size"));
+        }
+        let max = default_range(&super::web::INFO, "objects");
+        for (i, &b) in objects.into_iter().flatten().enumerate() {
+            if !(max.0..=max.1).contains(&(b as f64)) {
+                return Err(Problem::at(&format!("objects[{i}]"), format!("{b} bytes; allowed: {} to {} bytes", max.0, max.1)));
+            }
+        }
+        for (k, d) in dists {
+            d.problem().map_err(|p| Problem { param: Some(format!("{k}.{}", p.param.unwrap_or_default())), ..p })?;
+        }
+        Ok(())
     }
 
     /// Each field's range, through the simulator's checkers (`limits.rs` passes them,
@@ -187,22 +268,46 @@ pub struct RangeChecks {
     pub size: fn(&str, u64) -> Result<(), String>,
 }
 
+/// The schema's check of an application given as `{ kind, ...params }` (the
+/// parameters the user gave, canonical names and units): the member's entry,
+/// then [`AppConfig::check_items`].
+pub fn check_table(table: &serde_json::Map<String, serde_json::Value>) -> Result<(), Problem> {
+    crate::table::check(super::APPS, "application", table)?;
+    let app: AppConfig =
+        serde_json::from_value(serde_json::Value::Object(table.clone())).map_err(|e| Problem::whole(e.to_string()))?;
+    app.check_items()
+}
+
 impl Dist {
     pub(crate) fn check(&self, field: &str) -> Result<(), String> {
-        let pos = |x: f64| x.is_finite() && x > 0.0;
-        let ok = match *self {
-            Dist::Fixed { value } => pos(value),
-            Dist::Uniform { min, max } => pos(min) && max.is_finite() && max >= min,
-            Dist::Exponential { mean } => pos(mean),
-            Dist::Lognormal { mean, cv } => pos(mean) && cv.is_finite() && (0.0..=10.0).contains(&cv),
-            Dist::Pareto { mean, shape } => pos(mean) && shape.is_finite() && shape > 1.0,
+        self.problem().map_err(|p| {
+            let v = p.param.as_deref().and_then(|k| self.params().0.get(k).copied());
+            let shown = v.map_or(String::new(), |v| format!("{v} "));
+            Problem { msg: format!("{shown}{}", p.msg), ..p }.line(field)
+        })
+    }
+
+    /// Checked by its registry entry (`DISTRIBUTIONS`), as the schema checks it.
+    pub fn problem(&self) -> Result<(), Problem> {
+        let name = match self {
+            Dist::Fixed { .. } => "fixed",
+            Dist::Uniform { .. } => "uniform",
+            Dist::Exponential { .. } => "exponential",
+            Dist::Lognormal { .. } => "lognormal",
+            Dist::Pareto { .. } => "pareto",
         };
-        if ok {
-            Ok(())
-        } else {
-            Err(format!(
-                "{field}: {self:?}; allowed: positive finite mean/value/min, max >= min, lognormal cv in [0, 10], pareto shape > 1"
-            ))
+        let info = DISTRIBUTIONS.iter().find(|i| i.name == name).expect("every distribution is registered");
+        info.check("distribution", &self.params())
+    }
+
+    fn params(&self) -> Params {
+        let p = Params::new();
+        match *self {
+            Dist::Fixed { value } => p.with("value", value),
+            Dist::Uniform { min, max } => p.with("min", min).with("max", max),
+            Dist::Exponential { mean } => p.with("mean", mean),
+            Dist::Lognormal { mean, cv } => p.with("mean", mean).with("cv", cv),
+            Dist::Pareto { mean, shape } => p.with("mean", mean).with("shape", shape),
         }
     }
 

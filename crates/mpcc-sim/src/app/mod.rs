@@ -31,6 +31,12 @@ use mpcc_core::params::Info;
 /// The applications' doc page.
 pub(crate) const DOC: &str = "docs/applications.md";
 
+// Upper bounds of the parameters' ranges: limits.rs's (a leaf module does not
+// import it), so the schema and the simulator's check agree.
+pub(crate) const MAX_TIME: f64 = 1e16;
+pub(crate) const MAX_RATE: f64 = 1e13;
+pub(crate) const MAX_BYTES: f64 = 9_007_199_254_740_992.0; // 2^53
+
 /// Every application, one line each (the entry is in the member's file); the first
 /// is the default. Configurations stay typed per kind (`config::AppConfig`): they
 /// hold lists, files and distributions, not only numbers.
