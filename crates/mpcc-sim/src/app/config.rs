@@ -280,11 +280,7 @@ pub fn check_table(table: &serde_json::Map<String, serde_json::Value>) -> Result
 
 impl Dist {
     pub(crate) fn check(&self, field: &str) -> Result<(), String> {
-        self.problem().map_err(|p| {
-            let v = p.param.as_deref().and_then(|k| self.params().0.get(k).copied());
-            let shown = v.map_or(String::new(), |v| format!("{v} "));
-            Problem { msg: format!("{shown}{}", p.msg), ..p }.line(field)
-        })
+        self.problem().map_err(|p| format!("{field}: {self:?}: {}", p.line("")))
     }
 
     /// Checked by its registry entry (`DISTRIBUTIONS`), as the schema checks it.
