@@ -23,7 +23,7 @@ import stat
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, Optional, TypeVar, Union
+from typing import Annotated, Any, Optional
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator,
                       model_validator)
@@ -62,15 +62,10 @@ def _unit(parse):
 
 Duration = Annotated[int, _unit(units.duration_ns)]
 Rate = Annotated[float, _unit(units.rate_bps)]
-RateOrZero = Annotated[float, _unit(lambda v: units.rate_bps(v, allow_zero=True))]
 Size = Annotated[int, _unit(units.size_bytes)]
-# Whole numbers (packets, counts): below 2^53, exact in JSON.
-MAX_INT = 2**53 - 1
-Count = Annotated[int, Field(ge=1, le=MAX_INT)]
-# Sizes the simulator holds in 32 bits (segment, header, chunk, MTU): small enough
-# that mss + header_bytes cannot wrap.
+# Sizes the simulator holds in 32 bits (segment, header, MTU): small enough that
+# mss + header_bytes cannot wrap.
 MAX_WIRE_FIELD_BYTES = 65_000
-MAX_CHUNK_BYTES = 10**9
 # Copies of one flow (`count`): validation stays fast; the resource check
 # (mpcc.limits) decides what fits in memory.
 MAX_FLOWS = 100_000

@@ -53,9 +53,12 @@ fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> Py
 /// Every pluggable family's registry, as Rust owns it: `{family: [entry, ...]}`
 /// with families `cc`, `scheduler`, `receiver`, `queue`, `loss`, `capacity`,
 /// `app` and `distribution`; the first entry of each is the default. An entry
-/// is {name, summary, doc, params: [{name, default, min, max, help, unit}]}
-/// (`default` None: none; `unit` one of number, whole, flag, duration, rate,
-/// size) and, for controllers, `kind` ("single" or "multi").
+/// is {name, summary, doc, params: [{name, default, min, max, help, unit,
+/// user_name}]} (`default` None: none; `unit` one of number, whole, flag,
+/// duration, rate, size, or a structured one: file (with `format`), choice
+/// (with `choices`; numbers are indices), distribution and list (with `of`, the
+/// values' unit), of_field, steps; `user_name` None: the name less its unit
+/// suffix) and, for controllers, `kind` ("single" or "multi").
 #[pyfunction]
 fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);

@@ -6,7 +6,11 @@
 
 use crate::profile::{Mechanisms, Profile};
 // The applications' part of the configuration lives with the applications (app/config.rs).
-pub use crate::app::config::{AppConfig, CbrConfig, Dist, Fetch, OnOffConfig, VbrConfig, WebConfig};
+pub use crate::app::config::AppConfig;
+pub use crate::app::dist::Dist;
+pub use crate::app::onoff::OnOffConfig;
+pub use crate::app::stream::{CbrConfig, VbrConfig};
+pub use crate::app::web::{Fetch, WebConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 

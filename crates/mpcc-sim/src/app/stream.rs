@@ -2,10 +2,11 @@
 //! receiver's player, whose stalls the summary reports. Frame sizes are fixed
 //! (CBR), replayed from a trace, or log-normal (VBR).
 
-use super::config::{lognormal, CbrConfig, VbrConfig};
-use super::{check_pos, write, AppEnv, Application};
+use super::dist::lognormal;
+use super::{check_pos, default, write, AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use mpcc_core::{Nanos, Rng};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
 use super::{MAX_RATE, MAX_TIME};
@@ -86,6 +87,54 @@ fn vbr_rule(p: &Args) -> Result<(), Problem> {
         return Err(Problem::at("loop_trace", "only with trace"));
     }
     Ok(())
+}
+
+/// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
+/// `chunk_bytes * 8 / rate_bps` seconds.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CbrConfig {
+    pub rate_bps: f64,
+    /// Bytes per write (None: one MSS).
+    #[serde(default)]
+    pub chunk_bytes: Option<u32>,
+    /// Play-back starts this long after the stream starts.
+    #[serde(default = "startup")]
+    pub startup_ns: u64,
+    /// After a stall, play-back resumes once this much media is buffered (None: `startup_ns`).
+    #[serde(default)]
+    pub rebuffer_ns: Option<u64>,
+}
+
+/// `kind = "vbr"`: one frame per `1 / fps` seconds, sizes from `trace` (one size in
+/// bytes per line) or log-normal around `rate_bps / 8 / fps` with `cv`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VbrConfig {
+    pub fps: f64,
+    #[serde(default)]
+    pub rate_bps: Option<f64>,
+    #[serde(default = "cv")]
+    pub cv: f64,
+    #[serde(default)]
+    pub trace: Option<String>,
+    /// Replay the trace from the start when it ends (false: the stream ends).
+    #[serde(default = "loop_trace")]
+    pub loop_trace: bool,
+    #[serde(default = "startup")]
+    pub startup_ns: u64,
+    #[serde(default)]
+    pub rebuffer_ns: Option<u64>,
+}
+
+fn startup() -> u64 {
+    default(&CBR, "startup_ns") as u64
+}
+fn cv() -> f64 {
+    default(&VBR, "cv")
+}
+fn loop_trace() -> bool {
+    default(&VBR, "loop_trace") != 0.0
 }
 
 enum Source {

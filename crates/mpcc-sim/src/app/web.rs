@@ -4,11 +4,12 @@
 //! the server, which then writes the object (or the page) into the send buffer.
 //! The summary reports page-load times.
 
-use super::config::{Fetch, WebConfig};
-use super::{write, AppEnv, Application};
+use super::dist::Dist;
+use super::{default, write, AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use crate::metrics::RttStats;
 use mpcc_core::{Nanos, Rng};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
 use super::{MAX_BYTES, MAX_TIME};
@@ -57,6 +58,42 @@ fn one_page_model(p: &Args) -> Result<(), Problem> {
         [true, false] => Err(Problem::at("object_bytes", "required field is missing; a distribution, as object_count is given")),
         [true, true] => Ok(()),
     }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Fetch {
+    /// All objects of a page requested at once (HTTP/2 on one connection).
+    #[default]
+    Parallel,
+    /// One object after another, each requested when the previous one has arrived
+    /// (HTTP/1.1 on one persistent connection without pipelining).
+    Sequential,
+}
+
+/// `kind = "web"`: pages one after another with a think time between them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    /// Object sizes of every page, bytes (or `object_count` and `object_bytes`).
+    #[serde(default)]
+    pub objects: Option<Vec<u64>>,
+    #[serde(default)]
+    pub object_count: Option<Dist>,
+    #[serde(default)]
+    pub object_bytes: Option<Dist>,
+    /// From a page's completion to the next request, ns.
+    #[serde(default = "think")]
+    pub think_ns: Dist,
+    /// Pages to load (None: until the flow stops or the run ends).
+    #[serde(default)]
+    pub pages: Option<u64>,
+    #[serde(default)]
+    pub fetch: Fetch,
+}
+
+fn think() -> Dist {
+    Dist::Fixed { value: default(&INFO, "think_ns") }
 }
 
 enum WebState {
