@@ -225,8 +225,15 @@ def _steps(raw) -> list:
         raise _unit_error(f"got {_show(raw)}; expected a non-empty array of {{ at = ..., rate = ... }}")
     out = []
     for i, step in enumerate(raw):
-        if not isinstance(step, dict) or set(step) != {"at", "rate"}:
-            raise _unit_error("expected { at = \"1s\", rate = \"10Mbps\" } (rate 0: an outage)", f"[{i}]")
+        if not isinstance(step, dict):
+            raise _unit_error(f'got {_show(step)}; expected {{ at = "1s", rate = "10Mbps" }} (rate 0: an outage)', f"[{i}]")
+        for key in step:
+            if key not in ("at", "rate"):
+                raise PydanticCustomError("unknown_field", "{msg}", {"msg": "unknown field; allowed: at, rate",
+                                                                     "field": f"[{i}].{key}"})
+        for key in ("at", "rate"):
+            if key not in step:
+                raise _unit_error("required field is missing", f"[{i}].{key}")
         try:
             out.append([units.duration_ns(step["at"]), units.rate_bps(step["rate"], allow_zero=True)])
         except units.UnitError as e:

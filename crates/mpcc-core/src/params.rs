@@ -291,6 +291,24 @@ mod tests {
     }
 
     #[test]
+    fn structured_parameters_are_seen_as_given() {
+        fn only_with_n(p: &Args) -> Result<(), Problem> {
+            if p.given("file") && !p.given("n") {
+                return Err(Problem::at("file", "only with n"));
+            }
+            Ok(())
+        }
+        const S: Info = Info::new("s", "", "", &[param("file", f64::NAN, 0.0, 0.0, ""), N])
+            .with_units(&[("file", Unit::File("x")), ("n", Unit::Whole)])
+            .with_rule(only_with_n);
+        // A structured parameter's number (1: given) is not range-checked.
+        assert_eq!(S.check("s", &Params::new().with("file", 1.0)).unwrap_err().msg, "only with n");
+        assert!(S.check("s", &Params::new().with("file", 1.0).with("n", 2.0)).is_ok());
+        assert_eq!(Unit::Dist(&Unit::Duration).name(), "distribution");
+        assert!(!Unit::List(&Unit::Size).is_number() && Unit::Choice(&["a"]).is_number());
+    }
+
+    #[test]
     fn find_lists_allowed() {
         let list = [INFO];
         assert_eq!(find(&list, "thing", "y").unwrap_err(), "unknown thing 'y'; allowed: x");

@@ -318,3 +318,25 @@ impl TcpConfig {
         self.min_rto_ns.unwrap_or(self.profile.mechanisms().min_rto_ns)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problem(table: serde_json::Value) -> Option<Option<String>> {
+        check_capacity(table.as_object().unwrap()).err().map(|p| p.param)
+    }
+
+    #[test]
+    fn capacity_tables_are_checked_by_their_entries() {
+        assert_eq!(problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 0.0]], "period_ns": 10})), None);
+        assert_eq!(problem(json!({"kind": "schedule", "steps": [[1, 1e6]]})), Some(Some("steps".into())));
+        assert_eq!(problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 1e6]], "period_ns": 5})), Some(Some("period_ns".into())));
+        let walk = json!({"kind": "random_walk", "initial_bps": 20e6, "min_bps": 1e6, "max_bps": 10e6, "step_ns": 1, "sigma": 0.1});
+        assert_eq!(problem(walk), Some(Some("initial_bps".into())));
+        assert_eq!(problem(json!({"kind": "trace"})), Some(Some("path".into())));
+        assert_eq!(problem(json!({"kind": "trace", "path": "t", "bytes_per_opportunity": 0})), Some(Some("bytes_per_opportunity".into())));
+        assert_eq!(default_mtu(), 1500);
+    }
+}

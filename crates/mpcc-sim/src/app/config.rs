@@ -116,3 +116,41 @@ pub fn check_table(table: &serde_json::Map<String, serde_json::Value>) -> Result
         serde_json::from_value(serde_json::Value::Object(table.clone())).map_err(|e| Problem::whole(e.to_string()))?;
     app.check_items()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problem(table: serde_json::Value) -> Option<(Option<String>, String)> {
+        check_table(table.as_object().unwrap()).err().map(|p| (p.param, p.msg))
+    }
+
+    #[test]
+    fn the_schema_check_names_the_parameter() {
+        assert_eq!(problem(json!({"kind": "web", "objects": [1000]})), None);
+        assert_eq!(problem(json!({"kind": "cbr"})).unwrap().0.as_deref(), Some("rate_bps"));
+        // `cv` has a default, yet is refused when given with a trace.
+        let p = problem(json!({"kind": "vbr", "fps": 30.0, "trace": "f.txt", "cv": 0.5})).unwrap();
+        assert_eq!(p.0.as_deref(), Some("cv"));
+        assert_eq!(problem(json!({"kind": "vbr", "fps": 30.0, "trace": "f.txt"})), None);
+        let p = problem(json!({"kind": "web", "objects": [1000], "think_ns": {"kind": "pareto", "mean": 1e9, "shape": 1.0}}));
+        assert_eq!(p.unwrap().0.as_deref(), Some("think_ns.shape"));
+        let p = problem(json!({"kind": "web", "objects": [1000, 0]}));
+        assert_eq!(p.unwrap().0.as_deref(), Some("objects[1]"));
+        let p = problem(json!({"kind": "web", "objects": [1000], "fetch": "pipelined"}));
+        assert_eq!(p.unwrap().0.as_deref(), Some("fetch"));
+        let p = problem(json!({"kind": "onoff", "on_ns": {"kind": "fixed", "value": 1e9}}));
+        assert_eq!(p.unwrap(), (Some("off_ns".into()), "required field is missing".into()));
+    }
+
+    #[test]
+    fn serde_defaults_are_the_entries() {
+        let web: AppConfig = serde_json::from_value(json!({"kind": "web", "objects": [1]})).unwrap();
+        let AppConfig::Web(w) = web else { panic!() };
+        assert_eq!(w.think_ns.mean(), super::super::web::INFO.param("think_ns").unwrap().default);
+        let vbr: AppConfig = serde_json::from_value(json!({"kind": "vbr", "fps": 25.0, "rate_bps": 1e6})).unwrap();
+        let AppConfig::Vbr(v) = vbr else { panic!() };
+        assert_eq!((v.cv, v.loop_trace, v.startup_ns), (0.5, true, 1_000_000_000));
+    }
+}
