@@ -206,7 +206,7 @@ def test_run_accepts_a_dict():
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "droptail", packets = 1e3 }', "links.bottleneck.queue.packets",
          ["1000.0"]),
         ('delay = "20ms"', 'delay = "20ms"\nqueue = { kind = "droptail", packets = 9007199254740993 }',
-         "links.bottleneck.queue.packets", ["less than or equal to 9007199254740991"]),
+         "links.bottleneck.queue.packets", ["allowed: 1 to 9007199254740991"]),
         ('rate = "10Mbps"', 'capacity = { kind = "random_walk", initial = "5Mbps", min = "1Mbps", max = "10Mbps", '
          'step = "1s", sigma = inf }', "links.bottleneck.capacity.sigma", ["finite"]),
         ('rate = "10Mbps"', 'capacity = { kind = "trace", path = "t", bytes_per_opportunity = "5GB" }',

@@ -386,11 +386,23 @@ def cmd_list(args) -> int:
         return {"duration": f'"{v / 1e9:g}s"', "rate": f'"{v:g}bps"', "size": f'"{v:.0f}B"',
                 "whole": f"{v:.0f}"}.get(unit, f"{v:g}")
 
+    def allowed(p):
+        """What a parameter takes, for the structured units (files, choices, ...)."""
+        u, of = p["unit"], p.get("of")
+        return {"file": f"a {p.get('format')} file", "choice": " | ".join(p.get("choices", ())),
+                "distribution": f'a distribution of {of}s, {{ kind = "NAME", ... }}',
+                "list": f"a list of {of}s, each {shown(p['min'], of)} to {shown(p['max'], of)}",
+                "steps": '[{ at = "0s", rate = "10Mbps" }, ...]', "of_field": "in the unit of the field"}.get(u)
+
     def params(entry, indent):
         for p in entry["params"]:
-            u = p["unit"]
-            print(f"{indent}{user_name(p)} = {shown(p['default'], u)} ({shown(p['min'], u)} to {shown(p['max'], u)}): "
-                  f"{p['help']}")
+            u, d = p["unit"], p["default"]
+            if u == "choice" and d is not None:
+                d, u = p["choices"][int(d)], "text"
+            elif u == "distribution" and d is not None:
+                d, u = f"fixed {shown(d, p['of'])}", "text"
+            what = allowed(p) or f"{shown(p['min'], u)} to {shown(p['max'], u)}"
+            print(f"{indent}{user_name(p)} = {d if u == 'text' else shown(d, u)} ({what}): {p['help']}")
 
     algos = registry["cc"]
     width = max(len(a["name"]) for a in algos)
@@ -425,8 +437,7 @@ def cmd_list(args) -> int:
         w = max(len(e["name"]) for e in entries)
         for e in entries:
             print(f"  {e['name']:<{w}}  {e['summary']}")
-            if group in ("queue", "loss"):
-                params(e, " " * (w + 6))
+            params(e, " " * (w + 6))
     from .papers import all_papers
 
     papers = all_papers()

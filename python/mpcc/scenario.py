@@ -23,7 +23,7 @@ import stat
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, Optional, TypeVar, Union
+from typing import Annotated, Any, Optional
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator,
                       model_validator)
@@ -62,15 +62,10 @@ def _unit(parse):
 
 Duration = Annotated[int, _unit(units.duration_ns)]
 Rate = Annotated[float, _unit(units.rate_bps)]
-RateOrZero = Annotated[float, _unit(lambda v: units.rate_bps(v, allow_zero=True))]
 Size = Annotated[int, _unit(units.size_bytes)]
-# Whole numbers (packets, counts): below 2^53, exact in JSON.
-MAX_INT = 2**53 - 1
-Count = Annotated[int, Field(ge=1, le=MAX_INT)]
-# Sizes the simulator holds in 32 bits (segment, header, chunk, MTU): small enough
-# that mss + header_bytes cannot wrap.
+# Sizes the simulator holds in 32 bits (segment, header, MTU): small enough that
+# mss + header_bytes cannot wrap.
 MAX_WIRE_FIELD_BYTES = 65_000
-MAX_CHUNK_BYTES = 10**9
 # Copies of one flow (`count`): validation stays fast; the resource check
 # (mpcc.limits) decides what fits in memory.
 MAX_FLOWS = 100_000
@@ -114,98 +109,44 @@ class Strict(BaseModel):
         return data
 
 
-# --- capacity -------------------------------------------------------------------
-
-
-class ConstantCapacity(Strict):
-    kind: Literal["constant"]
-    rate: Rate
-
-
-class Step(Strict):
-    at: Duration
-    rate: RateOrZero  # 0 = an outage
-
-
-class ScheduleCapacity(Strict):
-    kind: Literal["schedule"]
-    steps: list[Step] = Field(min_length=1)
-    period: Duration = 0
-
-    @field_validator("steps")
-    @classmethod
-    def _ordered(cls, steps):
-        if steps[0].at != 0:
-            raise PydanticCustomError("schedule", "{msg}", {"msg": "the first step must be at \"0s\""})
-        for a, b in zip(steps, steps[1:]):
-            if b.at <= a.at:
-                raise PydanticCustomError("schedule", "{msg}", {"msg": "steps must be in increasing order of `at`"})
-        return steps
-
-    @model_validator(mode="after")
-    def _sends_again(self):
-        if self.period and self.period <= self.steps[-1].at:
-            raise PydanticCustomError(
-                "schedule", "{msg}", {"msg": "period must be longer than the last step's `at`", "field": "period"}
-            )
-        if all(s.rate == 0 for s in self.steps):
-            raise PydanticCustomError("schedule", "{msg}", {"msg": "every step has rate 0", "field": "steps"})
-        if not self.period and self.steps[-1].rate == 0:
-            raise PydanticCustomError(
-                "schedule",
-                "{msg}",
-                {"msg": "the last step has rate 0 and there is no period: the link would never send again; "
-                 "add a later step with a rate or set a period", "field": "steps"},
-            )
-        return self
-
-
-class RandomWalkCapacity(Strict):
-    kind: Literal["random_walk"]
-    initial: Rate
-    min: Rate
-    max: Rate
-    step: Duration
-    sigma: float = Field(ge=0.0)
-
-    @model_validator(mode="after")
-    def _bounds(self):
-        if not self.min <= self.initial <= self.max:
-            raise PydanticCustomError("range", "{msg}", {"msg": "expected min <= initial <= max", "field": "initial"})
-        if self.step <= 0:
-            raise PydanticCustomError("range", "{msg}", {"msg": "must be positive", "field": "step"})
-        return self
-
-
-class TraceCapacity(Strict):
-    kind: Literal["trace"]
-    path: str
-    bytes_per_opportunity: Annotated[Size, _bounded_size(1, 10**6, "")] = 1500
-
-
-Capacity = Annotated[
-    Union[ConstantCapacity, ScheduleCapacity, RandomWalkCapacity, TraceCapacity], Field(discriminator="kind")
-]
-
 # --- registered members given as { kind = "NAME", ...params } ---------------------
 #
 # Rust owns each member's entry (`_core.kinds()`): its parameters, their defaults,
-# ranges and units, and its own checks (`_core.check`). This side takes the
-# user's names and units and writes the canonical configuration.
+# ranges and units, and its own checks (`_core.check`, `_core.check_table`). This
+# side takes the user's names and units and writes the canonical configuration.
+# Capacity models and applications have structured parameters (files, choices,
+# distributions, lists, a schedule's steps), parsed here by their unit.
 
 def _shown(v, unit: str) -> str:
     if unit == "duration":
         return f"{v / 1e9:g}s"
     if unit == "size":
-        return f"{int(v)} bytes"
+        return f"{int(v)} byte{'s' * (int(v) != 1)}"
     if unit == "rate":
         return f"{v:g} bit/s"
     return str(int(v)) if unit == "whole" else f"{v:g}"
 
 
-def _param_value(raw, p: dict):
-    """The canonical value of one parameter as the user gave it (type and unit)."""
-    unit = p["unit"]
+def _range(low, high, unit: str) -> str:
+    """`low to high` in the unit's words ("1 to 1000000 bytes")."""
+    if unit == "size":
+        return f"{int(low)} to {int(high)} bytes"
+    return f"{_shown(low, unit)} to {_shown(high, unit)}"
+
+
+def _unit_error(msg: str, field: str | None = None):
+    return PydanticCustomError("unit", "{msg}", {"msg": msg} | ({"field": field} if field else {}))
+
+
+def _located(err: PydanticCustomError, field: str) -> PydanticCustomError:
+    """`err` at `field` (before the field it names inside, if any: `think` + `.shape`)."""
+    inner = (err.context or {}).get("field")
+    at = field if inner is None else f"{field}{'' if inner.startswith('[') else '.'}{inner}"
+    return PydanticCustomError(err.type, "{msg}", {**(err.context or {}), "field": at})
+
+
+def _scalar(raw, unit: str):
+    """The canonical value of a number-like parameter as the user gave it."""
     try:
         if unit == "duration":
             return units.duration_ns(raw)
@@ -214,40 +155,164 @@ def _param_value(raw, p: dict):
         if unit == "rate":
             return units.rate_bps(raw)
     except units.UnitError as e:
-        raise PydanticCustomError("unit", "{msg}", {"msg": str(e)}) from None
+        raise _unit_error(str(e)) from None
     if unit == "flag":
         if not isinstance(raw, bool):
-            raise PydanticCustomError("unit", "{msg}", {"msg": f"got {_show(raw)}; expected true or false"})
+            raise _unit_error(f"got {_show(raw)}; expected true or false")
         return raw
     if unit == "whole":
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise PydanticCustomError("unit", "{msg}", {"msg": f"got {_show(raw)}; expected a whole number"})
+            raise _unit_error(f"got {_show(raw)}; expected a whole number")
         return raw
     if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-        raise PydanticCustomError("unit", "{msg}", {"msg": f"got {_show(raw)}; expected a number"})
+        raise _unit_error(f"{_show(raw)} is not a number; expected e.g. 3 or 0.5")
     if not math.isfinite(raw):
-        raise PydanticCustomError("unit", "{msg}", {"msg": f"got {raw!r}; input should be a finite number"})
+        raise _unit_error(f"got {raw!r}; input should be a finite number")
     return float(raw)
 
 
-def _in_range(value, p: dict) -> None:
-    low, high, unit = p["min"], p["max"], p["unit"]
+def _in_range(value, p: dict, unit: str | None = None) -> None:
+    low, high, unit = p["min"], p["max"], unit or p["unit"]
     if value < low:
         if value <= 0 < low:
             # A duration's least value (1 ns) says less than "positive".
             least = "a positive duration" if unit == "duration" else f"at least {_shown(low, unit)}"
             msg = f"{_shown(value, unit)} must be positive; allowed: {least}"
         else:
-            msg = f"{_shown(value, unit)} is too small; allowed: at least {_shown(low, unit)}"
+            msg = f"{_shown(value, unit)} is too small; allowed: {_range(low, high, unit)}"
         raise PydanticCustomError("range", "{msg}", {"msg": msg})
     if value > high:
         raise PydanticCustomError("range", "{msg}", {
-            "msg": f"{_shown(value, unit)} is too large; allowed: less than or equal to {_shown(high, unit)}"})
+            "msg": f"{_shown(value, unit)} is too large; allowed: {_range(low, high, unit)}"})
+
+
+def _value(raw, p: dict):
+    """The canonical value of one parameter as the user gave it (type, unit, range)."""
+    unit = p["unit"]
+    if unit == "file":
+        if not isinstance(raw, str) or not raw:
+            raise _unit_error(f"got {_show(raw)}; expected a file name")
+        return raw  # resolved against the scenario's folder by to_config
+    if unit == "choice":
+        if raw not in p["choices"]:
+            raise _unit_error(f"got {_show(raw)}; allowed: {', '.join(p['choices'])}")
+        return raw
+    if unit == "distribution":
+        return _distribution(raw, p["of"])
+    if unit == "list":
+        if not isinstance(raw, list) or not raw:
+            raise _unit_error(f"got {_show(raw)}; expected a non-empty array")
+        return [_item(v, p, p["of"], f"[{i}]") for i, v in enumerate(raw)]
+    if unit == "steps":
+        return _steps(raw)
+    value = _scalar(raw, unit)
+    _in_range(value, p)
+    return value
+
+
+def _item(raw, p: dict, unit: str, field: str):
+    try:
+        value = _scalar(raw, unit)
+        _in_range(value, p, unit)
+        return value
+    except PydanticCustomError as e:
+        raise _located(e, field) from None
+
+
+def _steps(raw) -> list:
+    """A schedule's steps, [[at_ns, bps], ...]; their order is Rust's to check."""
+    if not isinstance(raw, list) or not raw:
+        raise _unit_error(f"got {_show(raw)}; expected a non-empty array of {{ at = ..., rate = ... }}")
+    out = []
+    for i, step in enumerate(raw):
+        if not isinstance(step, dict):
+            raise _unit_error(f'got {_show(step)}; expected {{ at = "1s", rate = "10Mbps" }} (rate 0: an outage)', f"[{i}]")
+        for key in step:
+            if key not in ("at", "rate"):
+                raise PydanticCustomError("unknown_field", "{msg}", {"msg": "unknown field; allowed: at, rate",
+                                                                     "field": f"[{i}].{key}"})
+        for key in ("at", "rate"):
+            if key not in step:
+                raise _unit_error("required field is missing", f"[{i}].{key}")
+        try:
+            out.append([units.duration_ns(step["at"]), units.rate_bps(step["rate"], allow_zero=True)])
+        except units.UnitError as e:
+            bad = "at" if _parses(units.duration_ns, step["at"]) is None else "rate"
+            raise _unit_error(str(e), f"[{i}].{bad}") from None
+    return out
+
+
+def _parses(parse, v):
+    try:
+        return parse(v)
+    except units.UnitError:
+        return None
+
+
+def _distribution(raw, unit: str) -> dict:
+    """`{ kind, ... }` of the distributions' registry, its location parameters in
+    `unit` (the field's)."""
+    kind, values = _table("distribution", raw, of=unit)
+    return {"kind": kind, **{k: float(v) for k, v in values.items()}}
+
+
+def _user_names(entry: dict) -> dict:
+    return {units.user_name(p): p for p in entry["params"]}
+
+
+def _table(family: str, data, of: str | None = None) -> tuple[str, dict]:
+    """(kind, canonical values of the parameters given) of `{ kind = ..., ... }`,
+    checked by Rust; a distribution's parameters in the unit `of`."""
+    entries = {e["name"]: e for e in kinds()[family]}
+    allowed = ", ".join(entries)
+    if not isinstance(data, dict):
+        raise _unit_error(f'got {_show(data)}; expected a table like {{ kind = "{next(iter(entries))}", ... }}')
+    if "kind" not in data:
+        raise PydanticCustomError("kind", "{msg}", {"msg": f"missing `kind`; allowed: {allowed}"})
+    kind = data["kind"]
+    if not isinstance(kind, str) or kind not in entries:
+        raise PydanticCustomError("kind", "{msg}", {"msg": f"unknown kind {_show(kind)}; allowed: {allowed}"})
+    params = _user_names(entries[kind])
+    for key in data:
+        if key != "kind" and key not in params:
+            raise PydanticCustomError("unknown_field", "{msg}", {
+                "msg": f"unknown field; allowed: {', '.join(['kind', *params])}", "field": key})
+    values = {}
+    for user, p in params.items():
+        if user in data:
+            if p["unit"] == "of_field":
+                p = {**p, "unit": of}
+            try:
+                values[p["name"]] = _value(data[user], p)
+            except PydanticCustomError as e:
+                raise _located(e, user) from None
+    names = {p["name"]: user for user, p in params.items()}
+    if family in ("capacity", "app"):
+        _checked_by_rust(family, kind, values, names, table=True)
+    elif family == "distribution":
+        # A distribution's problem follows the value as the user wrote it.
+        _checked_by_rust(family, kind, values, names, shown={k: _show(v) for k, v in data.items()})
+    else:
+        _checked_by_rust(family, kind, {k: float(v) for k, v in values.items()}, names)
+    return kind, values
+
+
+def _default(p: dict):
+    d = p["default"]
+    if d is None:
+        return None
+    if p["unit"] == "distribution":
+        return {"kind": "fixed", "value": float(d)}
+    if p["unit"] == "choice":
+        return p["choices"][int(d)]
+    return d
 
 
 def _typed(value, unit: str):
-    if value is None:
-        return None
+    if value is None or unit in ("file", "choice", "distribution", "steps"):
+        return value
+    if unit == "list":
+        return list(value)
     if unit == "flag":
         return bool(value)
     return int(value) if unit in ("whole", "duration", "size") else float(value)
@@ -256,55 +321,57 @@ def _typed(value, unit: str):
 def member(family: str):
     """A pydantic type for `{ kind = "NAME", ... }` of a family whose members Rust
     registers: the value is the canonical table (every parameter, defaults filled,
-    null where unset without a default)."""
+    null where unset without a default; files as given, resolved by to_config)."""
 
     def validate(data):
-        entries = {e["name"]: e for e in kinds()[family]}
-        allowed = ", ".join(entries)
-        if not isinstance(data, dict):
-            raise PydanticCustomError("unit", "{msg}", {
-                "msg": f'got {_show(data)}; expected a table like {{ kind = "{next(iter(entries))}", ... }}'})
-        if "kind" not in data:
-            raise PydanticCustomError("kind", "{msg}", {"msg": f"missing `kind`; allowed: {allowed}"})
-        kind = data["kind"]
-        if not isinstance(kind, str) or kind not in entries:
-            raise PydanticCustomError("kind", "{msg}", {"msg": f"unknown kind {_show(kind)}; allowed: {allowed}"})
-        params = {units.user_name(p): p for p in entries[kind]["params"]}
-        for key in data:
-            if key != "kind" and key not in params:
-                raise PydanticCustomError("unknown_field", "{msg}", {
-                    "msg": f"unknown field; allowed: {', '.join(['kind', *params])}", "field": key})
-        values = {}
-        for user, p in params.items():
-            if user in data:
-                try:
-                    values[p["name"]] = _param_value(data[user], p)
-                    _in_range(values[p["name"]], p)
-                except PydanticCustomError as e:
-                    raise PydanticCustomError(e.type, "{msg}", {**(e.context or {}), "field": user}) from None
-        _checked_by_rust(family, kind, {k: float(v) for k, v in values.items()},
-                         {p["name"]: user for user, p in params.items()})
-        return {"kind": kind, **{p["name"]: _typed(values.get(p["name"], p["default"]), p["unit"])
-                                 for p in entries[kind]["params"]}}
+        kind, values = _table(family, data)
+        entry = next(e for e in kinds()[family] if e["name"] == kind)
+        return {"kind": kind, **{p["name"]: _typed(values[p["name"]] if p["name"] in values else _default(p), p["unit"])
+                                 for p in entry["params"]}}
 
     return BeforeValidator(validate)
 
 
-def _checked_by_rust(family: str, name: str, params: dict, user_names: dict | None = None, field_prefix: str = ""):
-    """The member's own checks, run by the simulator's code (`_core.check`); a
-    problem names the user's field."""
+def _checked_by_rust(family: str, name: str, params: dict, user_names: dict | None = None, field_prefix: str = "",
+                     table: bool = False, shown: dict | None = None):
+    """The member's own checks, run by the simulator's code (`_core.check`, or
+    `_core.check_table` for structured members); a problem names the user's field."""
     from . import _core
 
     try:
-        _core.check(family, name, params)
+        if table:
+            _core.check_table(family, json.dumps({"kind": name, **params}))
+        else:
+            _core.check(family, name, params)
     except ValueError as e:
         param, msg = e.args if len(e.args) == 2 else (None, str(e))
         ctx = {"msg": msg}
         if param is not None:
-            ctx["field"] = f"{field_prefix}{(user_names or {}).get(param, param)}"
+            # `think_ns.shape`, `objects[1]`: the parameter, then the item inside it.
+            head, rest = re.match(r"([^.\[]*)(.*)", param).groups()
+            user = (user_names or {}).get(head, head)
+            ctx["field"] = f"{field_prefix}{user}{rest}"
+            if shown and head in params and user in shown:
+                ctx["msg"] = f"{shown[user]} {msg}"
         elif field_prefix:
             ctx["field"] = field_prefix.rstrip(".")
         raise PydanticCustomError("params", "{msg}", ctx) from None
+
+
+def resolve_files(table: dict, family: str, base_dir: Path, where: str) -> dict:
+    """`table` (canonical) with its file parameters read, checked (the scenario's
+    files are Python's: `FILE_CHECKS`) and made absolute."""
+    entry = next(e for e in kinds()[family] if e["name"] == table["kind"])
+    out = dict(table)
+    for p in entry["params"]:
+        if p["unit"] == "file" and out.get(p["name"]) is not None:
+            user = units.user_name(p)
+            given = out[p["name"]]
+            out[p["name"]] = str(_checked(FILE_CHECKS[p["format"]], base_dir / given, f"{where}.{user}", given))
+    return out
+
+
+Capacity = Annotated[dict, member("capacity")]
 
 
 Queue = Annotated[dict, member("queue")]
@@ -339,210 +406,10 @@ class Link(Strict):
 
 # --- applications (docs/applications.md) ----------------------------------------------
 
-
-def _number(value) -> float:
-    """A plain finite number (counts, fps, cv, shape): no unit, no string."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise PydanticCustomError("unit", "{msg}", {"msg": f"{_show(value)} is not a number; expected e.g. 3 or 0.5"})
-    if not math.isfinite(value):
-        raise PydanticCustomError("unit", "{msg}", {"msg": f"{value!r} is not finite; expected e.g. 3 or 0.5"})
-    return float(value)
-
-
-Number = Annotated[float, BeforeValidator(_number)]
-V = TypeVar("V")
-
-
-class _Dist(Strict):
-    """A distribution whose parameters (type V) are in the unit of the field it sets;
-    `_problem` names the first parameter out of range (docs/applications.md)."""
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _in_range(cls, data, handler):
-        dist = handler(data)
-        problem = dist._problem()
-        if problem:
-            name, what = problem
-            raw = data if isinstance(data, dict) else {}
-            shown = {k: _show(raw[k] if k in raw else getattr(dist, k)) for k in type(dist).model_fields}
-            raise PydanticCustomError("range", "{msg}", {"msg": f"{shown[name]} {what.format(**shown)}", "field": name})
-        return dist
-
-    def _problem(self):
-        raise NotImplementedError
-
-    def canonical(self) -> dict:
-        return {k: (v if k == "kind" else float(v)) for k, v in self.model_dump().items()}
-
-
-_NOT_POSITIVE = "is not positive; allowed: a value above 0"
-
-
-class FixedDist(_Dist, Generic[V]):
-    kind: Literal["fixed"]
-    value: V
-
-    def _problem(self):
-        return None if self.value > 0 else ("value", _NOT_POSITIVE)
-
-
-class UniformDist(_Dist, Generic[V]):
-    kind: Literal["uniform"]
-    min: V
-    max: V
-
-    def _problem(self):
-        if not self.min > 0:
-            return "min", _NOT_POSITIVE
-        return None if self.max >= self.min else ("max", "is below min {min}; allowed: min <= max")
-
-
-class ExponentialDist(_Dist, Generic[V]):
-    kind: Literal["exponential"]
-    mean: V
-
-    def _problem(self):
-        return None if self.mean > 0 else ("mean", _NOT_POSITIVE)
-
-
-class LognormalDist(_Dist, Generic[V]):
-    kind: Literal["lognormal"]
-    mean: V
-    cv: Number
-
-    def _problem(self):
-        if not self.mean > 0:
-            return "mean", _NOT_POSITIVE
-        return None if 0 <= self.cv <= 10 else ("cv", "is out of range; allowed: 0 to 10")
-
-
-class ParetoDist(_Dist, Generic[V]):
-    kind: Literal["pareto"]
-    mean: V
-    shape: Number
-
-    def _problem(self):
-        if not self.mean > 0:
-            return "mean", _NOT_POSITIVE
-        return None if self.shape > 1 else ("shape", "is not above 1; allowed: shape > 1 (so that the mean exists)")
-
-
-def dist(unit):
-    """The distribution type of a field whose values are of type `unit` (Duration, Size, Number)."""
-    kinds = (FixedDist, UniformDist, ExponentialDist, LognormalDist, ParetoDist)
-    return Annotated[Union[tuple(k[unit] for k in kinds)], Field(discriminator="kind")]
-
-
-# Fields that take a distribution: their `kind` errors list the distributions.
-DIST_FIELDS = ("think", "on", "off", "object_count", "object_bytes")
-
-
-class BulkApp(Strict):
-    kind: Literal["bulk"]
-
-
-class FileApp(Strict):
-    kind: Literal["file"]
-    size: Size
-
-    @field_validator("size")
-    @classmethod
-    def _positive(cls, v):
-        if v <= 0:
-            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: a positive size"})
-        return v
-
-
-def _app_error(field: str, msg: str):
-    return PydanticCustomError("app", "{msg}", {"msg": msg, "field": field})
-
-
-class CbrApp(Strict):
-    kind: Literal["cbr"]
-    rate: Rate
-    chunk: Optional[Annotated[Size, _bounded_size(1, MAX_CHUNK_BYTES, " (1 GB)")]] = None  # None: one MSS
-    startup: Duration = 1_000_000_000  # the receiver's play-back buffer
-    rebuffer: Optional[Duration] = None  # None: startup
-
-    @field_validator("chunk")
-    @classmethod
-    def _chunk(cls, v):
-        if v is not None and v < 1:
-            raise PydanticCustomError("range", "{msg}", {"msg": f"{v} bytes; allowed: at least 1 byte"})
-        return v
-
-
-class VbrApp(Strict):
-    kind: Literal["vbr"]
-    fps: Number
-    trace: Optional[str] = None
-    loop_trace: bool = True
-    rate: Optional[Rate] = None
-    cv: Number = 0.5
-    startup: Duration = 1_000_000_000
-    rebuffer: Optional[Duration] = None
-
-    @model_validator(mode="after")
-    def _source(self):
-        if not 0 < self.fps <= 10_000:
-            raise _app_error("fps", f"{self.fps:g} is out of range; allowed: above 0, at most 10000 frames per second")
-        if (self.trace is None) == (self.rate is None):
-            raise _app_error("trace", 'give exactly one of trace = "frames.txt" (frame sizes) or rate = "2Mbps" '
-                                      "(log-normal frame sizes)")
-        given = self.model_fields_set
-        if self.trace is not None and "cv" in given:
-            raise _app_error("cv", "only with rate (the frame-size model); a trace gives the frame sizes")
-        if self.rate is not None and "loop_trace" in given:
-            raise _app_error("loop_trace", "only with trace")
-        if not 0 <= self.cv <= 10:
-            raise _app_error("cv", f"{self.cv:g} is out of range; allowed: 0 to 10")
-        return self
-
-
-class WebApp(Strict):
-    kind: Literal["web"]
-    objects: Optional[list[Size]] = Field(default=None, min_length=1)
-    object_count: Optional[dist(Number)] = None
-    object_bytes: Optional[dist(Size)] = None
-    think: dist(Duration) = FixedDist[Duration](kind="fixed", value="1s")
-    pages: Optional[Count] = None
-    fetch: Literal["parallel", "sequential"] = "parallel"
-
-    @field_validator("objects")
-    @classmethod
-    def _positive_objects(cls, objects):
-        for i, size in enumerate(objects or []):
-            if size <= 0:
-                raise PydanticCustomError("range", "{msg}", {"msg": "0 bytes; allowed: a positive size",
-                                                             "field": f"[{i}]"})
-        return objects
-
-    @model_validator(mode="after")
-    def _one_page_model(self):
-        drawn = {"object_count": self.object_count, "object_bytes": self.object_bytes}
-        if self.objects is not None and any(v is not None for v in drawn.values()):
-            field = next(k for k, v in drawn.items() if v is not None)
-            raise _app_error(field, "give either objects or object_count and object_bytes, not both")
-        if self.objects is None:
-            missing = [k for k, v in drawn.items() if v is None]
-            if len(missing) == 2:
-                raise _app_error("objects", 'required field is missing; give objects = ["10KB", ...] or '
-                                            "object_count and object_bytes (distributions)")
-            if missing:
-                other = "object_bytes" if missing[0] == "object_count" else "object_count"
-                raise _app_error(missing[0], f"required field is missing; a distribution, as {other} is given")
-        return self
-
-
-class OnoffApp(Strict):
-    kind: Literal["onoff"]
-    on: dist(Duration)
-    off: dist(Duration)
-    start_on: bool = True
-
-
-App = Annotated[Union[BulkApp, FileApp, CbrApp, VbrApp, WebApp, OnoffApp], Field(discriminator="kind")]
+# `{ kind = "cbr", ... }`: every parameter, default and check is the application's
+# entry in Rust (crates/mpcc-sim/src/app/).
+App = Annotated[dict, member("app")]
+BULK = {"kind": "bulk"}
 # Applications that write into the send buffer (and so may set tcp.send_buf).
 WRITING_APPS = ("cbr", "vbr", "web")
 
@@ -727,7 +594,7 @@ class Flow(Strict):
     start: Duration = 0
     stop: Optional[Duration] = None
     count: int = 1
-    app: App = BulkApp(kind="bulk")
+    app: App = BULK
     tcp: Tcp = Tcp()
 
     @field_validator("count")
@@ -1028,24 +895,9 @@ class Scenario(Strict):
                                 else f"must be after the flow's start ({flow.start / 1e9:g}s)")
 
     def _capacity(self, name: str, link: Link) -> dict:
-        cap = link.capacity
-        if cap is None:
+        if link.capacity is None:
             return {"kind": "constant", "bps": link.rate}
-        if isinstance(cap, ConstantCapacity):
-            return {"kind": "constant", "bps": cap.rate}
-        if isinstance(cap, ScheduleCapacity):
-            return {"kind": "schedule", "steps": [[s.at, s.rate] for s in cap.steps], "period_ns": cap.period}
-        if isinstance(cap, RandomWalkCapacity):
-            return {
-                "kind": "random_walk",
-                "initial_bps": cap.initial,
-                "min_bps": cap.min,
-                "max_bps": cap.max,
-                "step_ns": cap.step,
-                "sigma": cap.sigma,
-            }
-        path = _checked(check_trace, self._base_dir / cap.path, f"links.{name}.capacity.path", cap.path)
-        return {"kind": "trace", "path": str(path), "bytes_per_opportunity": cap.bytes_per_opportunity}
+        return resolve_files(link.capacity, "capacity", self._base_dir, f"links.{name}.capacity")
 
 
 def _simulated_names(flow: Flow) -> list[str]:
@@ -1153,38 +1005,20 @@ def _route(names: list[str], index: dict[str, int], field: str) -> list[int]:
     return route
 
 
-def _app(app, mss: int, base_dir: Path, where: str) -> dict:
-    """The canonical application (crates/mpcc-sim/src/config.rs), defaults made explicit."""
-    if isinstance(app, FileApp):
-        return {"kind": "file", "bytes": app.size}
-    if isinstance(app, CbrApp):
-        chunk = mss if app.chunk is None else app.chunk
-        if chunk * 8e9 / app.rate < 1:
-            raise ScenarioError(f"{where}.rate", f"{app.rate:g} bit/s is too high for chunks of {chunk} bytes; "
-                                                 "allowed: below chunk * 8 Gbit/s (one write per ns)")
-        return {"kind": "cbr", "rate_bps": app.rate, "chunk_bytes": chunk} | _player(app)
-    if isinstance(app, VbrApp):
-        trace = None
-        if app.trace is not None:
-            trace = _checked(check_frame_trace, base_dir / app.trace, f"{where}.trace", app.trace)
-        return {"kind": "vbr", "fps": app.fps, "trace": None if trace is None else str(trace),
-                "loop_trace": app.loop_trace, "rate_bps": app.rate, "cv": app.cv} | _player(app)
-    if isinstance(app, WebApp):
-        return {"kind": "web", "objects": None if app.objects is None else list(app.objects),
-                "object_count": _dist(app.object_count), "object_bytes": _dist(app.object_bytes),
-                "think_ns": _dist(app.think), "pages": app.pages, "fetch": app.fetch}
-    if isinstance(app, OnoffApp):
-        return {"kind": "onoff", "on_ns": _dist(app.on), "off_ns": _dist(app.off), "start_on": app.start_on}
-    return {"kind": "bulk"}
-
-
-def _player(app) -> dict:
-    rebuffer = app.startup if app.rebuffer is None else app.rebuffer
-    return {"startup_ns": app.startup, "rebuffer_ns": rebuffer}
-
-
-def _dist(d) -> dict | None:
-    return None if d is None else d.canonical()
+def _app(app: dict, mss: int, base_dir: Path, where: str) -> dict:
+    """The canonical application (crates/mpcc-sim/src/config.rs), every value
+    explicit: files resolved, and the stream's unset `chunk` (one MSS) and
+    `rebuffer` (the startup) as the entry's help says."""
+    app = resolve_files(app, "app", base_dir, where)
+    if app["kind"] == "cbr" and app["chunk_bytes"] is None:
+        app["chunk_bytes"] = mss
+        try:  # the entry's rule on rate and chunk, now that the chunk is known
+            _checked_by_rust("app", "cbr", {"rate_bps": app["rate_bps"], "chunk_bytes": mss}, table=True)
+        except PydanticCustomError as e:
+            raise ScenarioError(f"{where}.rate", e.context["msg"]) from None
+    if "rebuffer_ns" in app and app["rebuffer_ns"] is None:
+        app["rebuffer_ns"] = app["startup_ns"]
+    return app
 
 
 def _frame_trace_stats(path: Path, field: str, shown: str) -> tuple[int, int, int]:
@@ -1206,6 +1040,10 @@ def check_frame_trace(path: Path, field: str, shown: str) -> tuple[int, int, int
     and lines starting with `#` skipped; at least one size above 0. Returns
     (frames, total bytes, largest frame), cached like check_trace."""
     return _cached(_frame_trace_stats, path, field, shown)
+
+
+# The readers of the files members take, by the format their entry names.
+FILE_CHECKS = {"mahimahi": check_trace, "frames": check_frame_trace}
 
 
 def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
@@ -1247,10 +1085,10 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     if merged.send_buf is None:
         return tcp
     field = f"{where}.tcp.send_buf" if "send_buf" in own.model_fields_set else "tcp.send_buf"
-    if flow.app.kind not in WRITING_APPS:
+    if flow.app["kind"] not in WRITING_APPS:
         if field == "tcp.send_buf":
             return tcp  # scenario-wide: not for this flow
-        raise ScenarioError(field, f"allowed only with the cbr, vbr and web applications, not {flow.app.kind}")
+        raise ScenarioError(field, f"allowed only with the cbr, vbr and web applications, not {flow.app['kind']}")
     if merged.send_buf < merged.mss:
         raise ScenarioError(field, f"{merged.send_buf} bytes is less than one segment; allowed: at least the mss "
                                    f"({merged.mss} bytes)")
@@ -1281,7 +1119,7 @@ def _problem(first: dict, data) -> tuple[str, str]:
         message = "required field is missing"
     elif kind in ("union_tag_invalid", "union_tag_not_found"):
         last = field.rsplit(".", 1)[-1]
-        group = "distribution" if last in DIST_FIELDS else last
+        group = last
         allowed = ", ".join(kind_names(group)) if group in kinds() else ctx.get("expected_tags", "")
         got = f'unknown kind "{ctx["tag"]}"' if kind == "union_tag_invalid" else "missing `kind`"
         message = f"{got}; allowed: {allowed}"

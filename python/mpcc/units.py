@@ -130,7 +130,11 @@ _UNIT_SUFFIX = {"duration": "_ns", "rate": "_bps", "size": "_bytes"}
 
 
 def user_name(param: dict) -> str:
-    """The scenario's name of a registered member's parameter (`{name, unit}`)."""
-    suffix = _UNIT_SUFFIX.get(param["unit"], "")
+    """The scenario's name of a registered member's parameter (`{name, unit}`, and
+    `user_name` where the entry gives one): the name less its unit's suffix (a
+    distribution's or list's: its values' unit)."""
+    if param.get("user_name"):
+        return param["user_name"]
+    suffix = _UNIT_SUFFIX.get(param.get("of") or param["unit"], "")
     name = param["name"]
     return name[: -len(suffix)] if suffix and name.endswith(suffix) and len(name) > len(suffix) else name

@@ -2,7 +2,7 @@
 //! has in common: a leaf module, so that `registry` and the `single`/`multi`
 //! members build on it without importing each other.
 
-pub use mpcc_core::params::{find, param, Info, Member, ParamInfo, Params, Problem, Unit};
+pub use mpcc_core::params::{find, param, Args, Info, Member, ParamInfo, Params, Problem, Unit};
 
 /// Initial window, a parameter of every controller.
 pub const INIT_CWND: ParamInfo = ParamInfo {

@@ -59,6 +59,26 @@ pub enum Unit {
     Rate,
     /// Bytes (a size such as "1500B").
     Size,
+    // Structured parameters (applications, capacity models). The parameter
+    // check sees only whether they are given (1); their values are parsed by
+    // the front end from this description and checked by the member's builder.
+    /// A file the front end reads and resolves against the scenario's folder;
+    /// canonically its absolute path. The word names its format for the front
+    /// end's reader ("mahimahi", "frames").
+    File(&'static str),
+    /// One of these words; canonically the word. Its number (default, range,
+    /// what the check sees) is the word's index.
+    Choice(&'static [&'static str]),
+    /// A distribution of values in this unit: `{ kind, ... }`, a member of the
+    /// distributions' registry. A default d is the fixed value d.
+    Dist(&'static Unit),
+    /// A non-empty list of values in this unit, each in the parameter's range.
+    List(&'static Unit),
+    /// In the unit of the field that takes it (a distribution's own parameters).
+    OfField,
+    /// A schedule's steps: a non-empty list of { at = duration, rate = rate or
+    /// 0 }, canonically [[at_ns, bps], ...].
+    Steps,
 }
 
 impl Unit {
@@ -70,13 +90,49 @@ impl Unit {
             Unit::Duration => "duration",
             Unit::Rate => "rate",
             Unit::Size => "size",
+            Unit::File(_) => "file",
+            Unit::Choice(_) => "choice",
+            Unit::Dist(_) => "distribution",
+            Unit::List(_) => "list",
+            Unit::OfField => "of_field",
+            Unit::Steps => "steps",
         }
+    }
+
+    /// Whether the parameter check sees its value (else only whether it is given).
+    pub fn is_number(self) -> bool {
+        !matches!(self, Unit::File(_) | Unit::Dist(_) | Unit::List(_) | Unit::Steps)
     }
 }
 
-/// A rule across parameters that their ranges cannot state, given each
-/// parameter's value or default (NaN when unset without a default).
-pub type Rule = fn(&dyn Fn(&str) -> f64) -> Result<(), Problem>;
+/// A rule across parameters that their ranges cannot state.
+pub type Rule = fn(&Args) -> Result<(), Problem>;
+
+/// What a rule sees: each parameter's value or default, and whether it was given.
+pub struct Args<'a> {
+    info: &'a Info,
+    params: &'a Params,
+}
+
+impl Args<'_> {
+    /// The value given, else the default (NaN: unset without a default; 1 for a
+    /// structured parameter that is given).
+    pub fn get(&self, name: &str) -> f64 {
+        self.info.get(self.params, name)
+    }
+    /// Whether the user gave it (a rule may allow it only with another).
+    pub fn given(&self, name: &str) -> bool {
+        self.params.0.contains_key(name)
+    }
+    /// Whether the member has this parameter.
+    pub fn known(&self, name: &str) -> bool {
+        self.info.param(name).is_some()
+    }
+    /// The member's parameters.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.info.params.iter().map(|p| p.name)
+    }
+}
 
 /// One registered member of a family.
 #[derive(Clone, Copy, Debug)]
@@ -89,6 +145,9 @@ pub struct Info {
     /// Parameters that are not plain numbers; every other one is a [`Unit::Number`].
     pub units: &'static [(&'static str, Unit)],
     pub rule: Option<Rule>,
+    /// The scenario's name of parameters whose name is not the canonical one less
+    /// its unit suffix (`bps` is written `rate`).
+    pub names: &'static [(&'static str, &'static str)],
 }
 
 /// What is wrong with a member's parameters; the family adds the field it was
@@ -120,13 +179,21 @@ impl Problem {
 
 impl Info {
     pub const fn new(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> Info {
-        Info { name, summary, doc, params, units: &[], rule: None }
+        Info { name, summary, doc, params, units: &[], rule: None, names: &[] }
     }
     pub const fn with_rule(self, rule: Rule) -> Info {
         Info { rule: Some(rule), ..self }
     }
     pub const fn with_units(self, units: &'static [(&'static str, Unit)]) -> Info {
         Info { units, ..self }
+    }
+    pub const fn with_names(self, names: &'static [(&'static str, &'static str)]) -> Info {
+        Info { names, ..self }
+    }
+
+    /// The scenario's name of `param`, if the unit-suffix rule does not give it.
+    pub fn user_name(&self, param: &str) -> Option<&'static str> {
+        self.names.iter().find(|(n, _)| *n == param).map(|(_, u)| *u)
     }
 
     pub fn param(&self, name: &str) -> Option<&'static ParamInfo> {
@@ -152,15 +219,18 @@ impl Info {
                 let allowed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
                 return Err(Problem::at(k, format!("unknown parameter of {family} '{}'; allowed: {allowed}", self.name)));
             };
+            if !self.unit(k).is_number() {
+                continue; // given; its value is the builder's to check
+            }
             if !v.is_finite() || v < p.min || v > p.max {
                 return Err(Problem::at(k, format!("{v}; allowed: {} to {}", p.min, p.max)));
             }
-            if matches!(self.unit(k), Unit::Whole | Unit::Flag | Unit::Duration | Unit::Size) && v.fract() != 0.0 {
+            if matches!(self.unit(k), Unit::Whole | Unit::Flag | Unit::Duration | Unit::Size | Unit::Choice(_)) && v.fract() != 0.0 {
                 return Err(Problem::at(k, format!("{v}; allowed: a whole number")));
             }
         }
         match self.rule {
-            Some(rule) => rule(&|k: &str| self.get(params, k)),
+            Some(rule) => rule(&Args { info: self, params }),
             None => Ok(()),
         }
     }
@@ -176,8 +246,8 @@ pub fn find<'a>(list: impl IntoIterator<Item = &'a Info> + Clone, what: &str, na
 }
 
 /// For a member's rule: each of `names` (parameters without a default) is given.
-pub fn need(p: &dyn Fn(&str) -> f64, names: &[&str]) -> Result<(), Problem> {
-    match names.iter().find(|k| p(k).is_nan()) {
+pub fn need(p: &Args, names: &[&str]) -> Result<(), Problem> {
+    match names.iter().find(|k| p.get(k).is_nan()) {
         Some(k) => Err(Problem::at(k, "required field is missing")),
         None => Ok(()),
     }
@@ -197,8 +267,8 @@ mod tests {
 
     const A: ParamInfo = param("a", 1.0, 0.0, 2.0, "");
     const N: ParamInfo = param("n", f64::NAN, 1.0, 10.0, "");
-    fn rule(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
-        if p("a") > 1.5 && p("n").is_nan() {
+    fn rule(p: &Args) -> Result<(), Problem> {
+        if p.get("a") > 1.5 && p.get("n").is_nan() {
             return Err(Problem::at("n", "required with a above 1.5"));
         }
         Ok(())
@@ -218,6 +288,24 @@ mod tests {
         assert_eq!(e.line("p"), "p.n: required with a above 1.5");
         assert!(INFO.check("thing", &Params::new().with("a", 2.0).with("n", 3.0)).is_ok());
         assert!(INFO.check("thing", &Params::new().with("a", f64::NAN)).is_err());
+    }
+
+    #[test]
+    fn structured_parameters_are_seen_as_given() {
+        fn only_with_n(p: &Args) -> Result<(), Problem> {
+            if p.given("file") && !p.given("n") {
+                return Err(Problem::at("file", "only with n"));
+            }
+            Ok(())
+        }
+        const S: Info = Info::new("s", "", "", &[param("file", f64::NAN, 0.0, 0.0, ""), N])
+            .with_units(&[("file", Unit::File("x")), ("n", Unit::Whole)])
+            .with_rule(only_with_n);
+        // A structured parameter's number (1: given) is not range-checked.
+        assert_eq!(S.check("s", &Params::new().with("file", 1.0)).unwrap_err().msg, "only with n");
+        assert!(S.check("s", &Params::new().with("file", 1.0).with("n", 2.0)).is_ok());
+        assert_eq!(Unit::Dist(&Unit::Duration).name(), "distribution");
+        assert!(!Unit::List(&Unit::Size).is_number() && Unit::Choice(&["a"]).is_number());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use mpcc_core::params::{find, Info, Params, Problem};
+use mpcc_core::params::{find, Info, Params, Problem, Unit};
 use std::collections::BTreeMap;
 
 type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
@@ -53,9 +53,12 @@ fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> Py
 /// Every pluggable family's registry, as Rust owns it: `{family: [entry, ...]}`
 /// with families `cc`, `scheduler`, `receiver`, `queue`, `loss`, `capacity`,
 /// `app` and `distribution`; the first entry of each is the default. An entry
-/// is {name, summary, doc, params: [{name, default, min, max, help, unit}]}
-/// (`default` None: none; `unit` one of number, whole, flag, duration, rate,
-/// size) and, for controllers, `kind` ("single" or "multi").
+/// is {name, summary, doc, params: [{name, default, min, max, help, unit,
+/// user_name}]} (`default` None: none; `unit` one of number, whole, flag,
+/// duration, rate, size, or a structured one: file (with `format`), choice
+/// (with `choices`; numbers are indices), distribution and list (with `of`, the
+/// values' unit), of_field, steps; `user_name` None: the name less its unit
+/// suffix) and, for controllers, `kind` ("single" or "multi").
 #[pyfunction]
 fn kinds(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
@@ -101,7 +104,15 @@ fn entry<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
             pd.set_item("min", p.min)?;
             pd.set_item("max", p.max)?;
             pd.set_item("help", p.help)?;
-            pd.set_item("unit", info.unit(p.name).name())?;
+            let unit = info.unit(p.name);
+            pd.set_item("unit", unit.name())?;
+            pd.set_item("user_name", info.user_name(p.name))?;
+            match unit {
+                Unit::Dist(of) | Unit::List(of) => pd.set_item("of", of.name())?,
+                Unit::Choice(words) => pd.set_item("choices", words.to_vec())?,
+                Unit::File(format) => pd.set_item("format", format)?,
+                _ => {}
+            }
             Ok(pd)
         })
         .collect::<PyResult<_>>()?;
@@ -129,12 +140,30 @@ fn check(family: &str, name: &str, params: BTreeMap<String, f64>) -> PyResult<()
                 "scheduler" => schedulers(),
                 "receiver" => mpcc_algo::receiver::registry().copied().collect(),
                 "capacity" => mpcc_net::capacity::REGISTRY.to_vec(),
+                "distribution" => mpcc_sim::app::DISTRIBUTIONS.to_vec(),
                 _ => return Err(PyValueError::new_err((None::<String>, format!("unknown family '{family}'")))),
             };
             let info = find(&list, family, name).map_err(|e| PyValueError::new_err((None::<String>, e)))?;
             info.check(family, &params).map_err(problem)
         }
     }
+}
+
+/// Checks a capacity model or an application (`family` "capacity" or "app")
+/// given as the JSON text of `{ kind, ...params }` (the parameters given, in
+/// canonical names and units), by the simulator's code. Raises
+/// ValueError(param, message) as `check` does; `param` may name an item
+/// (`think_ns.shape`, `objects[1]`).
+#[pyfunction]
+fn check_table(family: &str, table: &str) -> PyResult<()> {
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(table).map_err(|e| PyValueError::new_err((None::<String>, e.to_string())))?;
+    let checked = match family {
+        "capacity" => mpcc_sim::config::check_capacity(&table),
+        "app" => mpcc_sim::app::config::check_table(&table),
+        _ => return Err(PyValueError::new_err((None::<String>, format!("unknown family '{family}'")))),
+    };
+    checked.map_err(|p| PyValueError::new_err((p.param, p.msg)))
 }
 
 /// Every TCP profile as a dict {name, description, default, mechanisms: {switch:
@@ -181,6 +210,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(check_table, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_profiles, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_defaults, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -6,7 +6,11 @@
 
 use crate::profile::{Mechanisms, Profile};
 // The applications' part of the configuration lives with the applications (app/config.rs).
-pub use crate::app::config::{AppConfig, CbrConfig, Dist, Fetch, OnOffConfig, VbrConfig, WebConfig};
+pub use crate::app::config::AppConfig;
+pub use crate::app::dist::Dist;
+pub use crate::app::onoff::OnOffConfig;
+pub use crate::app::stream::{CbrConfig, VbrConfig};
+pub use crate::app::web::{Fetch, WebConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -92,7 +96,7 @@ pub enum CapacityConfig {
 }
 
 fn default_mtu() -> u32 {
-    1500
+    mpcc_net::capacity::default("trace", "bytes_per_opportunity") as u32
 }
 
 fn no_loss() -> KindConfig {
@@ -112,17 +116,21 @@ pub struct KindConfig {
 impl KindConfig {
     /// The parameters as numbers (true 1, false 0; null left out).
     pub fn params(&self) -> Result<mpcc_core::params::Params, mpcc_core::params::Problem> {
-        let mut out = mpcc_core::params::Params::new();
-        for (k, v) in &self.params {
-            let x = match v {
-                serde_json::Value::Null => continue,
-                serde_json::Value::Bool(b) => f64::from(u8::from(*b)),
-                serde_json::Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-                _ => return Err(mpcc_core::params::Problem::at(k, "allowed: a number or true/false")),
-            };
-            out.0.insert(k.clone(), x);
-        }
-        Ok(out)
+        let table: serde_json::Map<String, serde_json::Value> = self.params.clone().into_iter().collect();
+        crate::table::params(&mpcc_core::params::Info::new("", "", "", &[]), &table)
+    }
+}
+
+/// The schema's check of a capacity model given as `{ kind, ...params }` (the
+/// parameters the user gave, canonical names and units): the model's entry,
+/// then a schedule's steps. A trace's file is the front end's to read.
+pub fn check_capacity(table: &serde_json::Map<String, serde_json::Value>) -> Result<(), mpcc_core::params::Problem> {
+    crate::table::check(mpcc_net::capacity::REGISTRY, "capacity model", table)?;
+    let cap: CapacityConfig = serde_json::from_value(serde_json::Value::Object(table.clone()))
+        .map_err(|e| mpcc_core::params::Problem::whole(e.to_string()))?;
+    match cap {
+        CapacityConfig::Schedule { steps, period_ns } => mpcc_net::capacity::Schedule::check(&steps, period_ns),
+        _ => Ok(()),
     }
 }
 
@@ -314,5 +322,27 @@ impl TcpConfig {
     /// The minimum RTO in force (the profile's unless set).
     pub fn min_rto(&self) -> u64 {
         self.min_rto_ns.unwrap_or(self.profile.mechanisms().min_rto_ns)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problem(table: serde_json::Value) -> Option<Option<String>> {
+        check_capacity(table.as_object().unwrap()).err().map(|p| p.param)
+    }
+
+    #[test]
+    fn capacity_tables_are_checked_by_their_entries() {
+        assert_eq!(problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 0.0]], "period_ns": 10})), None);
+        assert_eq!(problem(json!({"kind": "schedule", "steps": [[1, 1e6]]})), Some(Some("steps".into())));
+        assert_eq!(problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 1e6]], "period_ns": 5})), Some(Some("period_ns".into())));
+        let walk = json!({"kind": "random_walk", "initial_bps": 20e6, "min_bps": 1e6, "max_bps": 10e6, "step_ns": 1, "sigma": 0.1});
+        assert_eq!(problem(walk), Some(Some("initial_bps".into())));
+        assert_eq!(problem(json!({"kind": "trace"})), Some(Some("path".into())));
+        assert_eq!(problem(json!({"kind": "trace", "path": "t", "bytes_per_opportunity": 0})), Some(Some("bytes_per_opportunity".into())));
+        assert_eq!(default_mtu(), 1500);
     }
 }

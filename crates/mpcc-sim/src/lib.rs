@@ -21,6 +21,7 @@ pub mod report;
 pub mod series;
 pub mod sim;
 pub mod sketch;
+pub mod table;
 pub mod tcp;
 
 use std::collections::BTreeMap;

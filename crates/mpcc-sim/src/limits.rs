@@ -152,6 +152,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[test]
+    fn the_application_entries_state_these_bounds() {
+        use crate::app::{MAX_BYTES as BYTES, MAX_RATE as RATE, MAX_TIME as TIME};
+        assert_eq!((TIME, RATE, BYTES), (MAX_TIME_NS as f64, MAX_RATE_BPS, MAX_BYTES as f64));
+    }
+
     fn config(edit: impl FnOnce(&mut serde_json::Value)) -> Result<(), String> {
         let mut v = json!({"duration_ns": 1_000_000_000u64, "seed": 1,
             "links": [{"name": "b", "capacity": {"kind": "constant", "bps": 1e7}, "delay_ns": 10_000_000,

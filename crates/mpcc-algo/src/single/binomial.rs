@@ -7,7 +7,7 @@
 
 use crate::common::{may_grow, slow_start, ssthresh_floor, window_after};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
-use crate::params::{param, Info, Problem, INIT_CWND};
+use crate::params::{param, Args, Info, Problem, INIT_CWND};
 use crate::{Controller, Uncoupled};
 
 // ---- registry entry and builder (listed in mod.rs) ----
@@ -72,8 +72,8 @@ pub struct Binomial {
 
 /// With l = 1 the decrease `beta w` must leave a window: beta below 1. (Other l
 /// shrink `w - beta w^l` towards the 2-segment floor, which is allowed.)
-pub fn check_params(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
-    let (l, beta) = (p("l"), p("beta"));
+pub fn check_params(p: &Args) -> Result<(), Problem> {
+    let (l, beta) = (p.get("l"), p.get("beta"));
     if l == 1.0 && beta >= 1.0 {
         return Err(Problem::whole(format!("beta is {beta} with l = 1; allowed: beta below 1 (the decrease beta * w would empty the window)")));
     }

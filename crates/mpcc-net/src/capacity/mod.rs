@@ -13,7 +13,7 @@ pub use random_walk::RandomWalk;
 pub use schedule::Schedule;
 pub use trace::{Trace, RATE_WINDOW};
 
-use mpcc_core::params::{param, Info, Unit};
+use mpcc_core::params::{need, param, Info, Unit};
 use mpcc_core::time::tx_time;
 use mpcc_core::{Nanos, Rng};
 
@@ -24,12 +24,18 @@ pub const CONSTANT: Info = Info::new(
     "docs/links.md#capacity",
     &[param("bps", f64::NAN, 1.0, 1e13, "the rate")],
 )
-.with_units(&[("bps", Unit::Rate)]);
+.with_units(&[("bps", Unit::Rate)])
+.with_names(&[("bps", "rate")])
+.with_rule(|p| need(p, &["bps"]));
 
-/// Every capacity model, one line each; the first is the default. The
-/// configuration schema is still typed per kind (`CapacityConfig`: schedules
-/// and traces take lists and files, not numbers).
+/// Every capacity model, one line each; the first is the default.
 pub const REGISTRY: &[Info] = &[CONSTANT, schedule::INFO, random_walk::INFO, trace::INFO];
+
+/// The default of parameter `param` of model `kind` (NaN: none), for
+/// configurations written without it.
+pub fn default(kind: &str, param: &str) -> f64 {
+    REGISTRY.iter().find(|i| i.name == kind).and_then(|i| i.param(param)).map_or(f64::NAN, |p| p.default)
+}
 
 #[derive(Clone, Debug)]
 pub enum Capacity {

@@ -9,7 +9,7 @@
 
 use super::{positive_rate, serialise_within};
 use mpcc_core::{Nanos, Rng};
-use mpcc_core::params::{param, Info, Unit};
+use mpcc_core::params::{need, param, Args, Info, Problem, Unit};
 
 /// The registry entry (listed in `capacity/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -24,7 +24,16 @@ pub const INFO: Info = Info::new(
         param("sigma", f64::NAN, 0.0, 100.0, "standard deviation of the log-rate change per step"),
     ],
 )
-.with_units(&[("initial_bps", Unit::Rate), ("min_bps", Unit::Rate), ("max_bps", Unit::Rate), ("step_ns", Unit::Duration)]);
+.with_units(&[("initial_bps", Unit::Rate), ("min_bps", Unit::Rate), ("max_bps", Unit::Rate), ("step_ns", Unit::Duration)])
+.with_rule(bounds);
+
+fn bounds(p: &Args) -> Result<(), Problem> {
+    need(p, &["initial_bps", "min_bps", "max_bps", "step_ns", "sigma"])?;
+    if !(p.get("min_bps") <= p.get("initial_bps") && p.get("initial_bps") <= p.get("max_bps")) {
+        return Err(Problem::at("initial_bps", "expected min <= initial <= max"));
+    }
+    Ok(())
+}
 
 /// Steps kept for look-backs (e.g. a utilization sample over the last interval).
 const HISTORY: usize = 256;

@@ -2,16 +2,20 @@
 
 use super::serialise_within;
 use mpcc_core::Nanos;
-use mpcc_core::params::{param, Info, Unit};
+use mpcc_core::params::{need, param, Info, Problem, Unit};
 
 /// The registry entry (listed in `capacity/mod.rs`).
 pub const INFO: Info = Info::new(
     "schedule",
     "piecewise-constant rate: steps of {at, rate}, optionally repeating every `period`",
     "docs/links.md#capacity",
-    &[param("period_ns", 0.0, 0.0, 1e15, "repeat the steps with this period (0: do not repeat)")],
+    &[
+        param("steps", f64::NAN, 0.0, 1e13, "the rate from each step's `at` on (rate 0: an outage)"),
+        param("period_ns", 0.0, 0.0, 1e15, "repeat the steps with this period (0: do not repeat)"),
+    ],
 )
-.with_units(&[("period_ns", Unit::Duration)]);
+.with_units(&[("steps", Unit::Steps), ("period_ns", Unit::Duration)])
+.with_rule(|p| need(p, &["steps"]));
 
 #[derive(Clone, Debug)]
 pub struct Schedule {
@@ -32,6 +36,35 @@ impl Schedule {
     /// start must lie before the period's end. Zero-rate steps (outages) are
     /// allowed as long as the link sends again: at least one step > 0, and for
     /// a non-repeating schedule the last step > 0.
+    /// The rules the schema states in the user's words: the first step at 0,
+    /// `at` increasing, within the period, and the link sending again.
+    pub fn check(steps: &[(Nanos, f64)], period_ns: Nanos) -> Result<(), Problem> {
+        let Some(&(first, _)) = steps.first() else {
+            return Err(Problem::at("steps", "an empty list; allowed: at least one step"));
+        };
+        if first != 0 {
+            return Err(Problem::at("steps", "the first step must be at \"0s\""));
+        }
+        if steps.windows(2).any(|w| w[1].0 <= w[0].0) {
+            return Err(Problem::at("steps", "steps must be in increasing order of `at`"));
+        }
+        let last = steps[steps.len() - 1];
+        if period_ns > 0 && period_ns <= last.0 {
+            return Err(Problem::at("period_ns", "period must be longer than the last step's `at`"));
+        }
+        if steps.iter().all(|s| s.1 == 0.0) {
+            return Err(Problem::at("steps", "every step has rate 0"));
+        }
+        if period_ns == 0 && last.1 == 0.0 {
+            return Err(Problem::at(
+                "steps",
+                "the last step has rate 0 and there is no period: the link would never send again; \
+                 add a later step with a rate or set a period",
+            ));
+        }
+        Ok(())
+    }
+
     pub fn new(steps: &[(Nanos, f64)], period_ns: Nanos) -> Result<Self, String> {
         let field = "capacity.schedule.steps";
         if steps.is_empty() {

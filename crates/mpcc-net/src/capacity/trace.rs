@@ -16,16 +16,20 @@
 //! opportunities, as in mahimahi).
 
 use mpcc_core::{Nanos, NS_PER_MS};
-use mpcc_core::params::{param, Info, Unit};
+use mpcc_core::params::{need, param, Info, Unit};
 
 /// The registry entry (listed in `capacity/mod.rs`).
 pub const INFO: Info = Info::new(
     "trace",
     "mahimahi packet-delivery trace file (one millisecond timestamp per line)",
     "docs/links.md#capacity",
-    &[param("bytes_per_opportunity", 1500.0, 1.0, 1e6, "bytes delivered per line of the trace")],
+    &[
+        param("path", f64::NAN, 0.0, 0.0, "the trace file (relative to the scenario's folder)"),
+        param("bytes_per_opportunity", 1500.0, 1.0, 1e6, "bytes delivered per line of the trace"),
+    ],
 )
-.with_units(&[("bytes_per_opportunity", Unit::Size)]);
+.with_units(&[("path", Unit::File("mahimahi")), ("bytes_per_opportunity", Unit::Size)])
+.with_rule(|p| need(p, &["path"]));
 
 /// `rate_at` of a trace is the mean over this window centred on the time asked.
 pub const RATE_WINDOW: Nanos = 100 * NS_PER_MS;

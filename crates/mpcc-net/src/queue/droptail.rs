@@ -3,7 +3,7 @@
 use super::{Entry, Fifo, QueueStats};
 use mpcc_core::Nanos;
 use super::{Queue, QueueEnv, MAX_WHOLE};
-use mpcc_core::params::{param, Info, Problem, Unit};
+use mpcc_core::params::{param, Args, Info, Problem, Unit};
 
 /// The registry entry (listed in `queue/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -18,7 +18,8 @@ pub const INFO: Info = Info::new(
 .with_units(&[("packets", Unit::Whole), ("bytes", Unit::Size)])
 .with_rule(one_limit);
 
-fn one_limit(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
+fn one_limit(a: &Args) -> Result<(), Problem> {
+    let p = |k: &str| a.get(k);
     if p("packets").is_nan() == p("bytes").is_nan() {
         return Err(Problem::whole("give exactly one of `packets` or `bytes` (e.g. packets = 100)"));
     }

@@ -15,7 +15,7 @@ use super::{Entry, Fifo, QueueStats};
 use mpcc_core::time::tx_time;
 use mpcc_core::{Nanos, Rng};
 use super::{Queue, QueueEnv, MAX_WHOLE};
-use mpcc_core::params::{need, param, Info, Problem, Unit};
+use mpcc_core::params::{need, param, Args, Info, Problem, Unit};
 
 /// The registry entry (listed in `queue/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -35,8 +35,9 @@ pub const INFO: Info = Info::new(
 .with_units(&[("gentle", Unit::Flag), ("limit", Unit::Whole), ("mean_pktsize", Unit::Size)])
 .with_rule(thresholds);
 
-fn thresholds(p: &dyn Fn(&str) -> f64) -> Result<(), Problem> {
-    need(p, &["min_th", "max_th", "max_p", "weight", "limit"])?;
+fn thresholds(a: &Args) -> Result<(), Problem> {
+    let p = |k: &str| a.get(k);
+    need(a, &["min_th", "max_th", "max_p", "weight", "limit"])?;
     for k in ["max_p", "weight"] {
         if p(k) <= 0.0 {
             return Err(Problem::at(k, format!("{}; allowed: above 0, at most 1", p(k))));

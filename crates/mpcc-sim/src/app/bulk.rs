@@ -4,11 +4,19 @@
 use super::{AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use mpcc_core::Nanos;
-use mpcc_core::params::Info;
+use mpcc_core::params::{need, param, Info, Unit};
 
 // Registry entries (listed in `APPS`, mod.rs).
 pub const BULK: Info = Info::new("bulk", "always has data to send", super::DOC, &[]);
-pub const FILE: Info = Info::new("file", "sends `size` bytes, then stops; completion time is reported", super::DOC, &[]);
+pub const FILE: Info = Info::new(
+    "file",
+    "sends `size` bytes, then stops; completion time is reported",
+    super::DOC,
+    &[param("bytes", f64::NAN, 1.0, super::MAX_BYTES, "the file's size")],
+)
+.with_units(&[("bytes", Unit::Size)])
+.with_names(&[("bytes", "size")])
+.with_rule(|p| need(p, &["bytes"]));
 
 pub struct Bulk;
 

@@ -1,21 +1,14 @@
-//! The applications' part of the canonical configuration (`flows.<k>.app`): the
-//! kinds, their parameters and the distributions they draw from. A leaf module:
-//! `config.rs` re-exports these types, and the applications read them.
+//! The applications' part of the canonical configuration (`flows.<k>.app`): one
+//! variant per kind, holding the member's configuration (defined in its file),
+//! and the checks that span kinds. `config.rs` re-exports these types.
 
-use mpcc_core::{Nanos, Rng};
+use super::dist::Dist;
+use super::onoff::OnOffConfig;
+use super::stream::{CbrConfig, VbrConfig};
+use super::web::WebConfig;
+use mpcc_core::params::{Info, Problem};
+use mpcc_core::Nanos;
 use serde::Deserialize;
-use mpcc_core::params::Info;
-
-// Registry entries of the distributions application fields take (`mpcc list`, the
-// schema's allowed kinds). Configurations stay typed (`Dist`): they hold numbers
-// whose meaning depends on the kind.
-pub const DISTRIBUTIONS: &[Info] = &[
-    Info::new("fixed", "always `value`", super::DOC, &[]),
-    Info::new("uniform", "uniform between `min` and `max`", super::DOC, &[]),
-    Info::new("exponential", "exponential with `mean`", super::DOC, &[]),
-    Info::new("lognormal", "log-normal with `mean` and coefficient of variation `cv` (0 to 10)", super::DOC, &[]),
-    Info::new("pareto", "Pareto with `mean` and tail index `shape` (> 1)", super::DOC, &[]),
-];
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -34,110 +27,9 @@ pub enum AppConfig {
     Onoff(OnOffConfig),
 }
 
-/// A distribution of a positive quantity, in the unit of the field it sets.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Dist {
-    Fixed { value: f64 },
-    Uniform { min: f64, max: f64 },
-    Exponential { mean: f64 },
-    /// Log-normal with this mean and coefficient of variation (std / mean).
-    Lognormal { mean: f64, cv: f64 },
-    /// Pareto with this mean and tail index `shape` (> 1, so the mean exists).
-    Pareto { mean: f64, shape: f64 },
-}
-
-fn default_startup() -> u64 {
-    1_000_000_000
-}
-fn default_cv() -> f64 {
-    0.5
-}
-fn yes() -> bool {
-    true
-}
-fn default_think() -> Dist {
-    Dist::Fixed { value: 1e9 }
-}
-
-/// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
-/// `chunk_bytes * 8 / rate_bps` seconds.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CbrConfig {
-    pub rate_bps: f64,
-    /// Bytes per write (None: one MSS).
-    #[serde(default)]
-    pub chunk_bytes: Option<u32>,
-    /// Play-back starts this long after the stream starts.
-    #[serde(default = "default_startup")]
-    pub startup_ns: u64,
-    /// After a stall, play-back resumes once this much media is buffered (None: `startup_ns`).
-    #[serde(default)]
-    pub rebuffer_ns: Option<u64>,
-}
-
-/// `kind = "vbr"`: one frame per `1 / fps` seconds, sizes from `trace` (one size in
-/// bytes per line) or log-normal around `rate_bps / 8 / fps` with `cv`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VbrConfig {
-    pub fps: f64,
-    #[serde(default)]
-    pub rate_bps: Option<f64>,
-    #[serde(default = "default_cv")]
-    pub cv: f64,
-    #[serde(default)]
-    pub trace: Option<String>,
-    /// Replay the trace from the start when it ends (false: the stream ends).
-    #[serde(default = "yes")]
-    pub loop_trace: bool,
-    #[serde(default = "default_startup")]
-    pub startup_ns: u64,
-    #[serde(default)]
-    pub rebuffer_ns: Option<u64>,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Fetch {
-    /// All objects of a page requested at once (HTTP/2 on one connection).
-    #[default]
-    Parallel,
-    /// One object after another, each requested when the previous one has arrived
-    /// (HTTP/1.1 on one persistent connection without pipelining).
-    Sequential,
-}
-
-/// `kind = "web"`: pages one after another with a think time between them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebConfig {
-    /// Object sizes of every page, bytes (or `object_count` and `object_bytes`).
-    #[serde(default)]
-    pub objects: Option<Vec<u64>>,
-    #[serde(default)]
-    pub object_count: Option<Dist>,
-    #[serde(default)]
-    pub object_bytes: Option<Dist>,
-    /// From a page's completion to the next request, ns.
-    #[serde(default = "default_think")]
-    pub think_ns: Dist,
-    /// Pages to load (None: until the flow stops or the run ends).
-    #[serde(default)]
-    pub pages: Option<u64>,
-    #[serde(default)]
-    pub fetch: Fetch,
-}
-
-/// `kind = "onoff"`: bulk while on, silent while off.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OnOffConfig {
-    pub on_ns: Dist,
-    pub off_ns: Dist,
-    #[serde(default = "yes")]
-    pub start_on: bool,
+/// The allowed range of parameter `name` of `info`.
+fn range(info: &Info, name: &str) -> (f64, f64) {
+    info.param(name).map_or((f64::NAN, f64::NAN), |p| (p.min, p.max))
 }
 
 impl AppConfig {
@@ -148,6 +40,34 @@ impl AppConfig {
             AppConfig::File { bytes } => *bytes,
             _ => u64::MAX,
         }
+    }
+
+    /// What the member's entry cannot state: each distribution, each object.
+    /// A problem names the parameter (`think_ns.shape`, `objects[1]`).
+    pub fn check_items(&self) -> Result<(), Problem> {
+        let (dists, objects): (Vec<(&str, &Dist)>, _) = match self {
+            AppConfig::Web(w) => {
+                let dists = [("object_count", w.object_count.as_ref()), ("object_bytes", w.object_bytes.as_ref())];
+                let mut all: Vec<_> = dists.into_iter().filter_map(|(k, d)| d.map(|d| (k, d))).collect();
+                all.push(("think_ns", &w.think_ns));
+                (all, w.objects.as_deref())
+            }
+            AppConfig::Onoff(o) => (vec![("on_ns", &o.on_ns), ("off_ns", &o.off_ns)], None),
+            _ => (Vec::new(), None),
+        };
+        if objects.is_some_and(|o| o.is_empty()) {
+            return Err(Problem::at("objects", "an empty list; allowed: at least one size"));
+        }
+        let max = range(&super::web::INFO, "objects");
+        for (i, &b) in objects.into_iter().flatten().enumerate() {
+            if !(max.0..=max.1).contains(&(b as f64)) {
+                return Err(Problem::at(&format!("objects[{i}]"), format!("{b} bytes; allowed: {} to {} bytes", max.0, max.1)));
+            }
+        }
+        for (k, d) in dists {
+            d.problem().map_err(|p| Problem { param: Some(format!("{k}.{}", p.param.unwrap_or_default())), ..p })?;
+        }
+        Ok(())
     }
 
     /// Each field's range, through the simulator's checkers (`limits.rs` passes them,
@@ -187,75 +107,50 @@ pub struct RangeChecks {
     pub size: fn(&str, u64) -> Result<(), String>,
 }
 
-impl Dist {
-    pub(crate) fn check(&self, field: &str) -> Result<(), String> {
-        let pos = |x: f64| x.is_finite() && x > 0.0;
-        let ok = match *self {
-            Dist::Fixed { value } => pos(value),
-            Dist::Uniform { min, max } => pos(min) && max.is_finite() && max >= min,
-            Dist::Exponential { mean } => pos(mean),
-            Dist::Lognormal { mean, cv } => pos(mean) && cv.is_finite() && (0.0..=10.0).contains(&cv),
-            Dist::Pareto { mean, shape } => pos(mean) && shape.is_finite() && shape > 1.0,
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(format!(
-                "{field}: {self:?}; allowed: positive finite mean/value/min, max >= min, lognormal cv in [0, 10], pareto shape > 1"
-            ))
-        }
-    }
-
-    pub fn mean(&self) -> f64 {
-        match *self {
-            Dist::Fixed { value } => value,
-            Dist::Uniform { min, max } => 0.5 * (min + max),
-            Dist::Exponential { mean } | Dist::Lognormal { mean, .. } | Dist::Pareto { mean, .. } => mean,
-        }
-    }
-
-    pub fn sample(&self, rng: &mut Rng) -> f64 {
-        match *self {
-            Dist::Fixed { value } => value,
-            Dist::Uniform { min, max } => min + (max - min) * rng.uniform(),
-            Dist::Exponential { mean } => rng.exponential(mean),
-            Dist::Lognormal { mean, cv } => lognormal(rng, mean, cv),
-            Dist::Pareto { mean, shape } => {
-                let xm = mean * (shape - 1.0) / shape;
-                xm / (1.0 - rng.uniform()).powf(1.0 / shape)
-            }
-        }
-    }
-}
-
-/// Log-normal draw with mean `mean` and coefficient of variation `cv`:
-/// sigma^2 = ln(1 + cv^2), mu = ln(mean) - sigma^2 / 2.
-pub(crate) fn lognormal(rng: &mut Rng, mean: f64, cv: f64) -> f64 {
-    if cv == 0.0 {
-        return mean;
-    }
-    let s2 = (1.0 + cv * cv).ln();
-    (mean.ln() - 0.5 * s2 + s2.sqrt() * rng.normal()).exp()
+/// The schema's check of an application given as `{ kind, ...params }` (the
+/// parameters the user gave, canonical names and units): the member's entry,
+/// then [`AppConfig::check_items`].
+pub fn check_table(table: &serde_json::Map<String, serde_json::Value>) -> Result<(), Problem> {
+    crate::table::check(super::APPS, "application", table)?;
+    let app: AppConfig =
+        serde_json::from_value(serde_json::Value::Object(table.clone())).map_err(|e| Problem::whole(e.to_string()))?;
+    app.check_items()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn problem(table: serde_json::Value) -> Option<(Option<String>, String)> {
+        check_table(table.as_object().unwrap()).err().map(|p| (p.param, p.msg))
+    }
 
     #[test]
-    fn distributions_have_their_means() {
-        let mut r = Rng::stream(1, 2);
-        for d in [
-            Dist::Uniform { min: 1.0, max: 3.0 },
-            Dist::Exponential { mean: 2.0 },
-            Dist::Lognormal { mean: 2.0, cv: 0.5 },
-            Dist::Pareto { mean: 2.0, shape: 2.5 },
-        ] {
-            let n = 200_000;
-            let m = (0..n).map(|_| d.sample(&mut r)).sum::<f64>() / n as f64;
-            assert!((m / d.mean() - 1.0).abs() < 0.03, "{d:?}: mean {m}");
-        }
-        assert!(Dist::Pareto { mean: 1.0, shape: 1.0 }.check("x").is_err());
-        assert!(Dist::Lognormal { mean: 1.0, cv: -1.0 }.check("x").unwrap_err().starts_with("x: "));
+    fn the_schema_check_names_the_parameter() {
+        assert_eq!(problem(json!({"kind": "web", "objects": [1000]})), None);
+        assert_eq!(problem(json!({"kind": "cbr"})).unwrap().0.as_deref(), Some("rate_bps"));
+        // `cv` has a default, yet is refused when given with a trace.
+        let p = problem(json!({"kind": "vbr", "fps": 30.0, "trace": "f.txt", "cv": 0.5})).unwrap();
+        assert_eq!(p.0.as_deref(), Some("cv"));
+        assert_eq!(problem(json!({"kind": "vbr", "fps": 30.0, "trace": "f.txt"})), None);
+        let p = problem(json!({"kind": "web", "objects": [1000], "think_ns": {"kind": "pareto", "mean": 1e9, "shape": 1.0}}));
+        assert_eq!(p.unwrap().0.as_deref(), Some("think_ns.shape"));
+        let p = problem(json!({"kind": "web", "objects": [1000, 0]}));
+        assert_eq!(p.unwrap().0.as_deref(), Some("objects[1]"));
+        let p = problem(json!({"kind": "web", "objects": [1000], "fetch": "pipelined"}));
+        assert_eq!(p.unwrap().0.as_deref(), Some("fetch"));
+        let p = problem(json!({"kind": "onoff", "on_ns": {"kind": "fixed", "value": 1e9}}));
+        assert_eq!(p.unwrap(), (Some("off_ns".into()), "required field is missing".into()));
+    }
+
+    #[test]
+    fn serde_defaults_are_the_entries() {
+        let web: AppConfig = serde_json::from_value(json!({"kind": "web", "objects": [1]})).unwrap();
+        let AppConfig::Web(w) = web else { panic!() };
+        assert_eq!(w.think_ns.mean(), super::super::web::INFO.param("think_ns").unwrap().default);
+        let vbr: AppConfig = serde_json::from_value(json!({"kind": "vbr", "fps": 25.0, "rate_bps": 1e6})).unwrap();
+        let AppConfig::Vbr(v) = vbr else { panic!() };
+        assert_eq!((v.cv, v.loop_trace, v.startup_ns), (0.5, true, 1_000_000_000));
     }
 }

@@ -13,6 +13,7 @@
 
 pub mod bulk;
 pub mod config;
+pub mod dist;
 pub mod onoff;
 pub mod stream;
 pub mod web;
@@ -28,14 +29,25 @@ use mpcc_core::{Nanos, Rng};
 use serde_json::{Map, Value};
 use mpcc_core::params::Info;
 
+/// The default of `name` in `info`'s entry, for configurations written without
+/// it (by hand, by Rust tests): the entry is the one place it is stated.
+pub(crate) fn default(info: &Info, name: &str) -> f64 {
+    info.param(name).map_or(f64::NAN, |p| p.default)
+}
+
 /// The applications' doc page.
 pub(crate) const DOC: &str = "docs/applications.md";
 
+// Upper bounds of the parameters' ranges: limits.rs's (a leaf module does not
+// import it), so the schema and the simulator's check agree.
+pub(crate) const MAX_TIME: f64 = 1e16;
+pub(crate) const MAX_RATE: f64 = 1e13;
+pub(crate) const MAX_BYTES: f64 = 9_007_199_254_740_992.0; // 2^53
+
 /// Every application, one line each (the entry is in the member's file); the first
-/// is the default. Configurations stay typed per kind (`config::AppConfig`): they
-/// hold lists, files and distributions, not only numbers.
+/// is the default.
 pub const APPS: &[Info] = &[bulk::BULK, bulk::FILE, stream::CBR, stream::VBR, web::INFO, onoff::INFO];
-pub use config::DISTRIBUTIONS;
+pub use dist::DISTRIBUTIONS;
 
 /// What every application does. The simulator asks [`poll_at`](Self::poll_at)
 /// after each call and runs [`on_timer`](Self::on_timer) when that time comes

@@ -1,15 +1,42 @@
 //! `onoff`: bulk while on, silent while off, for background traffic. Period
 //! lengths are drawn from the configured distributions.
 
-use super::config::{Dist, OnOffConfig};
-use super::{AppEnv, Application};
+use super::dist::Dist;
+use super::{default, AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use mpcc_core::{Nanos, Rng};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use mpcc_core::params::Info;
+use super::MAX_TIME;
+use mpcc_core::params::{need, param, Info, Unit};
 
 /// Registry entry (listed in `APPS`, mod.rs).
-pub const INFO: Info = Info::new("onoff", "bulk while on, silent while off (`on`, `off`: distributions of durations)", super::DOC, &[]);
+pub const INFO: Info = Info::new(
+    "onoff",
+    "bulk while on, silent while off (`on`, `off`: distributions of durations)",
+    super::DOC,
+    &[
+        param("on_ns", f64::NAN, 0.0, MAX_TIME, "length of an on period"),
+        param("off_ns", f64::NAN, 0.0, MAX_TIME, "length of an off period"),
+        param("start_on", 1.0, 0.0, 1.0, "whether the flow starts with an on period"),
+    ],
+)
+.with_units(&[("on_ns", Unit::Dist(&Unit::Duration)), ("off_ns", Unit::Dist(&Unit::Duration)), ("start_on", Unit::Flag)])
+.with_rule(|p| need(p, &["on_ns", "off_ns"]));
+
+/// `kind = "onoff"`: bulk while on, silent while off.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnOffConfig {
+    pub on_ns: Dist,
+    pub off_ns: Dist,
+    #[serde(default = "start_on")]
+    pub start_on: bool,
+}
+
+fn start_on() -> bool {
+    default(&INFO, "start_on") != 0.0
+}
 
 pub struct OnOff {
     on: Dist,

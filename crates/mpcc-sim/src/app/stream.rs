@@ -2,19 +2,140 @@
 //! receiver's player, whose stalls the summary reports. Frame sizes are fixed
 //! (CBR), replayed from a trace, or log-normal (VBR).
 
-use super::config::{lognormal, CbrConfig, VbrConfig};
-use super::{check_pos, write, AppEnv, Application};
+use super::dist::lognormal;
+use super::{check_pos, default, write, AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use mpcc_core::{Nanos, Rng};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
-use mpcc_core::params::Info;
+use super::{MAX_RATE, MAX_TIME};
+use mpcc_core::params::{need, param, Args, Info, ParamInfo, Problem, Unit};
+
+// The player's parameters, shared by both streams.
+const STARTUP: ParamInfo = param("startup_ns", 1e9, 0.0, MAX_TIME, "play-back starts this long after the stream starts");
+const REBUFFER: ParamInfo =
+    param("rebuffer_ns", f64::NAN, 0.0, MAX_TIME, "after a stall, play-back resumes once this much media is buffered (unset: startup)");
+const PLAYER_UNITS: [(&str, Unit); 2] = [("startup_ns", Unit::Duration), ("rebuffer_ns", Unit::Duration)];
 
 // Registry entries (listed in `APPS`, mod.rs).
-pub const CBR: Info =
-    Info::new("cbr", "constant bit-rate stream (`rate`, `chunk`) played back at the receiver; stalls are reported", super::DOC, &[]);
-pub const VBR: Info =
-    Info::new("vbr", "frames at `fps`, sizes from a `trace` file or log-normal around `rate` (`cv`); played back", super::DOC, &[]);
+pub const CBR: Info = Info::new(
+    "cbr",
+    "constant bit-rate stream (`rate`, `chunk`) played back at the receiver; stalls are reported",
+    super::DOC,
+    &[
+        param("rate_bps", f64::NAN, 1.0, MAX_RATE, "the stream's rate"),
+        param("chunk_bytes", f64::NAN, 1.0, 1e9, "bytes per write (unset: one MSS)"),
+        STARTUP,
+        REBUFFER,
+    ],
+)
+.with_units(&[("rate_bps", Unit::Rate), ("chunk_bytes", Unit::Size), PLAYER_UNITS[0], PLAYER_UNITS[1]])
+.with_rule(cbr_rule);
+
+/// A write per chunk must not come more often than once per ns.
+fn cbr_rule(p: &Args) -> Result<(), Problem> {
+    need(p, &["rate_bps"])?;
+    let (rate, chunk) = (p.get("rate_bps"), p.get("chunk_bytes"));
+    if chunk * 8e9 / rate < 1.0 {
+        return Err(Problem::at(
+            "rate_bps",
+            format!("{rate} bit/s is too high for chunks of {chunk} bytes; allowed: below chunk * 8 Gbit/s (one write per ns)"),
+        ));
+    }
+    Ok(())
+}
+
+pub const VBR: Info = Info::new(
+    "vbr",
+    "frames at `fps`, sizes from a `trace` file or log-normal around `rate` (`cv`); played back",
+    super::DOC,
+    &[
+        param("fps", f64::NAN, 0.0, 10_000.0, "frames per second (above 0)"),
+        param("trace", f64::NAN, 0.0, 0.0, "frame-size file, one size in bytes per line (or rate)"),
+        param("loop_trace", 1.0, 0.0, 1.0, "replay the trace from the start when it ends (false: the stream ends)"),
+        param("rate_bps", f64::NAN, 1.0, MAX_RATE, "mean rate of log-normal frame sizes (or trace)"),
+        param("cv", 0.5, 0.0, 10.0, "coefficient of variation of the frame sizes (with rate)"),
+        STARTUP,
+        REBUFFER,
+    ],
+)
+.with_units(&[
+    ("fps", Unit::Number),
+    ("trace", Unit::File("frames")),
+    ("loop_trace", Unit::Flag),
+    ("rate_bps", Unit::Rate),
+    PLAYER_UNITS[0],
+    PLAYER_UNITS[1],
+])
+.with_rule(vbr_rule);
+
+fn vbr_rule(p: &Args) -> Result<(), Problem> {
+    need(p, &["fps"])?;
+    let fps = p.get("fps");
+    if fps <= 0.0 {
+        return Err(Problem::at("fps", format!("{fps} is out of range; allowed: above 0, at most 10000 frames per second")));
+    }
+    if p.given("trace") == p.given("rate_bps") {
+        let msg = "give exactly one of trace = \"frames.txt\" (frame sizes) or rate = \"2Mbps\" (log-normal frame sizes)";
+        return Err(Problem::at("trace", msg));
+    }
+    if p.given("trace") && p.given("cv") {
+        return Err(Problem::at("cv", "only with rate (the frame-size model); a trace gives the frame sizes"));
+    }
+    if p.given("rate_bps") && p.given("loop_trace") {
+        return Err(Problem::at("loop_trace", "only with trace"));
+    }
+    Ok(())
+}
+
+/// `kind = "cbr"`: `rate_bps` handed over as one write of `chunk_bytes` every
+/// `chunk_bytes * 8 / rate_bps` seconds.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CbrConfig {
+    pub rate_bps: f64,
+    /// Bytes per write (None: one MSS).
+    #[serde(default)]
+    pub chunk_bytes: Option<u32>,
+    /// Play-back starts this long after the stream starts.
+    #[serde(default = "startup")]
+    pub startup_ns: u64,
+    /// After a stall, play-back resumes once this much media is buffered (None: `startup_ns`).
+    #[serde(default)]
+    pub rebuffer_ns: Option<u64>,
+}
+
+/// `kind = "vbr"`: one frame per `1 / fps` seconds, sizes from `trace` (one size in
+/// bytes per line) or log-normal around `rate_bps / 8 / fps` with `cv`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VbrConfig {
+    pub fps: f64,
+    #[serde(default)]
+    pub rate_bps: Option<f64>,
+    #[serde(default = "cv")]
+    pub cv: f64,
+    #[serde(default)]
+    pub trace: Option<String>,
+    /// Replay the trace from the start when it ends (false: the stream ends).
+    #[serde(default = "loop_trace")]
+    pub loop_trace: bool,
+    #[serde(default = "startup")]
+    pub startup_ns: u64,
+    #[serde(default)]
+    pub rebuffer_ns: Option<u64>,
+}
+
+fn startup() -> u64 {
+    default(&CBR, "startup_ns") as u64
+}
+fn cv() -> f64 {
+    default(&VBR, "cv")
+}
+fn loop_trace() -> bool {
+    default(&VBR, "loop_trace") != 0.0
+}
 
 enum Source {
     /// Every frame has this many bytes.

@@ -4,18 +4,97 @@
 //! the server, which then writes the object (or the page) into the send buffer.
 //! The summary reports page-load times.
 
-use super::config::{Fetch, WebConfig};
-use super::{write, AppEnv, Application};
+use super::dist::Dist;
+use super::{default, write, AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
 use crate::metrics::RttStats;
 use mpcc_core::{Nanos, Rng};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
-use mpcc_core::params::Info;
+use super::{MAX_BYTES, MAX_TIME};
+use mpcc_core::params::{param, Args, Info, Problem, Unit};
 
 /// Registry entry (listed in `APPS`, mod.rs).
-pub const INFO: Info =
-    Info::new("web", "page loads (`objects`, or `object_count` and `object_bytes`) with `think` times; load times", super::DOC, &[]);
+pub const INFO: Info = Info::new(
+    "web",
+    "page loads (`objects`, or `object_count` and `object_bytes`) with `think` times; load times",
+    super::DOC,
+    &[
+        param("objects", f64::NAN, 1.0, MAX_BYTES, "object sizes of every page (or object_count and object_bytes)"),
+        param("object_count", f64::NAN, 0.0, f64::MAX, "objects per page, drawn for each page"),
+        param("object_bytes", f64::NAN, 0.0, MAX_BYTES, "size of each object, drawn"),
+        param("think_ns", 1e9, 0.0, MAX_TIME, "from a page's completion to the next request (default: fixed 1 s)"),
+        param("pages", f64::NAN, 1.0, MAX_BYTES - 1.0, "pages to load (unset: until the flow stops)"),
+        param("fetch", 0.0, 0.0, 1.0, "parallel (HTTP/2) or sequential (HTTP/1.1, no pipelining)"),
+    ],
+)
+.with_units(&[
+    ("objects", Unit::List(&Unit::Size)),
+    ("object_count", Unit::Dist(&Unit::Number)),
+    ("object_bytes", Unit::Dist(&Unit::Size)),
+    ("think_ns", Unit::Dist(&Unit::Duration)),
+    ("pages", Unit::Whole),
+    ("fetch", Unit::Choice(&["parallel", "sequential"])),
+])
+.with_names(&[("object_bytes", "object_bytes")])
+.with_rule(one_page_model);
+
+/// Pages are `objects`, or drawn from `object_count` and `object_bytes`.
+fn one_page_model(p: &Args) -> Result<(), Problem> {
+    let drawn = ["object_count", "object_bytes"];
+    if p.given("objects") {
+        if let Some(k) = drawn.iter().find(|k| p.given(k)) {
+            return Err(Problem::at(k, "give either objects or object_count and object_bytes, not both"));
+        }
+        return Ok(());
+    }
+    match drawn.map(|k| p.given(k)) {
+        [false, false] => Err(Problem::at(
+            "objects",
+            "required field is missing; give objects = [\"10KB\", ...] or object_count and object_bytes (distributions)",
+        )),
+        [false, true] => Err(Problem::at("object_count", "required field is missing; a distribution, as object_bytes is given")),
+        [true, false] => Err(Problem::at("object_bytes", "required field is missing; a distribution, as object_count is given")),
+        [true, true] => Ok(()),
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Fetch {
+    /// All objects of a page requested at once (HTTP/2 on one connection).
+    #[default]
+    Parallel,
+    /// One object after another, each requested when the previous one has arrived
+    /// (HTTP/1.1 on one persistent connection without pipelining).
+    Sequential,
+}
+
+/// `kind = "web"`: pages one after another with a think time between them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    /// Object sizes of every page, bytes (or `object_count` and `object_bytes`).
+    #[serde(default)]
+    pub objects: Option<Vec<u64>>,
+    #[serde(default)]
+    pub object_count: Option<Dist>,
+    #[serde(default)]
+    pub object_bytes: Option<Dist>,
+    /// From a page's completion to the next request, ns.
+    #[serde(default = "think")]
+    pub think_ns: Dist,
+    /// Pages to load (None: until the flow stops or the run ends).
+    #[serde(default)]
+    pub pages: Option<u64>,
+    #[serde(default)]
+    pub fetch: Fetch,
+}
+
+fn think() -> Dist {
+    Dist::Fixed { value: default(&INFO, "think_ns") }
+}
 
 enum WebState {
     Idle,
