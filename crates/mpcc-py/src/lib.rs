@@ -205,6 +205,13 @@ fn tcp_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// The names of the counters every flow and subflow reports (`flow::COUNTERS`),
+/// so that the testbed can name those the kernel does not expose.
+#[pyfunction]
+fn counters() -> Vec<&'static str> {
+    mpcc_sim::flow::COUNTERS.iter().map(|c| c.0).collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
@@ -213,6 +220,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_table, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_profiles, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(counters, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("__commit__", env!("MPCC_COMMIT"))?;
     Ok(())

@@ -18,17 +18,17 @@ from __future__ import annotations
 import bisect
 import math
 
+from .. import _core
 from .plan import Plan
 
 INFINITE_SSTHRESH = 0x7FFFFFFF
 # Summary fields of the simulator the kernel does not expose: null here, so that
-# both summaries have the same fields.
+# both summaries have the same fields. The simulator's counters come from Rust
+# (`flow::COUNTERS`): a new one is null here until this module measures it.
+MEASURED_COUNTERS = ("sent_packets", "retransmissions", "timeouts", "drops", "losses")
+UNMEASURED_SUBFLOW = tuple(c for c in _core.counters() if c not in MEASURED_COUNTERS)
 UNMEASURED_FLOW = ("data_dup_segments", "data_reorder_peak_segments", "reorder_mean_segments",
-                   "reorder_peak_segments", "reinjections", "lost_retransmissions", "rack_losses",
-                   "spurious_timeouts", "tlp_probes", "undone_recoveries", "fast_recoveries", "dsacks",
-                   "stale_marks")
-UNMEASURED_SUBFLOW = ("reinjections", "lost_retransmissions", "rack_losses", "spurious_timeouts", "tlp_probes",
-                      "undone_recoveries", "fast_recoveries", "dsacks", "stale_marks")
+                   "reorder_peak_segments", *UNMEASURED_SUBFLOW)
 CDF_POINTS = 201
 PERCENTILES = (50, 95, 99)
 
