@@ -177,6 +177,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 start,
                 stop,
                 active: false,
+                usable: false,
                 cwnd: 0,
                 rtt: RttStats::new(cfg.exact_percentiles),
                 drops: 0,

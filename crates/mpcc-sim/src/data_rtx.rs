@@ -79,7 +79,7 @@ impl Flow {
     pub(crate) fn data_rtx_on_ack(&mut self, now: Nanos, sub: usize, una_before: u64) {
         let Some(mut d) = self.data_rtx.take() else { return };
         d.subs[sub].last_ack = now;
-        self.subs[sub].stale = false;
+        self.subs[sub].set_stale(false);
         if self.data.una != una_before {
             d.at = (self.data.una < self.data.nxt).then(|| now + self.data_rtx_period(now, &d));
         }
@@ -128,7 +128,7 @@ impl Flow {
                     self.check_stale(d, i);
                 } else {
                     p.count = 0;
-                    self.subs[i].stale = false;
+                    self.subs[i].set_stale(false);
                 }
             } else {
                 idle = true;
@@ -160,7 +160,7 @@ impl Flow {
         if !other {
             return;
         }
-        self.subs[i].stale = true;
+        self.subs[i].set_stale(true);
         self.subs[i].stale_marks += 1;
         for dsn in self.data.una..self.data.nxt {
             self.data.reinject.push_back((dsn, i as u16));

@@ -78,8 +78,11 @@ pub struct Subflow {
     pub start: Nanos,
     /// Leaves at this time (None = never).
     pub stop: Option<Nanos>,
-    /// Between its start and its stop (and the flow has started).
+    /// Between its start and its stop (and the flow has started); set with `set_active`.
     pub active: bool,
+    /// Active and not stale: what the scheduler may use (kept with the two, so
+    /// that a scheduler's look at a subflow reads one flag).
+    pub(crate) usable: bool,
     /// Congestion window in whole segments, read from the controller once per `push`.
     pub cwnd: u64,
     /// RTT sample of every ACK.
@@ -92,7 +95,7 @@ pub struct Subflow {
     /// counters cover once it has stopped (segments in flight still arrive).
     pub last_arrival: Nanos,
     /// Marked stale by the connection's retransmission timer (data_rtx.rs): the
-    /// scheduler leaves it alone until an ACK arrives on it; and how often.
+    /// scheduler leaves it alone until an ACK arrives on it (`set_stale`); and how often.
     pub stale: bool,
     pub stale_marks: u64,
     pub base: FlowCounters,
@@ -108,8 +111,18 @@ impl Subflow {
             pipe: self.snd.pipe,
             unacked: self.snd.nxt - self.snd.una,
             cwnd,
-            usable: self.active && !self.stale,
+            usable: self.usable,
         }
+    }
+
+    pub fn set_active(&mut self, on: bool) {
+        self.active = on;
+        self.usable = on && !self.stale;
+    }
+
+    pub fn set_stale(&mut self, on: bool) {
+        self.stale = on;
+        self.usable = self.active && !on;
     }
 
     pub fn counters(&self) -> FlowCounters {
@@ -193,7 +206,7 @@ impl Flow {
         self.app.start(self.start, &mut self.data, &mut self.timing);
         for s in self.subs.iter_mut() {
             if s.start <= self.start && s.stop.is_none_or(|t| t > self.start) {
-                s.active = true;
+                s.set_active(true);
             }
         }
     }

@@ -297,7 +297,7 @@ impl Sim {
         if now < f.start {
             return; // joins when the flow starts
         }
-        f.subs[sub as usize].active = true;
+        f.subs[sub as usize].set_active(true);
         if let Some(log) = &mut self.log {
             log.subflow(now, flow.0, sub, true);
         }
@@ -315,7 +315,7 @@ impl Sim {
         if !s.active {
             return;
         }
-        s.active = false;
+        s.set_active(false);
         s.snd.stop_timers();
         if let Some(log) = &mut self.log {
             log.subflow(now, flow.0, sub, false);
@@ -358,7 +358,16 @@ impl Sim {
         if let Some(t) = f.sched_wake.arm(f.sched.poll_at()) {
             self.events.schedule(t, Event::Pace { flow });
         }
-        if let Some(t) = f.data_rtx.as_mut().and_then(|d| d.wake.arm(d.at)) {
+        if f.data_rtx.is_some() {
+            self.arm_data_rtx(flow);
+        }
+    }
+
+    /// The connection's retransmission timer (`tcp.data_rtx`): out of line, so that
+    /// the loop does not grow by it when it is off.
+    #[inline(never)]
+    fn arm_data_rtx(&mut self, flow: FlowId) {
+        if let Some(t) = self.flows[flow].data_rtx.as_mut().and_then(|d| d.wake.arm(d.at)) {
             self.events.schedule(t, Event::DataRtx { flow });
         }
     }
