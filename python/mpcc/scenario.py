@@ -99,7 +99,7 @@ class Strict(BaseModel):
     """A table that rejects unknown keys, naming the allowed ones."""
 
     # strict: no string-to-number or string-to-boolean coercion; no NaN or infinity.
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod
