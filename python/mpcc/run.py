@@ -84,6 +84,10 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
         config["record_cc"] = {"path": str(record_cc)}
     if event_log:
         config["event_log"] = True
+    if out is not None:
+        from . import version
+
+        version.prefetch_commit()  # summary.json names the commit; git runs while the simulator does
     try:
         summary_json, tables, pcaps = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
     except ValueError as e:

@@ -12,8 +12,6 @@ files of bounded size, so that no input reaches the simulator in a form it would
 reject with its own, internal wording.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import os
@@ -23,7 +21,7 @@ import stat
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, Optional, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator,
                       model_validator)
@@ -350,12 +348,14 @@ def _number(value) -> float:
 
 
 Number = Annotated[float, BeforeValidator(_number)]
-V = TypeVar("V")
 
 
 class _Dist(Strict):
-    """A distribution whose parameters (type V) are in the unit of the field it sets;
-    `_problem` names the first parameter out of range (docs/applications.md)."""
+    """A distribution whose parameters (`unit_fields`) are in the unit of the field it
+    sets (see `dist`); `_problem` names the first parameter out of range
+    (docs/applications.md)."""
+
+    unit_fields: ClassVar[tuple[str, ...]] = ()
 
     @model_validator(mode="wrap")
     @classmethod
@@ -379,18 +379,20 @@ class _Dist(Strict):
 _NOT_POSITIVE = "is not positive; allowed: a value above 0"
 
 
-class FixedDist(_Dist, Generic[V]):
+class FixedDist(_Dist):
+    unit_fields = ('value',)
     kind: Literal["fixed"]
-    value: V
+    value: Any  # in the unit of the field (see dist)
 
     def _problem(self):
         return None if self.value > 0 else ("value", _NOT_POSITIVE)
 
 
-class UniformDist(_Dist, Generic[V]):
+class UniformDist(_Dist):
+    unit_fields = ('min', 'max')
     kind: Literal["uniform"]
-    min: V
-    max: V
+    min: Any  # in the unit of the field (see dist)
+    max: Any  # in the unit of the field (see dist)
 
     def _problem(self):
         if not self.min > 0:
@@ -398,17 +400,19 @@ class UniformDist(_Dist, Generic[V]):
         return None if self.max >= self.min else ("max", "is below min {min}; allowed: min <= max")
 
 
-class ExponentialDist(_Dist, Generic[V]):
+class ExponentialDist(_Dist):
+    unit_fields = ('mean',)
     kind: Literal["exponential"]
-    mean: V
+    mean: Any  # in the unit of the field (see dist)
 
     def _problem(self):
         return None if self.mean > 0 else ("mean", _NOT_POSITIVE)
 
 
-class LognormalDist(_Dist, Generic[V]):
+class LognormalDist(_Dist):
+    unit_fields = ('mean',)
     kind: Literal["lognormal"]
-    mean: V
+    mean: Any  # in the unit of the field (see dist)
     cv: Number
 
     def _problem(self):
@@ -417,9 +421,10 @@ class LognormalDist(_Dist, Generic[V]):
         return None if 0 <= self.cv <= 10 else ("cv", "is out of range; allowed: 0 to 10")
 
 
-class ParetoDist(_Dist, Generic[V]):
+class ParetoDist(_Dist):
+    unit_fields = ('mean',)
     kind: Literal["pareto"]
-    mean: V
+    mean: Any  # in the unit of the field (see dist)
     shape: Number
 
     def _problem(self):
@@ -428,10 +433,22 @@ class ParetoDist(_Dist, Generic[V]):
         return None if self.shape > 1 else ("shape", "is not above 1; allowed: shape > 1 (so that the mean exists)")
 
 
-def dist(unit):
-    """The distribution type of a field whose values are of type `unit` (Duration, Size, Number)."""
-    kinds = (FixedDist, UniformDist, ExponentialDist, LognormalDist, ParetoDist)
-    return Annotated[Union[tuple(k[unit] for k in kinds)], Field(discriminator="kind")]
+def dist(unit, name: str) -> tuple:
+    """The distribution classes of a field whose values are of type `unit` (Duration,
+    Size, Number; `name` names it): each distribution with its `unit_fields` of that
+    type. Plain subclasses, not generic models: parametrizing a generic pydantic model
+    costs ~1.5 ms each, and `mpcc run` would pay it for all fifteen (issue 18, item 4)."""
+    return tuple(type(k)(f"{k.__name__}[{name}]", (k,), {"__module__": __name__, "__qualname__": f"{k.__name__}[{name}]",
+                                                         "__annotations__": {f: unit for f in k.unit_fields}})
+                 for k in (FixedDist, UniformDist, ExponentialDist, LognormalDist, ParetoDist))
+
+
+def _one_of(classes: tuple):
+    return Annotated[Union[classes], Field(discriminator="kind")]
+
+
+DURATION_DISTS, SIZE_DISTS, NUMBER_DISTS = dist(Duration, "Duration"), dist(Size, "Size"), dist(Number, "Number")
+DurationDist, SizeDist, NumberDist = _one_of(DURATION_DISTS), _one_of(SIZE_DISTS), _one_of(NUMBER_DISTS)
 
 
 # Fields that take a distribution: their `kind` errors list the distributions.
@@ -503,9 +520,11 @@ class VbrApp(Strict):
 class WebApp(Strict):
     kind: Literal["web"]
     objects: Optional[list[Size]] = Field(default=None, min_length=1)
-    object_count: Optional[dist(Number)] = None
-    object_bytes: Optional[dist(Size)] = None
-    think: dist(Duration) = FixedDist[Duration](kind="fixed", value="1s")
+    object_count: Optional[NumberDist] = None
+    object_bytes: Optional[SizeDist] = None
+    # As validated from { kind = "fixed", value = "1s" }; built without validating, so
+    # that importing the schema builds no validator (they are built on first use).
+    think: DurationDist = DURATION_DISTS[0].model_construct(kind="fixed", value=1_000_000_000)
     pages: Optional[Count] = None
     fetch: Literal["parallel", "sequential"] = "parallel"
 
@@ -537,8 +556,8 @@ class WebApp(Strict):
 
 class OnoffApp(Strict):
     kind: Literal["onoff"]
-    on: dist(Duration)
-    off: dist(Duration)
+    on: DurationDist
+    off: DurationDist
     start_on: bool = True
 
 
@@ -724,8 +743,8 @@ class Flow(Strict):
     start: Duration = 0
     stop: Optional[Duration] = None
     count: int = 1
-    app: App = BulkApp(kind="bulk")
-    tcp: Tcp = Tcp()
+    app: App = BulkApp.model_construct(kind="bulk")  # as validated; see WebApp.think
+    tcp: Tcp = Tcp.model_construct()
 
     @field_validator("count")
     @classmethod
@@ -836,7 +855,7 @@ class Scenario(Strict):
     # that replications of a scenario with no other random element differ.
     start_jitter: Duration = 0
     pcap: Optional[Pcap] = None  # packet captures, written as link-NAME.pcap / flow-NAME.pcap
-    tcp: Tcp = Tcp()
+    tcp: Tcp = Tcp.model_construct()  # Tcp(), without building its validator at import
     links: dict[str, Link] = Field(min_length=1)
     flows: list[Flow] = Field(min_length=1)
 
