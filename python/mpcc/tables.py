@@ -33,11 +33,13 @@ def flow_series(table: dict, flow_names: list[str], interval_s: float) -> dict:
     if "received_bytes" in cols and "throughput_bps" not in cols:
         keys = list(zip(flow, cols["subflow"])) if "subflow" in cols else list(flow)
         cols["throughput_bps"] = rate_bps(keys, cols["t_s"], cols["received_bytes"], interval_s)
-    if "delivered_bytes" in cols and "goodput_bps" not in cols:
-        cols["goodput_bps"] = _per_connection(cols, flow, lambda g, t, d, r: rate_bps(g, t, d, interval_s))
-    if "delivered_bytes" in cols and "received_bytes" in cols and "goodput_smooth_bps" not in cols:
-        cols["goodput_smooth_bps"] = _per_connection(cols, flow,
-                                                     lambda g, t, d, r: smooth_goodput_bps(g, t, d, r, interval_s))
+    if "delivered_bytes" in cols and ("goodput_bps" not in cols or "goodput_smooth_bps" not in cols):
+        conn = _connections(cols, flow)
+        if "goodput_bps" not in cols:
+            cols["goodput_bps"] = conn.per_row(rate_bps(conn.flows, conn.times, conn.delivered, interval_s))
+        if "received_bytes" in cols and "goodput_smooth_bps" not in cols:
+            cols["goodput_smooth_bps"] = conn.per_row(
+                smooth_goodput_bps(conn.flows, conn.times, conn.delivered, conn.received, interval_s))
     return cols
 
 
@@ -150,10 +152,20 @@ def smooth_goodput_bps(group, t_s, delivered, received, interval_s: float) -> ar
     return rate_bps(group, t_s, shown, interval_s)
 
 
-def _per_connection(cols: dict, flow, compute) -> array:
-    """`compute(flow, t, delivered, received)` over one row per (flow, time), with the
-    connection's `delivered_bytes` (the same on each subflow row) and the sum of its
-    subflows' `received_bytes`; the result is copied back to every row of that flow and time."""
+class _Connections:
+    """One row per (flow, time) of a flow series: the connection's `delivered_bytes`
+    (the same on each subflow row) and the sum of its subflows' `received_bytes`
+    (added in row order); `row_of[i]` is the connection row of table row i."""
+
+    def __init__(self, flows: list, times: array, delivered: array, received: array, row_of: array):
+        self.flows, self.times, self.delivered, self.received, self.row_of = flows, times, delivered, received, row_of
+
+    def per_row(self, values: array) -> array:
+        """A value per connection row copied to every table row of that flow and time."""
+        return array("d", map(values.__getitem__, self.row_of))
+
+
+def _connections(cols: dict, flow) -> _Connections:
     t_s, delivered_bytes = cols["t_s"], cols["delivered_bytes"]
     received_bytes = cols.get("received_bytes")
     index: dict = {}  # (flow, time) -> its connection row
@@ -170,5 +182,4 @@ def _per_connection(cols: dict, flow, compute) -> array:
         if received_bytes is not None:
             received[j] += received_bytes[i]
         row_of[i] = j
-    per = compute(flows, times, delivered, received)
-    return array("d", (per[j] for j in row_of))
+    return _Connections(flows, times, delivered, received, row_of)
