@@ -18,8 +18,11 @@ even where PYTHONDONTWRITEBYTECODE is set, as on our development machines, where
 every run would otherwise compile mpcc's sources again (~0.05 s).
 `--compile-each-run` measures that case instead.
 
-`--base DIR` also runs the checkout DIR with its own virtualenv (DIR/.venv), e.g.
-the main branch's, interleaved with this one: an A/B in the same invocation.
+`--base DIR` also runs the checkout DIR (its `python/` first on PYTHONPATH, with
+DIR/.venv's Python if it has one, else this one), interleaved with this one: an A/B
+in the same invocation. For an earlier commit: `git archive BASE | tar -x -C DIR`
+and copy this build's `python/mpcc/_core.abi3.so` into DIR/python/mpcc/, so that
+both sides run the same extension.
 
     python bench/e2e.py [--runs N] [--base DIR] [--compile-each-run]
 """
@@ -42,8 +45,10 @@ SCENARIOS = ["validation/ns3_dumbbell_newreno_10_100mbps.toml", "multipath_demo.
 
 
 def one_cli_run(scenario: Path, out: Path, python: str = sys.executable, cwd: Path = ROOT,
-                env: dict | None = None) -> tuple[float, float, float]:
+                env: dict | None = None, path: str | None = None) -> tuple[float, float, float]:
     """(wall, cpu, simulation wall) of one `mpcc run --no-plots` process."""
+    if path is not None:
+        env = {**(env or os.environ), "PYTHONPATH": path}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     proc = subprocess.run([python, "-m", "mpcc", "run", str(scenario), "--out", str(out), "--force",
@@ -66,9 +71,11 @@ def main() -> int:
     args = parser.parse_args()
     env_python = os.path.dirname(sys.executable)
     print(f"python {sys.version.split()[0]} ({env_python}), {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
-    sides = {"this": (sys.executable, ROOT)}
+    sides = {"this": (sys.executable, ROOT, None)}
     if args.base:
-        sides["base"] = (str(args.base.resolve() / ".venv" / "bin" / "python"), args.base.resolve())
+        base = args.base.resolve()
+        python = base / ".venv" / "bin" / "python"
+        sides["base"] = (str(python) if python.exists() else sys.executable, base, str(base / "python"))
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         if args.compile_each_run:
@@ -76,15 +83,16 @@ def main() -> int:
         else:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
-            for python, cwd in sides.values():  # writes the bytecode
-                one_cli_run(ROOT / "scenarios" / SCENARIOS[-1], Path(tmp) / "out", python, cwd, env)
+            for python, cwd, path in sides.values():  # writes the bytecode
+                one_cli_run(ROOT / "scenarios" / SCENARIOS[-1], Path(tmp) / "out", python, cwd, env, path)
         samples = {(side, s): [] for side in sides for s in SCENARIOS}
         loads = []
         for i in range(args.runs):
             order = list(sides.items()) if i % 2 == 0 else list(reversed(sides.items()))
             for s in SCENARIOS:  # interleaved, so a slow moment hits every scenario and side alike
-                for side, (python, cwd) in order:
-                    samples[side, s].append(one_cli_run(ROOT / "scenarios" / s, Path(tmp) / "out", python, cwd, env))
+                for side, (python, cwd, path) in order:
+                    samples[side, s].append(one_cli_run(ROOT / "scenarios" / s, Path(tmp) / "out", python, cwd, env,
+                                                        path))
             loads.append(os.getloadavg()[0])
         cache = "compiled on each run" if args.compile_each_run else "cached"
         print(f"\n`mpcc run --no-plots`, one process per run, medians of {args.runs} (bytecode {cache}, "

@@ -253,8 +253,10 @@ def _seed(text: str) -> int:
 
 
 def cmd_run(args) -> int:
-    from . import output
+    from . import output, version
     from .run import StoppedEarlyWarning, run
+
+    version.prefetch_commit()  # for summary.json: git runs while the scenario is validated and simulated
     from .scenario import Scenario
 
     scenario = Scenario.from_file(args.scenario)

@@ -37,8 +37,9 @@ def _git_describe() -> str | None:
 
 def prefetch_commit() -> None:
     """Starts asking git for the commit in a background thread, so that its ~0.02 s
-    overlaps the simulation (`mpcc.run` calls it before simulating); `commit()`
-    waits for the answer. Does nothing outside a source checkout or once known."""
+    overlaps other work (`mpcc run` calls it first, `mpcc.run` before simulating);
+    `commit()` waits for the answer. Does nothing outside a source checkout or once
+    started or known."""
     global _lookup
     if _lookup is None and commit.cache_info().currsize == 0 and _in_checkout():
         _lookup = threading.Thread(target=lambda: _found.append(_git_describe()), name="mpcc-commit", daemon=True)
