@@ -386,3 +386,11 @@ def test_tcp_defaults_are_the_simulators():
     for name in ("mss", "header_bytes", "initial_rto_ns", "max_rto_ns", "dupthresh"):
         assert tcp[name] == defaults[name], name
     assert defaults["mss"] == 1448 and defaults["initial_rto_ns"] == 1_000_000_000  # RFC 6298's 1 s
+
+
+def test_model_defaults_built_without_validation_equal_the_validated_ones():
+    """The schema builds its `tcp` defaults with `model_construct` (no validator at
+    import, for start-up time): they must be what validation gives."""
+    from mpcc.scenario import Tcp
+
+    assert Tcp.model_construct() == Tcp()

@@ -11,7 +11,6 @@ scenario far below the limit may still be slow, one near it may fit.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from .scenario import ScenarioError, check_frame_trace, check_trace
@@ -38,14 +37,18 @@ EVENTS_PER_PACKET_BASE = 4
 EVENTS_PER_PACKET_HOP = 2
 
 
-@dataclass
 class Cost:
-    """One term of an estimate: the user's field(s) driving it, its size, and how to lower it."""
+    """One term of an estimate: the user's field(s) driving it, its size (bytes, or
+    events), what it is made of (in parentheses in the message), and how to lower it.
+    (A plain class: a dataclass costs `mpcc run` a few ms to create at import.)"""
 
-    field: str
-    amount: float  # bytes, or events
-    detail: str  # what it is made of, in parentheses in the message
-    advice: str
+    __slots__ = ("field", "amount", "detail", "advice")
+
+    def __init__(self, field: str, amount: float, detail: str, advice: str):
+        self.field, self.amount, self.detail, self.advice = field, amount, detail, advice
+
+    def __repr__(self) -> str:
+        return f"Cost({self.field!r}, {self.amount!r}, {self.detail!r}, {self.advice!r})"
 
 
 def check_resources(config: dict, max_memory_bytes: int | None = None, max_events: float | None = None) -> None:
@@ -72,16 +75,19 @@ def check_resources(config: dict, max_memory_bytes: int | None = None, max_event
 # ---- the model of a configuration ----------------------------------------------------
 
 
-@dataclass
 class _Flow:
-    where: str  # the user's field of the flow: flows[i]
-    config: dict
-    copies: int  # `count`
-    wire: int  # bytes of a full segment on the wire
-    path_bps: float  # what its routes can carry: the sum over subflows of each route's bottleneck
-    active_s: float
-    subflows: int
-    hops: int
+    """A user's flow: `where` (its field, flows[i]), `config` (its first copy), `copies`
+    (`count`), `wire` (bytes of a full segment on the wire), `path_bps` (what its routes
+    can carry: the sum over subflows of each route's bottleneck), `active_s`,
+    `subflows`, `hops`."""
+
+    __slots__ = ("where", "config", "copies", "wire", "path_bps", "active_s", "subflows", "hops")
+
+    def __init__(self, **fields):
+        for name in self.__slots__:
+            setattr(self, name, fields.pop(name))
+        if fields:
+            raise TypeError(f"unknown fields {sorted(fields)}")
 
 
 def _model(config: dict):

@@ -94,15 +94,15 @@ def _write_files(result, folder: Path) -> tuple[list[str], list[str]]:
         (SUMMARY, lambda path: path.write_text(dumps_json(_with_version(result.summary)), encoding="utf-8")),
         (CONFIG, lambda path: path.write_text(dumps_json(result.config), encoding="utf-8")),
         (SCENARIO, lambda path: path.write_text(scenario_text(), encoding="utf-8")),
-        (FLOW_SERIES, lambda path: parquet.write(path, result.columns("flow_series"))),
-        (LINK_SERIES, lambda path: parquet.write(path, result.columns("link_series"))),
+        (FLOW_SERIES, lambda path: parquet.write(path, result.plain_columns("flow_series"))),
+        (LINK_SERIES, lambda path: parquet.write(path, result.plain_columns("link_series"))),
     ]
     if result.tables.get("delay_cdf") is not None:
-        steps.append((DELAY_CDF, lambda path: parquet.write(path, result.columns("delay_cdf"))))
+        steps.append((DELAY_CDF, lambda path: parquet.write(path, result.plain_columns("delay_cdf"))))
     if result.tables.get("metric_series") is not None:
-        steps.append((METRIC_SERIES, lambda path: parquet.write(path, result.columns("metric_series"))))
+        steps.append((METRIC_SERIES, lambda path: parquet.write(path, result.plain_columns("metric_series"))))
     if result.tables.get("event_log") is not None:
-        steps.append((EVENTS, lambda path: parquet.write(path, result.columns("event_log"))))
+        steps.append((EVENTS, lambda path: parquet.write(path, result.plain_columns("event_log"))))
     for name, data in getattr(result, "pcaps", {}).items():
         steps.append((f"{name}.pcap", lambda path, data=data: path.write_bytes(data)))
     written, missing = [], []

@@ -5,16 +5,17 @@ It writes what the results folder holds and nothing more: flat tables of float64
 int64, bool and UTF-8 string columns, every column REQUIRED, PLAIN encoding,
 uncompressed, one row group. The format is Apache Parquet's (parquet-format's
 `parquet.thrift`, metadata in Thrift's compact protocol); any Parquet reader
-(pyarrow, pandas, DuckDB, Spark) reads the files. Values are copied from numpy's
-little-endian buffers, which are already Parquet's PLAIN encoding for numbers.
+(pyarrow, pandas, DuckDB, Spark) reads the files. Numbers are copied from the columns'
+buffers (`array.array` or numpy), which on a little-endian machine are already
+Parquet's PLAIN encoding; numpy is not needed (nor imported) for `array.array` columns.
 """
 
 from __future__ import annotations
 
 import struct
+import sys
+from array import array
 from pathlib import Path
-
-import numpy as np
 
 MAGIC = b"PAR1"
 PAGE_VALUES = 1 << 20  # values per data page (a page's size is an i32)
@@ -29,6 +30,10 @@ _DATA_PAGE = 0
 
 # Thrift compact protocol field types
 _T_I32, _T_I64, _T_BINARY, _T_LIST, _T_STRUCT = 5, 6, 8, 9, 12
+
+
+class Booleans(list):
+    """A list of bools, written as a BOOLEAN column (a plain list is a column of strings)."""
 
 
 def write(path, columns: dict) -> None:
@@ -54,25 +59,63 @@ def write(path, columns: dict) -> None:
 
 def _encode(name: str, values) -> tuple[int, int, list[tuple[int, bytes]]]:
     """(physical type, value count, [(values in page, PLAIN bytes)])."""
-    if isinstance(values, np.ndarray) and values.dtype.kind in "fiub":
-        if values.dtype.kind == "b":
-            ptype, arr = _BOOLEAN, values
-        elif values.dtype.kind == "f":
-            ptype, arr = _DOUBLE, values.astype("<f8", copy=False)
-        else:
-            ptype, arr = _INT64, values.astype("<i8", copy=False)
+    kind = _number_kind(values)
+    if kind is None:
+        strings = [str(v).encode() for v in values]
         pages = []
-        for lo in range(0, len(arr), PAGE_VALUES):
-            part = arr[lo:lo + PAGE_VALUES]
-            data = np.packbits(part, bitorder="little").tobytes() if ptype == _BOOLEAN else part.tobytes()
-            pages.append((len(part), data))
-        return ptype, len(arr), pages or [(0, b"")]
-    strings = [str(v).encode() for v in values]
-    pages = []
-    for lo in range(0, len(strings), PAGE_VALUES):
-        part = strings[lo:lo + PAGE_VALUES]
-        pages.append((len(part), b"".join(struct.pack("<I", len(s)) + s for s in part)))
-    return _BYTE_ARRAY, len(strings), pages or [(0, b"")]
+        for lo in range(0, len(strings), PAGE_VALUES):
+            part = strings[lo:lo + PAGE_VALUES]
+            pages.append((len(part), b"".join(struct.pack("<I", len(s)) + s for s in part)))
+        return _BYTE_ARRAY, len(strings), pages or [(0, b"")]
+    ptype = {"b": _BOOLEAN, "f": _DOUBLE, "i": _INT64}[kind]
+    if ptype == _BOOLEAN:
+        flags = values.astype("u1").tobytes() if hasattr(values, "dtype") else bytes(bool(v) for v in values)
+        pages = [(len(part), _packed_bits(part)) for part in (flags[lo:lo + PAGE_VALUES]
+                                                             for lo in range(0, len(flags), PAGE_VALUES))]
+        return ptype, len(flags), pages or [(0, b"")]
+    data = _little_endian(values, ptype)
+    pages = [(len(data[lo:lo + 8 * PAGE_VALUES]) // 8, data[lo:lo + 8 * PAGE_VALUES])
+             for lo in range(0, len(data), 8 * PAGE_VALUES)]
+    return ptype, len(data) // 8, pages or [(0, b"")]
+
+
+def _number_kind(values) -> str | None:
+    """"f", "i" or "b" for a column of doubles, 64-bit integers or booleans; None for strings."""
+    if isinstance(values, Booleans):
+        return "b"
+    if isinstance(values, array):
+        if values.typecode in "fd":
+            return "f"
+        if values.typecode in "bBhHiIlLqQ":
+            return "i"
+        raise ValueError(f"array typecode {values.typecode!r} is not a number column")
+    dtype = getattr(values, "dtype", None)  # a numpy array
+    if dtype is not None and dtype.kind in "fiub":
+        return "b" if dtype.kind == "b" else "f" if dtype.kind == "f" else "i"
+    return None
+
+
+def _little_endian(values, ptype: int) -> bytes:
+    """PLAIN bytes of a number column: 8-byte little-endian doubles or integers."""
+    if isinstance(values, array):
+        want = "d" if ptype == _DOUBLE else "q"
+        arr = values if values.typecode == want else array(want, values)
+        if sys.byteorder != "little":
+            arr = array(want, arr)
+            arr.byteswap()
+        return arr.tobytes()
+    return values.astype("<f8" if ptype == _DOUBLE else "<i8", copy=False).tobytes()  # numpy
+
+
+def _packed_bits(flags: bytes) -> bytes:
+    """Booleans (one 0/1 byte each) packed eight to a byte, the first in the lowest bit."""
+    if not flags:
+        return b""
+    digits = flags[::-1].translate(_BIT_DIGITS)  # the last value is the highest bit
+    return int(digits, 2).to_bytes((len(flags) + 7) // 8, "little")
+
+
+_BIT_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def _page_header(count: int, size: int) -> bytes:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import warnings
+from array import array
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .parquet import Booleans
 
 if TYPE_CHECKING:
     from .scenario import Scenario
@@ -81,6 +84,10 @@ def run(scenario, out=None, seed: int | None = None, plots: bool = True, force: 
         config["record_cc"] = {"path": str(record_cc)}
     if event_log:
         config["event_log"] = True
+    if out is not None:
+        from . import version
+
+        version.prefetch_commit()  # summary.json names the commit; git runs while the simulator does
     try:
         summary_json, tables, pcaps = _core.run(json.dumps(config), max_memory_bytes=max_memory_bytes)
     except ValueError as e:
@@ -209,9 +216,21 @@ class Result:
         return pd.DataFrame(self.columns("link_series"))
 
     def columns(self, table: str) -> dict | None:
-        """A result table as named numpy columns (what the DataFrames and the Parquet
-        files are built from; see mpcc.tables): "flow_series", "link_series",
-        "delay_cdf", "metric_series" or "event_log" (these two None unless the run kept them)."""
+        """A result table as named numpy columns (what the DataFrames are built from;
+        see mpcc.tables): "flow_series", "link_series", "delay_cdf", "metric_series" or
+        "event_log" (these two None unless the run kept them). Names stay lists of str."""
+        plain = self.plain_columns(table)
+        if plain is None:
+            return None
+        import numpy as np
+
+        return {name: np.array(values, dtype=bool) if isinstance(values, Booleans)
+                else np.array(values) if isinstance(values, array) else values
+                for name, values in plain.items()}
+
+    def plain_columns(self, table: str) -> dict | None:
+        """`columns(table)` without numpy: `array.array` numbers, lists of names and
+        `parquet.Booleans`, as the Parquet files are written from (mpcc.tables)."""
         if table not in self._columns:
             from . import tables
 

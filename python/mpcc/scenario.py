@@ -12,8 +12,6 @@ files of bounded size, so that no input reaches the simulator in a form it would
 reject with its own, internal wording.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import os
@@ -94,7 +92,7 @@ class Strict(BaseModel):
     """A table that rejects unknown keys, naming the allowed ones."""
 
     # strict: no string-to-number or string-to-boolean coercion; no NaN or infinity.
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -595,7 +593,7 @@ class Flow(Strict):
     stop: Optional[Duration] = None
     count: int = 1
     app: App = BULK
-    tcp: Tcp = Tcp()
+    tcp: Tcp = Tcp.model_construct()  # Tcp(), without building its validator at import
 
     @field_validator("count")
     @classmethod
@@ -706,7 +704,7 @@ class Scenario(Strict):
     # that replications of a scenario with no other random element differ.
     start_jitter: Duration = 0
     pcap: Optional[Pcap] = None  # packet captures, written as link-NAME.pcap / flow-NAME.pcap
-    tcp: Tcp = Tcp()
+    tcp: Tcp = Tcp.model_construct()  # Tcp(), without building its validator at import
     links: dict[str, Link] = Field(min_length=1)
     flows: list[Flow] = Field(min_length=1)
 

@@ -1,10 +1,20 @@
-"""The simulator's result tables as named numpy columns: entity indices replaced by
-names, the derived rate columns added. `Result`'s DataFrames and the results folder's
-Parquet files are both built from these, so the files need no pandas (see parquet.py)."""
+"""The simulator's result tables as named columns: entity indices replaced by names,
+the derived rate columns added. `Result`'s DataFrames and the results folder's Parquet
+files are both built from these, so the files need neither pandas nor numpy (see
+parquet.py; `Result.columns` hands them over as numpy arrays).
+
+A column is an `array.array` of doubles ('d') or 64-bit integers ('q'), a list of
+names (str), or `parquet.Booleans`. Everything here is plain Python: numpy's import
+alone costs more than these tables take to build for most runs (issue 18, item 4).
+The derived rates walk each group's rows once, in time order; the arithmetic is
+the same IEEE double operations, in the same order, as the numpy code it replaced,
+so the values are bit for bit the same."""
 
 from __future__ import annotations
 
-import numpy as np
+from array import array
+
+from .parquet import Booleans
 
 # The per-event log's kinds, in the simulator's order (crates/mpcc-sim/src/event_log.rs).
 EVENT_KINDS = ["send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on",
@@ -18,16 +28,18 @@ def flow_series(table: dict, flow_names: list[str], interval_s: float) -> dict:
     simulator's counters, and per sample interval `throughput_bps` (from the subflow's
     `received_bytes`), `goodput_bps` (from the connection's `delivered_bytes`, repeated
     on each subflow row like that counter) and `goodput_smooth_bps` (see `smooth_goodput_bps`)."""
-    flow = np.asarray(table.get("flow", []), dtype=float)
+    flow = array("d", table.get("flow", []))
     cols = _series(table, "flow", flow_names)
     if "received_bytes" in cols and "throughput_bps" not in cols:
-        keys = [flow, cols["subflow"]] if "subflow" in cols else [flow]
-        cols["throughput_bps"] = rate_bps(_group_ids(keys), cols["t_s"], cols["received_bytes"], interval_s)
-    if "delivered_bytes" in cols and "goodput_bps" not in cols:
-        cols["goodput_bps"] = _per_connection(cols, flow, lambda g, t, d, r: rate_bps(g, t, d, interval_s))
-    if "delivered_bytes" in cols and "received_bytes" in cols and "goodput_smooth_bps" not in cols:
-        cols["goodput_smooth_bps"] = _per_connection(cols, flow,
-                                                     lambda g, t, d, r: smooth_goodput_bps(g, t, d, r, interval_s))
+        keys = list(zip(flow, cols["subflow"])) if "subflow" in cols else list(flow)
+        cols["throughput_bps"] = rate_bps(keys, cols["t_s"], cols["received_bytes"], interval_s)
+    if "delivered_bytes" in cols and ("goodput_bps" not in cols or "goodput_smooth_bps" not in cols):
+        conn = _connections(cols, flow)
+        if "goodput_bps" not in cols:
+            cols["goodput_bps"] = conn.per_row(rate_bps(conn.flows, conn.times, conn.delivered, interval_s))
+        if "received_bytes" in cols and "goodput_smooth_bps" not in cols:
+            cols["goodput_smooth_bps"] = conn.per_row(
+                smooth_goodput_bps(conn.flows, conn.times, conn.delivered, conn.received, interval_s))
     return cols
 
 
@@ -46,8 +58,8 @@ def delay_cdf(table: dict | None, flow_names: list[str]) -> dict:
     table = table or {}
     return {"flow": [flow_names[int(i)] for i in table.get("flow", [])],
             "metric": [DELAY_METRICS[int(m)] for m in table.get("metric", [])],
-            "q": np.asarray(table.get("q", []), dtype=float),
-            "delay_s": np.asarray(table.get("delay_s", []), dtype=float)}
+            "q": array("d", table.get("q", [])),
+            "delay_s": array("d", table.get("delay_s", []))}
 
 
 def events(table: dict, flow_names: list[str], link_names: list[str]) -> dict:
@@ -55,62 +67,73 @@ def events(table: dict, flow_names: list[str], link_names: list[str]) -> dict:
     labels = {"flow": flow_names, "link": link_names, "kind": EVENT_KINDS}
     out = {}
     for col in EVENT_COLUMNS:
-        values = np.asarray(table.get(col, []), dtype=float)
+        values = array("d", table.get(col, []))
         if col in labels:
             names = labels[col]
             out[col] = [names[int(i)] if 0 <= i < len(names) else "" for i in values]
         elif col == "ack":
-            out[col] = values.astype(bool)
+            out[col] = Booleans(v != 0 for v in values)
         elif col == "t_s":
             out[col] = values
         else:
-            out[col] = values.astype("int64")
+            out[col] = array("q", map(int, values))
     return out
 
 
 def _series(table: dict, key: str, names: list[str]) -> dict:
     """Columns with `key` holding entity names instead of indices, `subflow` as
     integers, `t_s`, `key` and `subflow` first."""
-    cols = {name: np.asarray(values, dtype=float) for name, values in table.items()}
+    cols = {name: array("d", values) for name, values in table.items()}
     if "subflow" in cols:
-        cols["subflow"] = cols["subflow"].astype("int64")
+        cols["subflow"] = array("q", map(int, cols["subflow"]))
     if key in cols:
-        cols[key] = [names[i] if 0 <= i < len(names) else str(i) for i in cols[key].astype("int64")]
+        n = len(names)
+        cols[key] = [names[i] if 0 <= i < n else str(i) for i in map(int, cols[key])]
     first = [c for c in ("t_s", key, "subflow") if c in cols]
     return {c: cols[c] for c in first + [c for c in cols if c not in first]}
 
 
-def _group_ids(keys: list[np.ndarray]) -> np.ndarray:
-    """A dense id per distinct combination of the numeric `keys` (one array per key)."""
-    if not len(keys[0]):
-        return np.zeros(0, dtype=np.int64)
-    _, ids = np.unique(np.column_stack([np.asarray(k, dtype=float) for k in keys]), axis=0, return_inverse=True)
-    return ids.reshape(-1).astype(np.int64)
+def _in_time_order(keys, t_s) -> list[list[int]]:
+    """The row indices of each distinct key (in order of first appearance), each group
+    ordered by time; rows of equal time keep their order (a stable sort, as numpy's
+    lexsort). The simulator writes rows in time order, so the sort rarely runs."""
+    groups: dict = {}
+    for i, k in enumerate(keys):
+        rows = groups.get(k)
+        if rows is None:
+            groups[k] = [i]
+        else:
+            rows.append(i)
+    ordered = []
+    for rows in groups.values():
+        times = [t_s[i] for i in rows]
+        if any(b < a for a, b in zip(times, times[1:])):
+            rows = sorted(rows, key=t_s.__getitem__)
+        ordered.append(rows)
+    return ordered
 
 
-def rate_bps(group: np.ndarray, t_s: np.ndarray, cumulative_bytes: np.ndarray, interval_s: float) -> np.ndarray:
-    """Bits per second between consecutive samples of a cumulative byte counter, per group.
+def rate_bps(group, t_s, cumulative_bytes, interval_s: float) -> array:
+    """Bits per second between consecutive samples of a cumulative byte counter, per group
+    (`group`: one hashable key per row).
 
     The first sample of each group is measured from one interval earlier (not before
     time 0) and 0 bytes: a subflow's counters start when it joins; a sample at time 0
     has rate 0."""
-    order = np.lexsort((t_s, group))
-    g, t, b = group[order], np.asarray(t_s, dtype=float)[order], np.asarray(cumulative_bytes, dtype=float)[order]
-    first = np.ones(len(g), dtype=bool)
-    first[1:] = g[1:] != g[:-1]
-    start = np.maximum(0.0, t - interval_s) if interval_s > 0 else np.zeros(len(t))
-    prev_t = np.where(first, start, np.concatenate([[0.0], t[:-1]]))
-    prev_b = np.where(first, 0.0, np.concatenate([[0.0], b[:-1]]))
-    dt = t - prev_t
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(dt > 0, (b - prev_b) * 8.0 / dt, 0.0)
-    rate = np.empty(len(r))
-    rate[order] = r
-    return rate
+    out = array("d", bytes(8 * len(t_s)))
+    for rows in _in_time_order(group, t_s):
+        first = rows[0]
+        prev_t = max(0.0, t_s[first] - interval_s) if interval_s > 0 else 0.0
+        prev_b = 0.0
+        for i in rows:
+            t, b = t_s[i], cumulative_bytes[i]
+            dt = t - prev_t
+            out[i] = (b - prev_b) * 8.0 / dt if dt > 0 else 0.0
+            prev_t, prev_b = t, b
+    return out
 
 
-def smooth_goodput_bps(group: np.ndarray, t_s: np.ndarray, delivered: np.ndarray, received: np.ndarray,
-                       interval_s: float) -> np.ndarray:
+def smooth_goodput_bps(group, t_s, delivered, received, interval_s: float) -> array:
     """Goodput for plots: in-order delivery spread at the rate data reached the receiver.
 
     Data held back by a gap is released at once when the gap fills, so the goodput of a
@@ -119,32 +142,44 @@ def smooth_goodput_bps(group: np.ndarray, t_s: np.ndarray, delivered: np.ndarray
     delivered bytes and R the bytes its subflows received: never more per interval than
     arrived in it (so never above the paths' capacity), and S catches up with D as soon
     as arrivals allow, so no byte is lost, only shown later."""
-    order = np.lexsort((t_s, group))
-    g, d, r = group[order], np.asarray(delivered, dtype=float)[order], np.asarray(received, dtype=float)[order]
-    shown = np.empty(len(g))
-    prev_s = prev_r = 0.0
-    for k in range(len(g)):
-        if k == 0 or g[k] != g[k - 1]:
-            prev_s = prev_r = 0.0
-        prev_s = min(d[k], prev_s + max(0.0, r[k] - prev_r))
-        prev_r = r[k]
-        shown[k] = prev_s
-    out = np.empty(len(g))
-    out[order] = shown
-    return rate_bps(group, t_s, out, interval_s)
+    shown = array("d", bytes(8 * len(t_s)))
+    for rows in _in_time_order(group, t_s):
+        prev_s = prev_r = 0.0
+        for k in rows:
+            prev_s = min(delivered[k], prev_s + max(0.0, received[k] - prev_r))
+            prev_r = received[k]
+            shown[k] = prev_s
+    return rate_bps(group, t_s, shown, interval_s)
 
 
-def _per_connection(cols: dict, flow: np.ndarray, compute) -> np.ndarray:
-    """`compute(flow, t, delivered, received)` over one row per (flow, time), with the
-    connection's `delivered_bytes` (the same on each subflow row) and the sum of its
-    subflows' `received_bytes`; the result is copied back to every row of that flow and time."""
-    flow_time = _group_ids([flow, cols["t_s"]])
-    n = int(flow_time.max()) + 1 if len(flow_time) else 0
-    first_row = np.full(n, len(flow_time))
-    np.minimum.at(first_row, flow_time, np.arange(len(flow_time)))
-    received = np.zeros(n)
-    if "received_bytes" in cols:
-        np.add.at(received, flow_time, cols["received_bytes"])
-    per = compute(flow[first_row].astype(np.int64), cols["t_s"][first_row], cols["delivered_bytes"][first_row],
-                  received)
-    return per[flow_time]
+class _Connections:
+    """One row per (flow, time) of a flow series: the connection's `delivered_bytes`
+    (the same on each subflow row) and the sum of its subflows' `received_bytes`
+    (added in row order); `row_of[i]` is the connection row of table row i."""
+
+    def __init__(self, flows: list, times: array, delivered: array, received: array, row_of: array):
+        self.flows, self.times, self.delivered, self.received, self.row_of = flows, times, delivered, received, row_of
+
+    def per_row(self, values: array) -> array:
+        """A value per connection row copied to every table row of that flow and time."""
+        return array("d", map(values.__getitem__, self.row_of))
+
+
+def _connections(cols: dict, flow) -> _Connections:
+    t_s, delivered_bytes = cols["t_s"], cols["delivered_bytes"]
+    received_bytes = cols.get("received_bytes")
+    index: dict = {}  # (flow, time) -> its connection row
+    row_of = array("q", bytes(8 * len(t_s)))
+    flows, times, delivered, received = [], array("d"), array("d"), array("d")
+    for i, key in enumerate(zip(flow, t_s)):
+        j = index.get(key)
+        if j is None:
+            j = index[key] = len(flows)
+            flows.append(key[0])
+            times.append(key[1])
+            delivered.append(delivered_bytes[i])
+            received.append(0.0)
+        if received_bytes is not None:
+            received[j] += received_bytes[i]
+        row_of[i] = j
+    return _Connections(flows, times, delivered, received, row_of)
