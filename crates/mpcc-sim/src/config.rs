@@ -242,6 +242,10 @@ pub struct TcpConfig {
     /// SACK blocks per ACK (1-3) and DSACK (None: the profile's).
     pub sack_blocks: Option<u8>,
     pub dsack: Option<bool>,
+    /// Window growth from SACKed segments, and one growth step per ACK (None:
+    /// the profile's; `profile::Mechanisms`).
+    pub sack_growth: Option<bool>,
+    pub ack_counting: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -275,6 +279,8 @@ impl Default for TcpConfig {
             host_jitter_ns: None,
             sack_blocks: None,
             dsack: None,
+            sack_growth: None,
+            ack_counting: None,
         }
     }
 }
@@ -286,7 +292,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -82,6 +82,8 @@ impl Profile {
                 // mpcc's receiver before profiles: the triggering segment's block only.
                 sack_blocks: 1,
                 dsack: false,
+                sack_growth: true,
+                ack_counting: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -99,6 +101,8 @@ impl Profile {
                 host_jitter_ns: 0,
                 sack_blocks: 3, // beside timestamps (tcp_build_sack)
                 dsack: true,    // tcp_dsack = 1
+                sack_growth: true, // tcp_cong_avoid gets every delivered segment, SACKed ones too
+                ack_counting: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -117,6 +121,12 @@ impl Profile {
                 host_jitter_ns: 0,
                 sack_blocks: 3, // as many as fit beside timestamps (TcpSocketBase::AddOptionSack)
                 dsack: false,   // ns-3's receiver never reports a duplicate
+                // TcpSocketBase::ProcessAck grows the window only on ACKs that move
+                // the head without new SACK information (CA_OPEN) or in CA_LOSS.
+                sack_growth: false,
+                // TcpNewReno::SlowStart / CongestionAvoidance: one step per ACK
+                // (TcpCubic counts segments: build.rs turns it off for cubic).
+                ack_counting: true,
             },
         }
     }
@@ -143,6 +153,8 @@ impl Mechanisms {
             ("host_jitter_ns", json!(self.host_jitter_ns)),
             ("sack_blocks", json!(self.sack_blocks)),
             ("dsack", json!(self.dsack)),
+            ("sack_growth", json!(self.sack_growth)),
+            ("ack_counting", json!(self.ack_counting)),
         ]
     }
 }
@@ -186,6 +198,17 @@ pub struct Mechanisms {
     /// Duplicate segments reported as DSACK (RFC 2883), and the sender's use of
     /// them: undo of spurious retransmissions, RACK's reordering window.
     pub dsack: bool,
+    /// Every newly delivered segment, SACKed ones included, may grow the window
+    /// (Linux, RFC 5681 with byte counting). Off: only an ACK that advances the
+    /// cumulative acknowledgement and carries no new SACK information grows it,
+    /// or any advancing ACK after a timeout (ns-3's TcpSocketBase::ProcessAck and
+    /// DupAck); duplicate ACKs never do.
+    pub sack_growth: bool,
+    /// The controller is told of at most one delivered segment per ACK: slow
+    /// start adds one segment per ACK, congestion avoidance 1/cwnd per ACK, so
+    /// delayed ACKs halve the growth (ns-3's TcpNewReno::SlowStart and
+    /// CongestionAvoidance).
+    pub ack_counting: bool,
 }
 
 #[cfg(test)]
@@ -216,6 +239,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 15, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 17, "a new Mechanisms field must be listed in entries()");
     }
 }

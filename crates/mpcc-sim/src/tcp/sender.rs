@@ -407,6 +407,8 @@ impl Sender {
         let mut newest: Option<(Nanos, u64)> = None;
         let fack = if self.n_top > 0 { self.top_sacked[0] + 1 } else { self.una };
 
+        // After a timeout, until `una` passes what was outstanding then (ns-3's CA_LOSS).
+        let after_timeout = self.una < self.rto_recover;
         // Cumulative acknowledgement.
         let cum = ack.seq.min(self.nxt);
         let advanced = cum > self.una;
@@ -433,8 +435,10 @@ impl Sender {
             self.retx_next = self.retx_next.max(self.una);
         }
 
+        let mut newly_sacked = 0;
         if ack.sack_count() > 0 {
-            delivered += self.process_sack(ack, &mut newest, now, fack);
+            newly_sacked = self.process_sack(ack, &mut newest, now, fack);
+            delivered += newly_sacked;
         }
         self.mark_lost();
         if rack {
@@ -499,7 +503,7 @@ impl Sender {
         }
         let ev = AckEvent {
             now,
-            acked: delivered as f64,
+            acked: self.growth_count(delivered, advanced, newly_sacked, after_timeout) as f64,
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
@@ -526,6 +530,26 @@ impl Sender {
             self.schedule_probe(now);
         }
         self.rearm();
+    }
+
+    /// The delivered segments the controller is told of (`AckEvent::acked`), which
+    /// its window grows by. By default every newly delivered segment. Without
+    /// `sack_growth` (ns-3's TcpSocketBase::ProcessAck), only an ACK that advances
+    /// the cumulative acknowledgement counts, and, outside the recovery of a
+    /// timeout (ns-3's CA_LOSS), only if it carries no new SACK information (an
+    /// ACK with new SACK information is a duplicate ACK to ns-3: TcpSocketBase::DupAck
+    /// grows nothing). With `ack_counting` (ns-3's TcpNewReno) an ACK counts as
+    /// one segment at most.
+    #[inline]
+    fn growth_count(&self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool) -> u64 {
+        let mut n = delivered;
+        if !self.mech.sack_growth && !(advanced && (after_timeout || newly_sacked == 0)) {
+            n = 0;
+        }
+        if self.mech.ack_counting {
+            n = n.min(1);
+        }
+        n
     }
 
     /// The ACK's SACK blocks. One block per ACK (`sack_blocks` = 1): the block
