@@ -588,6 +588,9 @@ class Tcp(Strict):
     host_jitter: Optional[Duration] = None  # each packet's host delay, uniform in [0, host_jitter)
     sack_blocks: Optional[int] = Field(default=None, ge=1, le=3)  # SACK blocks per ACK (RFC 2018)
     dsack: Optional[bool] = None  # report duplicates (RFC 2883); undo and RACK use them
+    sack_growth: Optional[bool] = None  # SACKed segments grow the window (off in ns3: ProcessAck's rules)
+    ack_counting: Optional[bool] = None  # one growth step per ACK (ns-3's TcpNewReno)
+    ssthresh_from_flight: Optional[bool] = None  # reno halves FlightSize, not cwnd (ns-3's GetSsThresh)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1225,7 +1228,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
-                 "hystart", "sack_blocks", "dsack"):
+                 "hystart", "sack_blocks", "dsack", "sack_growth", "ack_counting", "ssthresh_from_flight"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

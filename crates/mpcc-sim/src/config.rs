@@ -246,6 +246,8 @@ pub struct TcpConfig {
     /// the profile's; `profile::Mechanisms`).
     pub sack_growth: Option<bool>,
     pub ack_counting: Option<bool>,
+    /// ssthresh from FlightSize (None: the profile's).
+    pub ssthresh_from_flight: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -281,6 +283,7 @@ impl Default for TcpConfig {
             dsack: None,
             sack_growth: None,
             ack_counting: None,
+            ssthresh_from_flight: None,
         }
     }
 }
@@ -292,7 +295,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

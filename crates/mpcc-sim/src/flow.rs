@@ -305,6 +305,7 @@ impl Flow {
                     srtt: h.snd.rtt.srtt,
                     min_rtt: h.snd.rtt.min_rtt,
                     rtt: h.snd.rtt.latest,
+                    from_flight: false,
                 };
                 let sf = h.snd.sf;
                 mpcc_algo::CongestionControl::on_congestion(&mut self.cc, sf, &ev);

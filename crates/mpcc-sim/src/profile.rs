@@ -84,6 +84,7 @@ impl Profile {
                 dsack: false,
                 sack_growth: true,
                 ack_counting: false,
+                ssthresh_from_flight: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -103,6 +104,7 @@ impl Profile {
                 dsack: true,    // tcp_dsack = 1
                 sack_growth: true, // tcp_cong_avoid gets every delivered segment, SACKed ones too
                 ack_counting: false,
+                ssthresh_from_flight: false, // tcp_reno_ssthresh halves cwnd
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -127,6 +129,9 @@ impl Profile {
                 // TcpNewReno::SlowStart / CongestionAvoidance: one step per ACK
                 // (TcpCubic counts segments: build.rs turns it off for cubic).
                 ack_counting: true,
+                // TcpNewReno::GetSsThresh halves BytesInFlight; ReTxTimeout lowers
+                // ssthresh once per loss episode.
+                ssthresh_from_flight: true,
             },
         }
     }
@@ -155,6 +160,7 @@ impl Mechanisms {
             ("dsack", json!(self.dsack)),
             ("sack_growth", json!(self.sack_growth)),
             ("ack_counting", json!(self.ack_counting)),
+            ("ssthresh_from_flight", json!(self.ssthresh_from_flight)),
         ]
     }
 }
@@ -209,6 +215,12 @@ pub struct Mechanisms {
     /// delayed ACKs halve the growth (ns-3's TcpNewReno::SlowStart and
     /// CongestionAvoidance).
     pub ack_counting: bool,
+    /// A loss or timeout reduces from the segments in flight (RFC 5681's
+    /// FlightSize / 2, ns-3's TcpNewReno::GetSsThresh) instead of cwnd (Linux's
+    /// tcp_reno_ssthresh); a timeout while the previous timeout's retransmission
+    /// of the oldest segment is outstanding keeps ssthresh (ns-3's
+    /// TcpSocketBase::ReTxTimeout). Honoured by `reno` (`CongestionEvent::from_flight`).
+    pub ssthresh_from_flight: bool,
 }
 
 #[cfg(test)]
@@ -239,6 +251,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 17, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 18, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -850,7 +850,15 @@ impl Sender {
     }
 
     fn congestion_event(&self, now: Nanos, kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now, kind, in_flight: self.pipe as f64, srtt: self.rtt.srtt, min_rtt: self.rtt.min_rtt, rtt: self.rtt.latest }
+        CongestionEvent {
+            now,
+            kind,
+            in_flight: self.pipe as f64,
+            srtt: self.rtt.srtt,
+            min_rtt: self.rtt.min_rtt,
+            rtt: self.rtt.latest,
+            from_flight: self.mech.ssthresh_from_flight,
+        }
     }
 
     /// RFC 6675 NextSeg rule 1: the first lost segment not yet retransmitted.
@@ -1071,8 +1079,16 @@ impl Sender {
     /// Everything `on_timeout` does but sending.
     pub fn process_timeout(&mut self, now: Nanos, cc: &mut Controller) {
         self.stats.timeouts += 1;
+        // ns-3 (TcpSocketBase::ReTxTimeout) lowers ssthresh only once per loss
+        // episode: not again while a timeout's retransmission of the head is
+        // outstanding (CA_LOSS with the head retransmitted).
+        let keep = (self.mech.ssthresh_from_flight && self.una < self.rto_recover && self.una < self.nxt && self.board[0].flags & RETX != 0)
+            .then(|| cc.ssthresh(self.sf));
         let ev = self.congestion_event(now, CongestionKind::Timeout);
         cc.on_congestion(self.sf, &ev);
+        if let Some(ssthresh) = keep {
+            cc.set_ssthresh(self.sf, ssthresh);
+        }
         if let Some(r) = &self.rec {
             r.borrow_mut().congestion(self.sf, &ev, cc);
         }
