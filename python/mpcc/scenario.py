@@ -591,6 +591,8 @@ class Tcp(Strict):
     sack_growth: Optional[bool] = None  # SACKed segments grow the window (off in ns3: ProcessAck's rules)
     ack_counting: Optional[bool] = None  # one growth step per ACK (ns-3's TcpNewReno)
     ssthresh_from_flight: Optional[bool] = None  # reno halves FlightSize, not cwnd (ns-3's GetSsThresh)
+    rto_on_retransmit: Optional[bool] = None  # retransmitting the oldest segment restarts the RTO (Linux)
+    rto_impatient: Optional[bool] = None  # only the first partial ACK of a recovery restarts the RTO (ns-3)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1228,7 +1230,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
-                 "hystart", "sack_blocks", "dsack", "sack_growth", "ack_counting", "ssthresh_from_flight"):
+                 "hystart", "sack_blocks", "dsack", "sack_growth", "ack_counting", "ssthresh_from_flight",
+                 "rto_on_retransmit", "rto_impatient"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -248,6 +248,9 @@ pub struct TcpConfig {
     pub ack_counting: Option<bool>,
     /// ssthresh from FlightSize (None: the profile's).
     pub ssthresh_from_flight: Option<bool>,
+    /// The retransmission timer's restart rules (None: the profile's).
+    pub rto_on_retransmit: Option<bool>,
+    pub rto_impatient: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -284,6 +287,8 @@ impl Default for TcpConfig {
             sack_growth: None,
             ack_counting: None,
             ssthresh_from_flight: None,
+            rto_on_retransmit: None,
+            rto_impatient: None,
         }
     }
 }
@@ -295,7 +300,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -85,6 +85,8 @@ impl Profile {
                 sack_growth: true,
                 ack_counting: false,
                 ssthresh_from_flight: false,
+                rto_on_retransmit: true,
+                rto_impatient: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -105,6 +107,8 @@ impl Profile {
                 sack_growth: true, // tcp_cong_avoid gets every delivered segment, SACKed ones too
                 ack_counting: false,
                 ssthresh_from_flight: false, // tcp_reno_ssthresh halves cwnd
+                rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
+                rto_impatient: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -132,6 +136,10 @@ impl Profile {
                 // TcpNewReno::GetSsThresh halves BytesInFlight; ReTxTimeout lowers
                 // ssthresh once per loss episode.
                 ssthresh_from_flight: true,
+                // SendDataPacket arms the timer only when it is not running;
+                // ProcessAck restarts it on the first partial ACK of a recovery only.
+                rto_on_retransmit: false,
+                rto_impatient: true,
             },
         }
     }
@@ -161,6 +169,8 @@ impl Mechanisms {
             ("sack_growth", json!(self.sack_growth)),
             ("ack_counting", json!(self.ack_counting)),
             ("ssthresh_from_flight", json!(self.ssthresh_from_flight)),
+            ("rto_on_retransmit", json!(self.rto_on_retransmit)),
+            ("rto_impatient", json!(self.rto_impatient)),
         ]
     }
 }
@@ -221,6 +231,14 @@ pub struct Mechanisms {
     /// of the oldest segment is outstanding keeps ssthresh (ns-3's
     /// TcpSocketBase::ReTxTimeout). Honoured by `reno` (`CongestionEvent::from_flight`).
     pub ssthresh_from_flight: bool,
+    /// Retransmitting the oldest outstanding segment restarts the retransmission
+    /// timer (Linux). Off: the timer runs from the last ACK that restarted it
+    /// (ns-3's SendDataPacket arms it only when it is not running).
+    pub rto_on_retransmit: bool,
+    /// In fast recovery only the first partial ACK restarts the timer (RFC 6582
+    /// section 4.2's "impatient" variant; ns-3's ProcessAck and NewAck with
+    /// m_isFirstPartialAck).
+    pub rto_impatient: bool,
 }
 
 #[cfg(test)]
@@ -251,6 +269,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 18, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 20, "a new Mechanisms field must be listed in entries()");
     }
 }

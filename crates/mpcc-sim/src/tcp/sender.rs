@@ -219,6 +219,8 @@ pub struct Sender {
     reo_persist: u8,
     /// Every retransmission of the episode came back as a duplicate: undo it.
     dsack_undo_due: bool,
+    /// A partial ACK of this fast recovery has restarted the timer (`rto_impatient`).
+    partial_restarted: bool,
     pub stats: SenderStats,
     /// Congestion-control event recorder (`record_cc`), None when off.
     pub rec: Option<crate::cc_record::Recorder>,
@@ -301,6 +303,7 @@ impl Sender {
             reo_round: 0,
             reo_persist: 0,
             dsack_undo_due: false,
+            partial_restarted: false,
             stats: SenderStats::default(),
             rec: None,
         }
@@ -524,7 +527,13 @@ impl Sender {
             self.rto_at = None;
             self.reo_at = None;
         } else if advanced {
-            self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            // RFC 6582's impatient variant (ns-3's ProcessAck: NewAck with
+            // m_isFirstPartialAck): in fast recovery only the first partial ACK
+            // restarts the timer.
+            if !(self.mech.rto_impatient && self.in_recovery && self.partial_restarted) {
+                self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            }
+            self.partial_restarted |= self.in_recovery;
         }
         if self.mech.tlp {
             self.schedule_probe(now);
@@ -665,6 +674,7 @@ impl Sender {
     fn maybe_enter_recovery(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
         if !self.in_recovery && self.frto == 0 && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
             self.in_recovery = true;
+            self.partial_restarted = false;
             self.recover = self.nxt;
             self.stats.recoveries += 1;
             if self.episode == Episode::None {
@@ -978,7 +988,7 @@ impl Sender {
         // Retransmitting the oldest segment restarts the timer (as Linux does):
         // otherwise a fast retransmission queued behind a full buffer would
         // race the timer started for the original transmission.
-        if seq == self.una {
+        if seq == self.una && self.mech.rto_on_retransmit {
             self.restart_rto(now);
         }
         self.put(now, seq, dsn, payload, out);
