@@ -251,6 +251,8 @@ pub struct TcpConfig {
     /// The retransmission timer's restart rules (None: the profile's).
     pub rto_on_retransmit: Option<bool>,
     pub rto_impatient: Option<bool>,
+    /// ns-3's PRR accounting (None: the profile's).
+    pub prr_ns3: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -289,6 +291,7 @@ impl Default for TcpConfig {
             ssthresh_from_flight: None,
             rto_on_retransmit: None,
             rto_impatient: None,
+            prr_ns3: None,
         }
     }
 }
@@ -300,7 +303,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -87,6 +87,7 @@ impl Profile {
                 ssthresh_from_flight: false,
                 rto_on_retransmit: true,
                 rto_impatient: false,
+                prr_ns3: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -109,6 +110,7 @@ impl Profile {
                 ssthresh_from_flight: false, // tcp_reno_ssthresh halves cwnd
                 rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
                 rto_impatient: false,
+                prr_ns3: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -140,6 +142,8 @@ impl Profile {
                 // ProcessAck restarts it on the first partial ACK of a recovery only.
                 rto_on_retransmit: false,
                 rto_impatient: true,
+                // TcpPrrRecovery::DoRecovery as TcpSocketBase::DupAck and ProcessAck call it.
+                prr_ns3: true,
             },
         }
     }
@@ -171,6 +175,7 @@ impl Mechanisms {
             ("ssthresh_from_flight", json!(self.ssthresh_from_flight)),
             ("rto_on_retransmit", json!(self.rto_on_retransmit)),
             ("rto_impatient", json!(self.rto_impatient)),
+            ("prr_ns3", json!(self.prr_ns3)),
         ]
     }
 }
@@ -239,6 +244,12 @@ pub struct Mechanisms {
     /// section 4.2's "impatient" variant; ns-3's ProcessAck and NewAck with
     /// m_isFirstPartialAck).
     pub rto_impatient: bool,
+    /// PRR counts as ns-3 does (`Sender::prr_ns3_ack`): a duplicate ACK one
+    /// segment more while below the recovery flight size, PRR-CRB unless the
+    /// ACK acknowledges a retransmission, one segment on a partial ACK whose
+    /// oldest segment was not retransmitted (TcpPrrRecovery::DoRecovery,
+    /// TcpSocketBase::DupAck, ProcessAck, DoRetransmit). Off: RFC 6937 with PRR-SSRB.
+    pub prr_ns3: bool,
 }
 
 #[cfg(test)]
@@ -269,6 +280,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 20, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 21, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -221,6 +221,10 @@ pub struct Sender {
     dsack_undo_due: bool,
     /// A partial ACK of this fast recovery has restarted the timer (`rto_impatient`).
     partial_restarted: bool,
+    /// `prr_ns3`: the last ACK acknowledged a retransmission (PRR-SSRB allowed),
+    /// and it lets one segment out whatever PRR says.
+    prr_safe: bool,
+    prr_force: bool,
     pub stats: SenderStats,
     /// Congestion-control event recorder (`record_cc`), None when off.
     pub rec: Option<crate::cc_record::Recorder>,
@@ -304,6 +308,8 @@ impl Sender {
             reo_persist: 0,
             dsack_undo_due: false,
             partial_restarted: false,
+            prr_safe: false,
+            prr_force: false,
             stats: SenderStats::default(),
             rec: None,
         }
@@ -415,11 +421,14 @@ impl Sender {
         // Cumulative acknowledgement.
         let cum = ack.seq.min(self.nxt);
         let advanced = cum > self.una;
+        // A retransmitted segment is cumulatively acknowledged (ns-3's m_isRetransDataAcked).
+        let mut retx_acked = false;
         if advanced {
             while self.una < cum {
                 let s = self.board.pop_front().expect("scoreboard covers [una, nxt)");
                 if s.flags & SACKED == 0 {
                     delivered += 1;
+                    retx_acked |= s.flags & RETX != 0;
                     if rack {
                         self.rack_note(&mut newest, s, self.una, now, fack, ack.ts);
                     }
@@ -490,11 +499,21 @@ impl Sender {
             }
         }
         if self.mech.prr && self.in_recovery {
-            self.prr_delivered += delivered;
-            self.prr_last = delivered;
+            if self.mech.prr_ns3 {
+                self.prr_ns3_ack(delivered, advanced, newly_sacked > 0, retx_acked);
+            } else {
+                self.prr_delivered += delivered;
+                self.prr_last = delivered;
+            }
         }
         if !self.in_recovery && self.una < self.nxt && self.board[0].flags & LOST != 0 {
             self.maybe_enter_recovery(now, cc, out);
+            if self.in_recovery && self.mech.prr && self.mech.prr_ns3 {
+                // TcpPrrRecovery::EnterRecovery counts the ACK that started recovery
+                // as a duplicate ACK.
+                self.prr_delivered = delivered + 1;
+                self.prr_last = delivered + 1;
+            }
         }
         if self.tlp_high.is_some() {
             self.tlp_ack(now, cc);
@@ -689,6 +708,8 @@ impl Sender {
                 self.prr_delivered = 0;
                 self.prr_out = 0;
                 self.prr_last = 0;
+                self.prr_safe = false;
+                self.prr_force = false;
                 self.recover_fs = self.pipe;
             }
             let ev = self.congestion_event(now, CongestionKind::Loss);
@@ -923,18 +944,51 @@ impl Sender {
         self.cwnd_segs(cc)
     }
 
+    /// ns-3's PRR accounting of one ACK in fast recovery (TcpPrrRecovery::DoRecovery
+    /// as TcpSocketBase::DupAck and ProcessAck call it). An ACK with new SACK
+    /// information is a duplicate ACK: it counts one segment more than it
+    /// delivered while `prr_delivered` is below the flight size at the start of
+    /// recovery. A partial ACK (one that advances `una`) counts what it delivered,
+    /// a second time if it was also a duplicate ACK (DupAck and ProcessAck both call
+    /// DoRecovery). Below ssthresh the reduction bound is PRR-CRB, PRR-SSRB's extra
+    /// segment only when the ACK acknowledges a retransmission (safeACK). A partial
+    /// ACK whose new oldest segment is not an outstanding retransmission lets one
+    /// segment out whatever PRR allows (ProcessAck's DoRetransmit).
+    #[inline(never)]
+    fn prr_ns3_ack(&mut self, delivered: u64, advanced: bool, dupack: bool, retx_acked: bool) {
+        let mut last = None;
+        if dupack {
+            let d = delivered + (self.prr_delivered < self.recover_fs) as u64;
+            if d > 0 {
+                self.prr_delivered += d;
+                last = Some(d);
+            }
+        }
+        if advanced && delivered > 0 {
+            self.prr_delivered += delivered;
+            last = Some(delivered);
+        }
+        if let Some(d) = last {
+            self.prr_last = d;
+        }
+        self.prr_safe = advanced && retx_acked;
+        self.prr_force = advanced && self.una < self.nxt && self.board[0].flags & (RETX | SACKED) != RETX;
+    }
+
     /// PRR (RFC 6937 section 3, with slow-start reduction bound): while more than
     /// ssthresh is in flight, send in proportion to what is delivered; below it,
     /// grow back towards ssthresh at most one segment faster than delivery.
     #[inline]
     fn prr_sndcnt(&self, cc: &Controller) -> u64 {
         let ssthresh = (cc.ssthresh(self.sf).max(1.0)) as u64;
-        if self.pipe > ssthresh {
+        let n = if self.pipe > ssthresh {
             (self.prr_delivered * ssthresh).div_ceil(self.recover_fs.max(1)).saturating_sub(self.prr_out)
         } else {
-            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + 1;
+            let ssrb = !self.mech.prr_ns3 || self.prr_safe;
+            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + ssrb as u64;
             (ssthresh - self.pipe).min(limit)
-        }
+        };
+        if self.prr_force { n.max(1) } else { n }
     }
 
     /// Sends while `pipe` is below the (whole-segment) congestion window: lost
@@ -943,6 +997,7 @@ impl Sender {
     /// segment number.
     pub fn send(&mut self, now: Nanos, cc: &Controller, out: &mut Vec<Packet>) {
         let cwnd = self.send_window(cc);
+        self.prr_force = false;
         self.send_lost(now, cwnd, out);
         while self.pipe < cwnd && self.nxt < self.app_limit && self.nxt < self.una.saturating_add(self.rwnd) {
             let seq = self.nxt;
