@@ -48,7 +48,8 @@ struct FlowProbe
     uint64_t rttSamples = 0;
     uint64_t segmentsSent = 0;
     uint64_t retransmissions = 0;
-    uint64_t timeouts = 0; // entries into CA_LOSS (ns-3 enters it only on an RTO)
+    uint64_t timeouts = 0;   // entries into CA_LOSS (ns-3 enters it only on an RTO)
+    uint64_t recoveries = 0; // entries into CA_RECOVERY (fast recoveries)
 };
 
 std::vector<FlowProbe> g_probes;
@@ -118,6 +119,10 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     if (now == TcpSocketState::CA_LOSS)
     {
         g_probes[flow].timeouts++;
+    }
+    else if (now == TcpSocketState::CA_RECOVERY)
+    {
+        g_probes[flow].recoveries++;
     }
 }
 
@@ -319,7 +324,7 @@ main(int argc, char* argv[])
                       sizeof buf,
                       "%s{\"goodput_bytes\": %llu, \"goodput_bps\": %.1f, \"rtt_mean_s\": %.9f, "
                       "\"rtt_samples\": %llu, \"segments_sent\": %llu, \"retransmissions\": %llu, "
-                      "\"timeouts\": %llu}",
+                      "\"timeouts\": %llu, \"recoveries\": %llu}",
                       i ? ", " : "",
                       (unsigned long long)bytes,
                       bytes * 8.0 / duration,
@@ -327,7 +332,8 @@ main(int argc, char* argv[])
                       (unsigned long long)p.rttSamples,
                       (unsigned long long)p.segmentsSent,
                       (unsigned long long)p.retransmissions,
-                      (unsigned long long)p.timeouts);
+                      (unsigned long long)p.timeouts,
+                      (unsigned long long)p.recoveries);
         perFlow += buf;
     }
     uint64_t events = Simulator::GetEventCount();

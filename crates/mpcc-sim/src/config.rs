@@ -253,6 +253,8 @@ pub struct TcpConfig {
     pub rto_impatient: Option<bool>,
     /// ns-3's PRR accounting (None: the profile's).
     pub prr_ns3: Option<bool>,
+    /// An ACK sent cancels the delayed-ACK timer (None: the profile's).
+    pub delack_cancel: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -292,6 +294,7 @@ impl Default for TcpConfig {
             rto_on_retransmit: None,
             rto_impatient: None,
             prr_ns3: None,
+            delack_cancel: None,
         }
     }
 }
@@ -303,7 +306,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -88,6 +88,7 @@ impl Profile {
                 rto_on_retransmit: true,
                 rto_impatient: false,
                 prr_ns3: false,
+                delack_cancel: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -111,6 +112,7 @@ impl Profile {
                 rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
                 rto_impatient: false,
                 prr_ns3: false,
+                delack_cancel: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -144,6 +146,8 @@ impl Profile {
                 rto_impatient: true,
                 // TcpPrrRecovery::DoRecovery as TcpSocketBase::DupAck and ProcessAck call it.
                 prr_ns3: true,
+                // SendEmptyPacket cancels m_delAckEvent; ReceivedData starts it anew.
+                delack_cancel: true,
             },
         }
     }
@@ -176,6 +180,7 @@ impl Mechanisms {
             ("rto_on_retransmit", json!(self.rto_on_retransmit)),
             ("rto_impatient", json!(self.rto_impatient)),
             ("prr_ns3", json!(self.prr_ns3)),
+            ("delack_cancel", json!(self.delack_cancel)),
         ]
     }
 }
@@ -250,6 +255,11 @@ pub struct Mechanisms {
     /// oldest segment was not retransmitted (TcpPrrRecovery::DoRecovery,
     /// TcpSocketBase::DupAck, ProcessAck, DoRetransmit). Off: RFC 6937 with PRR-SSRB.
     pub prr_ns3: bool,
+    /// Every ACK the receiver sends cancels the delayed-ACK timer and its count
+    /// of held segments, so a held segment waits the whole `delack_timeout`
+    /// from its own arrival (ns-3's TcpSocketBase::SendEmptyPacket and
+    /// ReceivedData). Off: the timer, once armed, runs until it fires.
+    pub delack_cancel: bool,
 }
 
 #[cfg(test)]
@@ -280,6 +290,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 21, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 22, "a new Mechanisms field must be listed in entries()");
     }
 }

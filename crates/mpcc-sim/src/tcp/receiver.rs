@@ -64,6 +64,8 @@ pub struct Receiver {
     /// When the delayed-ACK timer fires (`poll_at`), if it is armed.
     delack_at: Option<Nanos>,
     delack_timeout: Nanos,
+    /// Every ACK sent cancels the delayed-ACK timer (`tcp.delack_cancel`).
+    delack_cancel: bool,
     /// The time of the DelAck event the simulator keeps pending for `poll_at` (its bookkeeping).
     pub delack_event_at: Option<Nanos>,
     header: u32,
@@ -140,6 +142,7 @@ impl Receiver {
             pending_trig: 0,
             delack_at: None,
             delack_timeout: tcp.mechanisms().delack_timeout_ns,
+            delack_cancel: tcp.mechanisms().delack_cancel,
             delack_event_at: None,
             header: tcp.header_bytes,
             received_packets: 0,
@@ -281,8 +284,17 @@ impl Receiver {
             self.withheld += 1;
             return (AckAction::Withhold, delivered);
         }
-        if matches!(action, AckAction::Delay) && self.delack_at.is_none() {
-            self.delack_at = Some(now + self.delack_timeout); // armed once, until it fires
+        match action {
+            AckAction::Delay if self.delack_at.is_none() => {
+                self.delack_at = Some(now + self.delack_timeout); // armed once, until it fires or an ACK cancels it
+            }
+            // `delack_cancel` (ns-3's SendEmptyPacket): every ACK sent cancels the
+            // timer and the count of held segments; the next held segment starts both anew.
+            AckAction::Now(_) if self.delack_cancel => {
+                self.delack_at = None;
+                self.pending = 0;
+            }
+            _ => {}
         }
         (action, delivered)
     }
@@ -404,6 +416,15 @@ impl Receiver {
     #[inline]
     pub fn poll_at(&self) -> Option<Nanos> {
         self.delack_at
+    }
+
+    /// A DelAck event at `now`: with `delack_cancel` an event for a timer an ACK
+    /// has cancelled (or that was armed anew since) is stale and does nothing.
+    pub fn on_delack_event(&mut self, now: Nanos) -> Option<Packet> {
+        if self.delack_cancel && self.delack_at != Some(now) {
+            return None;
+        }
+        self.on_delack_timer()
     }
 
     /// The delayed-ACK timer fired: the held ACK, if any.
