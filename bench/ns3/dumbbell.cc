@@ -126,6 +126,38 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     }
 }
 
+// --trace=i: flow i's congestion window, congestion state and data transmissions on
+// stderr, one line each ("t cwnd BYTES", "t state FROM TO", "t tx SEQ"), to find where
+// mpcc's event log first differs.
+int32_t g_traceFlow = -1;
+
+void
+TraceCwnd(uint32_t, uint32_t now)
+{
+    std::fprintf(stderr, "%.6f cwnd %u\n", Simulator::Now().GetSeconds(), now);
+}
+
+void
+TraceState(TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+{
+    std::fprintf(stderr, "%.6f state %d %d\n", Simulator::Now().GetSeconds(), (int)from, (int)to);
+}
+
+void
+TraceTx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (packet->GetSize() > 0)
+    {
+        std::fprintf(stderr, "%.6f tx %u\n", Simulator::Now().GetSeconds(), header.GetSequenceNumber().GetValue());
+    }
+}
+
+void
+TraceRx(Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    std::fprintf(stderr, "%.6f ack %u\n", Simulator::Now().GetSeconds(), header.GetAckNumber().GetValue());
+}
+
 void
 AttachProbe(uint32_t flow, Ptr<Application> app)
 {
@@ -134,6 +166,13 @@ AttachProbe(uint32_t flow, Ptr<Application> app)
     bool rx = socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, flow));
     bool state = socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, flow));
     NS_ABORT_MSG_UNLESS(tx && rx && state, "cannot trace the sender socket");
+    if (g_traceFlow == (int32_t)flow)
+    {
+        socket->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
+        socket->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
+        socket->TraceConnectWithoutContext("Tx", MakeCallback(&TraceTx));
+        socket->TraceConnectWithoutContext("Rx", MakeCallback(&TraceRx));
+    }
 }
 
 void
@@ -195,6 +234,7 @@ main(int argc, char* argv[])
     cmd.AddValue("stepAt", "time in seconds at which the bottleneck rate changes (negative: never)", stepAt);
     cmd.AddValue("stepRate", "the bottleneck rate from stepAt on", stepRate);
     cmd.AddValue("seed", "run number of ns-3's random streams (the loss model)", seed);
+    cmd.AddValue("trace", "flow whose cwnd, state, transmissions and ACKs go to stderr (-1: none)", g_traceFlow);
     cmd.Parse(argc, argv);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);

@@ -975,11 +975,30 @@ impl Sender {
         self.prr_force = advanced && self.una < self.nxt && self.board[0].flags & (RETX | SACKED) != RETX;
     }
 
+    /// ns-3's PRR send count (TcpPrrRecovery::DoRecovery) in whole segments. ns-3
+    /// computes it in bytes with the fractional ssthresh (FlightSize / 2) and sets
+    /// cwnd = in flight + that count, and TcpSocketBase::SendPendingData sends only
+    /// while a whole segment fits: the proportional part is rounded down, not up.
+    #[inline(never)]
+    fn prr_ns3_sndcnt(&self, ssthresh: f64) -> u64 {
+        let pipe = self.pipe as f64;
+        let n = if pipe > ssthresh {
+            ((self.prr_delivered as f64 * ssthresh / self.recover_fs.max(1) as f64).floor() as u64).saturating_sub(self.prr_out)
+        } else {
+            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + self.prr_safe as u64;
+            ((ssthresh - pipe).floor() as u64).min(limit)
+        };
+        if self.prr_force { n.max(1) } else { n }
+    }
+
     /// PRR (RFC 6937 section 3, with slow-start reduction bound): while more than
     /// ssthresh is in flight, send in proportion to what is delivered; below it,
     /// grow back towards ssthresh at most one segment faster than delivery.
     #[inline]
     fn prr_sndcnt(&self, cc: &Controller) -> u64 {
+        if self.mech.prr_ns3 {
+            return self.prr_ns3_sndcnt(cc.ssthresh(self.sf).max(1.0));
+        }
         let ssthresh = (cc.ssthresh(self.sf).max(1.0)) as u64;
         let n = if self.pipe > ssthresh {
             (self.prr_delivered * ssthresh).div_ceil(self.recover_fs.max(1)).saturating_sub(self.prr_out)
