@@ -502,6 +502,36 @@ mod tests {
         assert_eq!(r.ooo_segs, 0);
     }
 
+    /// `delack_cancel` (ns-3): an ACK sent cancels the timer, so a segment held
+    /// after it waits the whole timeout from its own arrival; the cancelled
+    /// timer's event does nothing. Without it the first timer still fires early.
+    #[test]
+    fn an_ack_sent_cancels_the_delayed_ack_timer() {
+        let ms = 1_000_000;
+        for cancel in [false, true] {
+            let tcp = TcpConfig {
+                profile: crate::profile::Profile::Rfc,
+                delayed_ack: Some(true),
+                delack_timeout_ns: Some(200 * ms),
+                delack_cancel: Some(cancel),
+                ..Default::default()
+            };
+            let mut r = Receiver::new(0, &tcp);
+            assert!(matches!(r.on_data(0, &data(0), 1448).0, AckAction::Delay));
+            assert_eq!(r.poll_at(), Some(200 * ms));
+            assert_eq!(acked(r.on_data(10 * ms, &data(1), 1448).0).seq, 2);
+            assert!(matches!(r.on_data(150 * ms, &data(2), 1448).0, AckAction::Delay));
+            if cancel {
+                assert_eq!(r.poll_at(), Some(350 * ms), "armed anew by segment 2");
+                assert!(r.on_delack_event(200 * ms).is_none(), "the cancelled timer's event");
+                assert_eq!(r.on_delack_event(350 * ms).unwrap().seq, 3);
+            } else {
+                assert_eq!(r.poll_at(), Some(200 * ms), "still the first timer");
+                assert_eq!(r.on_delack_event(200 * ms).unwrap().seq, 3);
+            }
+        }
+    }
+
     #[test]
     fn delayed_acks_every_second_segment() {
         let tcp = TcpConfig { profile: crate::profile::Profile::Rfc, delayed_ack: Some(true), ..Default::default() };

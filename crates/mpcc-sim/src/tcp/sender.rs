@@ -1646,4 +1646,134 @@ mod tests {
         assert_eq!(s.reo_wnd(), 75 * MS);
         assert_eq!(s.stats.dsacks, 3);
     }
+
+    fn rfc() -> TcpConfig {
+        TcpConfig { profile: crate::profile::Profile::Rfc, ..Default::default() }
+    }
+
+    /// `sack_growth` off and `ack_counting` (ns-3's ProcessAck, TcpNewReno): an ACK
+    /// of two segments grows slow start by one, a SACK-only ACK and an advancing ACK
+    /// with new SACK information by nothing; the textbook sender grows by each.
+    #[test]
+    fn ns3_growth_is_per_advancing_ack_without_new_sack() {
+        let (mut s, mut cc, mut out) = setup();
+        s.on_ack(100, &ack(2, 1, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 12.0, "rfc: two segments, two more");
+        s.on_ack(100, &ack(2, 3, 3, 4, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 13.0, "rfc: a SACKed segment grows it");
+
+        let (mut s, mut cc, mut out) = with(TcpConfig { sack_growth: Some(false), ack_counting: Some(true), ..rfc() });
+        s.on_ack(100, &ack(2, 1, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 11.0, "one step per ACK");
+        s.on_ack(100, &ack(2, 3, 3, 4, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 11.0, "a duplicate ACK does not grow it");
+        s.on_ack(100, &ack(3, 4, 4, 5, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 11.0, "advancing, but with new SACK information");
+        s.on_ack(100, &ack(6, 5, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 12.0);
+    }
+
+    /// Segment 0 lost, 1-3 SACKed: 14 sent (four by the SACKs), pipe 10 at entry.
+    fn enter_recovery(s: &mut Sender, cc: &mut Controller, out: &mut Vec<Packet>) {
+        for t in 1..4 {
+            s.on_ack(100, &ack(0, t, 1, t + 1, 0), cc, out);
+        }
+        assert!(s.in_recovery);
+    }
+
+    /// `ssthresh_from_flight` (ns-3's TcpNewReno::GetSsThresh and ReTxTimeout):
+    /// half the flight, not half of cwnd; a second timeout while the first one's
+    /// retransmission of the head is outstanding keeps ssthresh.
+    #[test]
+    fn ssthresh_from_the_flight_and_once_per_timeout_episode() {
+        let (mut s, mut cc, mut out) = setup();
+        enter_recovery(&mut s, &mut cc, &mut out);
+        assert_eq!(cc.ssthresh(0), 6.0, "rfc: cwnd 12 / 2");
+        for keep in [false, true] {
+            let (mut s, mut cc, mut out) = with(TcpConfig { ssthresh_from_flight: Some(keep), ..rfc() });
+            enter_recovery(&mut s, &mut cc, &mut out);
+            if !keep {
+                continue;
+            }
+            assert_eq!(cc.ssthresh(0), 5.0, "pipe 10 / 2");
+            let first = s.rto_deadline.unwrap();
+            s.on_timeout(first, &mut cc, &mut out);
+            assert_eq!(cc.ssthresh(0), 5.5, "pipe 11 / 2");
+            assert_eq!(s.pipe, 1, "the head retransmitted");
+            s.on_timeout(s.rto_deadline.unwrap(), &mut cc, &mut out);
+            assert_eq!((cc.ssthresh(0), cc.cwnd(0)), (5.5, 1.0), "kept; the window still restarts");
+        }
+        // Without the switch the second timeout halves one segment in flight: 2.
+        let (mut s, mut cc, mut out) = setup();
+        enter_recovery(&mut s, &mut cc, &mut out);
+        s.on_timeout(s.rto_deadline.unwrap(), &mut cc, &mut out);
+        s.on_timeout(s.rto_deadline.unwrap(), &mut cc, &mut out);
+        assert_eq!(cc.ssthresh(0), 2.0);
+    }
+
+    /// `rto_on_retransmit` off (ns-3's SendDataPacket): the fast retransmission
+    /// leaves the timer where the last ACK set it. `rto_impatient` (ns-3's
+    /// m_isFirstPartialAck): only the first partial ACK of a recovery restarts it.
+    #[test]
+    fn ns3_retransmission_timer_restarts() {
+        // 1 s before the first sample, then the 200 ms minimum (samples of 100 ns).
+        let rto = 200_000_000;
+        let (mut s, mut cc, mut out) = setup();
+        enter_recovery(&mut s, &mut cc, &mut out);
+        assert_eq!(s.rto_deadline, Some(100 + rto), "rfc: restarted by the retransmission");
+        for impatient in [false, true] {
+            let tcp = TcpConfig { rto_on_retransmit: Some(false), rto_impatient: Some(impatient), ..rfc() };
+            let (mut s, mut cc, mut out) = with(tcp);
+            enter_recovery(&mut s, &mut cc, &mut out);
+            assert_eq!(s.rto_deadline, Some(1_000_000_000), "from the first transmission at 0");
+            // Segment 4 lost too: 5-9 SACKed, then two partial ACKs.
+            for t in 5..10 {
+                s.on_ack(150, &ack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+            }
+            s.on_ack(200, &ack(4, 0, 0, 0, 0), &mut cc, &mut out);
+            assert!(s.in_recovery);
+            assert_eq!(s.rto_deadline, Some(200 + rto), "the first partial ACK restarts it");
+            s.on_ack(300, &ack(4, 11, 11, 12, 0), &mut cc, &mut out);
+            s.on_ack(400, &ack(10, 4, 0, 0, 0), &mut cc, &mut out);
+            assert!(s.in_recovery, "14 > 10: still a partial ACK");
+            let want = if impatient { 200 + rto } else { 400 + rto };
+            assert_eq!(s.rto_deadline, Some(want));
+        }
+    }
+
+    /// `prr_ns3` (ns-3's TcpPrrRecovery::DoRecovery, as traced in ns-3 3.44 on
+    /// `ns3_recovery_loss_5`): recovery flight 8, ssthresh 4. The entry ACK counts
+    /// one more; each duplicate ACK counts two (one delivered, one credited) while
+    /// below the flight size, then one; the proportional count rounds down (ns-3
+    /// sends only whole segments), where RFC 6937's ceiling would send one more.
+    #[test]
+    fn ns3_prr_accounting() {
+        let (mut s, _cc, _out) = with(TcpConfig { prr: Some(true), prr_ns3: Some(true), ..rfc() });
+        s.in_recovery = true;
+        s.recover_fs = 8;
+        s.pipe = 8;
+        s.prr_delivered = 1 + 1; // TcpPrrRecovery::EnterRecovery: the ACK as a duplicate
+        s.prr_out = 0;
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 1); // ceil(2 x 4 / 8) in bytes, at least the retransmission
+        s.prr_out = 1;
+        for (pd, sent) in [(4, 2), (6, 3), (8, 4)] {
+            s.prr_ns3_ack(1, false, true, false);
+            assert_eq!(s.prr_delivered, pd);
+            assert_eq!(s.prr_ns3_sndcnt(4.0), 1, "one segment per duplicate ACK while below the flight size");
+            s.prr_out = sent;
+        }
+        s.prr_ns3_ack(1, false, true, false);
+        assert_eq!(s.prr_delivered, 9, "no credit at the flight size");
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 0, "floor(4.5) - 4: ns-3 sets cwnd half a segment above pipe");
+        s.prr_ns3_ack(1, false, true, false);
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 1, "5 - 4");
+        // Below ssthresh: PRR-CRB, PRR-SSRB's extra segment only when the ACK
+        // acknowledges a retransmission.
+        s.pipe = 2;
+        s.prr_out = 10;
+        s.prr_ns3_ack(1, true, false, false);
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 1, "CRB: max(11 - 10, 1)");
+        s.prr_ns3_ack(1, true, false, true);
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 2, "SSRB: max(12 - 10, 1) + 1, at most ssthresh - pipe");
+    }
 }
