@@ -15,8 +15,10 @@
 //!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs, CUBIC's HyStart. The host's
 //!   NIC with TCP Small Queues is a switch of its own (`nic_backpressure`).
 //! - `ns3`: ns-3 3.44's TcpSocketBase defaults: classic three-duplicate-ACK loss
-//!   detection, PRR, delayed ACKs every second segment with a 200 ms timer, a 1 s
-//!   minimum RTO, and no backpressure from a full local queue.
+//!   detection, PRR (counted as ns-3's TcpPrrRecovery does), delayed ACKs every
+//!   second segment with a 200 ms timer that every ACK sent cancels, a 1 s minimum
+//!   RTO restarted as ns-3 does, NewReno's per-ACK growth only on ACKs that move the
+//!   head, ssthresh from FlightSize, and no backpressure from a full local queue.
 //!
 //! docs/tcp.md has the table: mechanism | Linux | ns-3 | mpcc linux | mpcc ns3.
 
