@@ -48,7 +48,8 @@ struct FlowProbe
     uint64_t rttSamples = 0;
     uint64_t segmentsSent = 0;
     uint64_t retransmissions = 0;
-    uint64_t timeouts = 0; // entries into CA_LOSS (ns-3 enters it only on an RTO)
+    uint64_t timeouts = 0;   // entries into CA_LOSS (ns-3 enters it only on an RTO)
+    uint64_t recoveries = 0; // entries into CA_RECOVERY (fast recoveries)
 };
 
 std::vector<FlowProbe> g_probes;
@@ -119,6 +120,42 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     {
         g_probes[flow].timeouts++;
     }
+    else if (now == TcpSocketState::CA_RECOVERY)
+    {
+        g_probes[flow].recoveries++;
+    }
+}
+
+// --trace=i: flow i's congestion window, congestion state and data transmissions on
+// stderr, one line each ("t cwnd BYTES", "t state FROM TO", "t tx SEQ"), to find where
+// mpcc's event log first differs.
+int32_t g_traceFlow = -1;
+
+void
+TraceCwnd(uint32_t, uint32_t now)
+{
+    std::fprintf(stderr, "%.6f cwnd %u\n", Simulator::Now().GetSeconds(), now);
+}
+
+void
+TraceState(TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+{
+    std::fprintf(stderr, "%.6f state %d %d\n", Simulator::Now().GetSeconds(), (int)from, (int)to);
+}
+
+void
+TraceTx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (packet->GetSize() > 0)
+    {
+        std::fprintf(stderr, "%.6f tx %u\n", Simulator::Now().GetSeconds(), header.GetSequenceNumber().GetValue());
+    }
+}
+
+void
+TraceRx(Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    std::fprintf(stderr, "%.6f ack %u\n", Simulator::Now().GetSeconds(), header.GetAckNumber().GetValue());
 }
 
 void
@@ -129,6 +166,13 @@ AttachProbe(uint32_t flow, Ptr<Application> app)
     bool rx = socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, flow));
     bool state = socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, flow));
     NS_ABORT_MSG_UNLESS(tx && rx && state, "cannot trace the sender socket");
+    if (g_traceFlow == (int32_t)flow)
+    {
+        socket->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
+        socket->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
+        socket->TraceConnectWithoutContext("Tx", MakeCallback(&TraceTx));
+        socket->TraceConnectWithoutContext("Rx", MakeCallback(&TraceRx));
+    }
 }
 
 void
@@ -190,6 +234,7 @@ main(int argc, char* argv[])
     cmd.AddValue("stepAt", "time in seconds at which the bottleneck rate changes (negative: never)", stepAt);
     cmd.AddValue("stepRate", "the bottleneck rate from stepAt on", stepRate);
     cmd.AddValue("seed", "run number of ns-3's random streams (the loss model)", seed);
+    cmd.AddValue("trace", "flow whose cwnd, state, transmissions and ACKs go to stderr (-1: none)", g_traceFlow);
     cmd.Parse(argc, argv);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
@@ -319,7 +364,7 @@ main(int argc, char* argv[])
                       sizeof buf,
                       "%s{\"goodput_bytes\": %llu, \"goodput_bps\": %.1f, \"rtt_mean_s\": %.9f, "
                       "\"rtt_samples\": %llu, \"segments_sent\": %llu, \"retransmissions\": %llu, "
-                      "\"timeouts\": %llu}",
+                      "\"timeouts\": %llu, \"recoveries\": %llu}",
                       i ? ", " : "",
                       (unsigned long long)bytes,
                       bytes * 8.0 / duration,
@@ -327,7 +372,8 @@ main(int argc, char* argv[])
                       (unsigned long long)p.rttSamples,
                       (unsigned long long)p.segmentsSent,
                       (unsigned long long)p.retransmissions,
-                      (unsigned long long)p.timeouts);
+                      (unsigned long long)p.timeouts,
+                      (unsigned long long)p.recoveries);
         perFlow += buf;
     }
     uint64_t events = Simulator::GetEventCount();

@@ -456,6 +456,13 @@ class Tcp(Strict):
     # MPTCP's connection-level retransmission timer and stale subflows (upstream Linux)
     data_rtx: Optional[bool] = None
     stale_loss_cnt: Optional[int] = Field(default=None, ge=0, le=255)  # net.mptcp.stale_loss_cnt
+    sack_growth: Optional[bool] = None  # SACKed segments grow the window (off in ns3: ProcessAck's rules)
+    ack_counting: Optional[bool] = None  # one growth step per ACK (ns-3's TcpNewReno)
+    ssthresh_from_flight: Optional[bool] = None  # reno halves FlightSize, not cwnd (ns-3's GetSsThresh)
+    rto_on_retransmit: Optional[bool] = None  # retransmitting the oldest segment restarts the RTO (Linux)
+    rto_impatient: Optional[bool] = None  # only the first partial ACK of a recovery restarts the RTO (ns-3)
+    prr_ns3: Optional[bool] = None  # PRR's accounting as ns-3's TcpPrrRecovery and TcpSocketBase do it
+    delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (ns-3)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1064,7 +1071,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
-                 "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt"):
+                 "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
+                 "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

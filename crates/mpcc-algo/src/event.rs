@@ -55,4 +55,9 @@ pub struct CongestionEvent {
     pub min_rtt: Nanos,
     /// The most recent RTT sample.
     pub rtt: Nanos,
+    /// Reduce from the segments in flight (`in_flight`), not from cwnd: RFC 5681's
+    /// FlightSize / 2, as ns-3's TcpNewReno::GetSsThresh (the transport's
+    /// `tcp.ssthresh_from_flight`). Honoured by `reno`; other controllers keep
+    /// their own rule.
+    pub from_flight: bool,
 }

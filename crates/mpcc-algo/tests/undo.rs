@@ -22,7 +22,7 @@ fn ack(now: u64, rtt_ms: u64, in_recovery: bool) -> AckEvent {
 }
 
 fn loss(now: u64, kind: CongestionKind) -> CongestionEvent {
-    CongestionEvent { now, kind, in_flight: 20.0, srtt: 30 * MS, min_rtt: 20 * MS, rtt: 30 * MS }
+    CongestionEvent { now, kind, in_flight: 20.0, srtt: 30 * MS, min_rtt: 20 * MS, rtt: 30 * MS, from_flight: false }
 }
 
 /// Two subflows, grown through slow start into congestion avoidance by 400 ACKs.

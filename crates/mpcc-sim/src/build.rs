@@ -139,7 +139,12 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             Some(b) => (b / tcp.mss as u64).max(1),
             None => u64::MAX / 4,
         };
-        let sub_tcp = TcpConfig { rcv_buf_bytes: None, ..tcp.clone() };
+        let mut sub_tcp = TcpConfig { rcv_buf_bytes: None, ..tcp.clone() };
+        // ns-3's TcpCubic counts the segments an ACK delivers (TcpCubic::IncreaseWindow),
+        // unlike TcpNewReno: the profile's ACK counting applies to other controllers.
+        if fc.cc == "cubic" && sub_tcp.ack_counting.is_none() {
+            sub_tcp.ack_counting = Some(false);
+        }
         let specs = subflow_specs(fc)?;
         let mut subs = Vec::with_capacity(specs.len());
         for (k, spec) in specs.into_iter().enumerate() {

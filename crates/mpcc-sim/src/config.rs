@@ -254,6 +254,19 @@ pub struct TcpConfig {
     /// threshold (None: the profile's).
     pub data_rtx: Option<bool>,
     pub stale_loss_cnt: Option<u32>,
+    /// Window growth from SACKed segments, and one growth step per ACK (None:
+    /// the profile's; `profile::Mechanisms`).
+    pub sack_growth: Option<bool>,
+    pub ack_counting: Option<bool>,
+    /// ssthresh from FlightSize (None: the profile's).
+    pub ssthresh_from_flight: Option<bool>,
+    /// The retransmission timer's restart rules (None: the profile's).
+    pub rto_on_retransmit: Option<bool>,
+    pub rto_impatient: Option<bool>,
+    /// ns-3's PRR accounting (None: the profile's).
+    pub prr_ns3: Option<bool>,
+    /// An ACK sent cancels the delayed-ACK timer (None: the profile's).
+    pub delack_cancel: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -289,6 +302,13 @@ impl Default for TcpConfig {
             dsack: None,
             data_rtx: None,
             stale_loss_cnt: None,
+            sack_growth: None,
+            ack_counting: None,
+            ssthresh_from_flight: None,
+            rto_on_retransmit: None,
+            rto_impatient: None,
+            prr_ns3: None,
+            delack_cancel: None,
         }
     }
 }
@@ -300,7 +320,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

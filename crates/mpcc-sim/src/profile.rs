@@ -15,8 +15,10 @@
 //!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs, CUBIC's HyStart. The host's
 //!   NIC with TCP Small Queues is a switch of its own (`nic_backpressure`).
 //! - `ns3`: ns-3 3.44's TcpSocketBase defaults: classic three-duplicate-ACK loss
-//!   detection, PRR, delayed ACKs every second segment with a 200 ms timer, a 1 s
-//!   minimum RTO, and no backpressure from a full local queue.
+//!   detection, PRR (counted as ns-3's TcpPrrRecovery does), delayed ACKs every
+//!   second segment with a 200 ms timer that every ACK sent cancels, a 1 s minimum
+//!   RTO restarted as ns-3 does, NewReno's per-ACK growth only on ACKs that move the
+//!   head, ssthresh from FlightSize, and no backpressure from a full local queue.
 //!
 //! docs/tcp.md has the table: mechanism | Linux | ns-3 | mpcc linux | mpcc ns3.
 
@@ -85,6 +87,13 @@ impl Profile {
                 // multipath-tcp.org's MPTCP: reinjection at a subflow's timeout.
                 data_rtx: false,
                 stale_loss_cnt: 4,
+                sack_growth: true,
+                ack_counting: false,
+                ssthresh_from_flight: false,
+                rto_on_retransmit: true,
+                rto_impatient: false,
+                prr_ns3: false,
+                delack_cancel: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -106,6 +115,13 @@ impl Profile {
                 // opt-in until the reproductions are re-run with them (docs/mptcp.md).
                 data_rtx: false,
                 stale_loss_cnt: 4, // net.mptcp.stale_loss_cnt
+                sack_growth: true, // tcp_cong_avoid gets every delivered segment, SACKed ones too
+                ack_counting: false,
+                ssthresh_from_flight: false, // tcp_reno_ssthresh halves cwnd
+                rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
+                rto_impatient: false,
+                prr_ns3: false,
+                delack_cancel: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -127,6 +143,23 @@ impl Profile {
                 // ns-3 has no MPTCP; the simulator's own (reinjection at a timeout).
                 data_rtx: false,
                 stale_loss_cnt: 4,
+                // TcpSocketBase::ProcessAck grows the window only on ACKs that move
+                // the head without new SACK information (CA_OPEN) or in CA_LOSS.
+                sack_growth: false,
+                // TcpNewReno::SlowStart / CongestionAvoidance: one step per ACK
+                // (TcpCubic counts segments: build.rs turns it off for cubic).
+                ack_counting: true,
+                // TcpNewReno::GetSsThresh halves BytesInFlight; ReTxTimeout lowers
+                // ssthresh once per loss episode.
+                ssthresh_from_flight: true,
+                // SendDataPacket arms the timer only when it is not running;
+                // ProcessAck restarts it on the first partial ACK of a recovery only.
+                rto_on_retransmit: false,
+                rto_impatient: true,
+                // TcpPrrRecovery::DoRecovery as TcpSocketBase::DupAck and ProcessAck call it.
+                prr_ns3: true,
+                // SendEmptyPacket cancels m_delAckEvent; ReceivedData starts it anew.
+                delack_cancel: true,
             },
         }
     }
@@ -155,6 +188,13 @@ impl Mechanisms {
             ("dsack", json!(self.dsack)),
             ("data_rtx", json!(self.data_rtx)),
             ("stale_loss_cnt", json!(self.stale_loss_cnt)),
+            ("sack_growth", json!(self.sack_growth)),
+            ("ack_counting", json!(self.ack_counting)),
+            ("ssthresh_from_flight", json!(self.ssthresh_from_flight)),
+            ("rto_on_retransmit", json!(self.rto_on_retransmit)),
+            ("rto_impatient", json!(self.rto_impatient)),
+            ("prr_ns3", json!(self.prr_ns3)),
+            ("delack_cancel", json!(self.delack_cancel)),
         ]
     }
 }
@@ -204,6 +244,42 @@ pub struct Mechanisms {
     /// Expiries of that timer without progress after which a subflow is stale
     /// (Linux's net.mptcp.stale_loss_cnt; 0: never).
     pub stale_loss_cnt: u32,
+    /// Every newly delivered segment, SACKed ones included, may grow the window
+    /// (Linux, RFC 5681 with byte counting). Off: only an ACK that advances the
+    /// cumulative acknowledgement and carries no new SACK information grows it,
+    /// or any advancing ACK after a timeout (ns-3's TcpSocketBase::ProcessAck and
+    /// DupAck); duplicate ACKs never do.
+    pub sack_growth: bool,
+    /// The controller is told of at most one delivered segment per ACK: slow
+    /// start adds one segment per ACK, congestion avoidance 1/cwnd per ACK, so
+    /// delayed ACKs halve the growth (ns-3's TcpNewReno::SlowStart and
+    /// CongestionAvoidance).
+    pub ack_counting: bool,
+    /// A loss or timeout reduces from the segments in flight (RFC 5681's
+    /// FlightSize / 2, ns-3's TcpNewReno::GetSsThresh) instead of cwnd (Linux's
+    /// tcp_reno_ssthresh); a timeout while the previous timeout's retransmission
+    /// of the oldest segment is outstanding keeps ssthresh (ns-3's
+    /// TcpSocketBase::ReTxTimeout). Honoured by `reno` (`CongestionEvent::from_flight`).
+    pub ssthresh_from_flight: bool,
+    /// Retransmitting the oldest outstanding segment restarts the retransmission
+    /// timer (Linux). Off: the timer runs from the last ACK that restarted it
+    /// (ns-3's SendDataPacket arms it only when it is not running).
+    pub rto_on_retransmit: bool,
+    /// In fast recovery only the first partial ACK restarts the timer (RFC 6582
+    /// section 4.2's "impatient" variant; ns-3's ProcessAck and NewAck with
+    /// m_isFirstPartialAck).
+    pub rto_impatient: bool,
+    /// PRR counts as ns-3 does (`Sender::prr_ns3_ack`): a duplicate ACK one
+    /// segment more while below the recovery flight size, PRR-CRB unless the
+    /// ACK acknowledges a retransmission, one segment on a partial ACK whose
+    /// oldest segment was not retransmitted (TcpPrrRecovery::DoRecovery,
+    /// TcpSocketBase::DupAck, ProcessAck, DoRetransmit). Off: RFC 6937 with PRR-SSRB.
+    pub prr_ns3: bool,
+    /// Every ACK the receiver sends cancels the delayed-ACK timer and its count
+    /// of held segments, so a held segment waits the whole `delack_timeout`
+    /// from its own arrival (ns-3's TcpSocketBase::SendEmptyPacket and
+    /// ReceivedData). Off: the timer, once armed, runs until it fires.
+    pub delack_cancel: bool,
 }
 
 #[cfg(test)]
@@ -234,6 +310,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 17, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 24, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -216,7 +216,7 @@ impl Sim {
             Event::DelAck { flow, sub } => {
                 let r = &mut self.flows[flow].subs[sub as usize].rcv;
                 r.delack_event_at = None;
-                if let Some(ack) = r.on_delack_timer() {
+                if let Some(ack) = r.on_delack_event(self.now) {
                     self.send_ack(ack);
                 }
             }

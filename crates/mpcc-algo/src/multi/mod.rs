@@ -60,7 +60,7 @@ pub(crate) mod testutil {
     }
 
     pub fn cong(kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0 }
+        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false }
     }
 
     pub fn ack(now: Nanos, acked: f64, rtt_ms: f64) -> AckEvent {
@@ -159,7 +159,7 @@ pub(crate) mod testutil {
 
         fn cong_ev(&self, sf: usize, kind: CongestionKind) -> CongestionEvent {
             let ms = |x: f64| (x * 1e6) as Nanos;
-            CongestionEvent { now: self.now, kind, in_flight: 0.0, srtt: ms(self.srtt[sf]), min_rtt: ms(self.base[sf]), rtt: ms(self.srtt[sf]) }
+            CongestionEvent { now: self.now, kind, in_flight: 0.0, srtt: ms(self.srtt[sf]), min_rtt: ms(self.base[sf]), rtt: ms(self.srtt[sf]), from_flight: false }
         }
     }
 

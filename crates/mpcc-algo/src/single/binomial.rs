@@ -138,7 +138,7 @@ mod tests {
         AckEvent { acked, ..Default::default() }
     }
     fn cong(kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0 }
+        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false }
     }
     fn in_ca(mut b: Binomial) -> Binomial {
         b.ssthresh = 2.0;

@@ -230,7 +230,7 @@ mod tests {
         AckEvent { now, acked, rtt: RTT, srtt: RTT, min_rtt: RTT, ..Default::default() }
     }
     fn cong(kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: RTT, min_rtt: RTT, rtt: RTT }
+        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: RTT, min_rtt: RTT, rtt: RTT, from_flight: false }
     }
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol

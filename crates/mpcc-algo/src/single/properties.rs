@@ -64,7 +64,7 @@ impl Driver {
     }
 
     fn signal(&self, kind: CongestionKind, cwnd: f64) -> CongestionEvent {
-        CongestionEvent { now: self.now, kind, in_flight: cwnd, srtt: self.srtt, min_rtt: self.min_rtt.min(self.srtt), rtt: self.srtt }
+        CongestionEvent { now: self.now, kind, in_flight: cwnd, srtt: self.srtt, min_rtt: self.min_rtt.min(self.srtt), rtt: self.srtt, from_flight: false }
     }
 }
 

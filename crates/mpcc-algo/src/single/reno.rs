@@ -5,7 +5,9 @@
 //! signal `ssthresh = max((1 - beta) cwnd, 2)` and cwnd = ssthresh (the transport
 //! keeps one recovery epoch per window, as RFC 6582 does); on a timeout the same
 //! ssthresh and `cwnd = 1`. The decrease uses cwnd, not FlightSize, as Linux's
-//! `tcp_reno_ssthresh` does. See docs/algorithms/reno.md.
+//! `tcp_reno_ssthresh` does, unless the transport asks for FlightSize
+//! (`CongestionEvent::from_flight`, ns-3's TcpNewReno::GetSsThresh). See
+//! docs/algorithms/reno.md.
 
 use crate::common::{may_grow, slow_start, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
@@ -53,7 +55,8 @@ impl SubflowCc for Reno {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        self.ssthresh = (self.cwnd * (1.0 - self.beta)).max(MIN_SSTHRESH);
+        let basis = if ev.from_flight { ev.in_flight } else { self.cwnd };
+        self.ssthresh = (basis * (1.0 - self.beta)).max(MIN_SSTHRESH);
         self.cwnd = window_after(ev.kind, self.ssthresh);
     }
 
@@ -90,7 +93,7 @@ mod tests {
     #[test]
     fn halves_on_loss_and_resets_on_timeout() {
         let mut r = Reno::new(20.0, 0.5);
-        let mut ev = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: 0, min_rtt: 0, rtt: 0 };
+        let mut ev = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false };
         r.on_congestion(&ev);
         assert_eq!((r.cwnd, r.ssthresh), (10.0, 10.0));
         ev.kind = CongestionKind::Timeout;

@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn loss_halves_timeout_resets_and_recovery_freezes() {
         let mut v = Vegas::new(20.0, 2.0, 4.0, 1.0);
-        let mut c = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: BASE, min_rtt: BASE, rtt: BASE };
+        let mut c = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: BASE, min_rtt: BASE, rtt: BASE, from_flight: false };
         v.on_congestion(&c);
         assert_eq!((v.cwnd, v.ssthresh), (10.0, 10.0));
         for i in 0..10 {

@@ -124,7 +124,7 @@ mod tests {
         AckEvent { acked: 1.0, rtt, srtt: rtt, min_rtt: rtt, ..Default::default() }
     }
     fn loss(kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0 }
+        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false }
     }
 
     /// In congestion avoidance at `cwnd` with BaseRTT `base` (µs), one ACK at `rtt`.

@@ -111,7 +111,7 @@ mod tests {
         AckEvent { now: now_ms * MS, acked, rtt: rtt_ms * MS, srtt: rtt_ms * MS, ..Default::default() }
     }
     fn cong(kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0 }
+        CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false }
     }
 
     /// Kernel vector table of §8 (mss 1448, rtt_min 40 ms): windows of 100 segments in

@@ -64,6 +64,8 @@ pub struct Receiver {
     /// When the delayed-ACK timer fires (`poll_at`), if it is armed.
     delack_at: Option<Nanos>,
     delack_timeout: Nanos,
+    /// Every ACK sent cancels the delayed-ACK timer (`tcp.delack_cancel`).
+    delack_cancel: bool,
     /// The time of the DelAck event the simulator keeps pending for `poll_at` (its bookkeeping).
     pub delack_event_at: Option<Nanos>,
     header: u32,
@@ -140,6 +142,7 @@ impl Receiver {
             pending_trig: 0,
             delack_at: None,
             delack_timeout: tcp.mechanisms().delack_timeout_ns,
+            delack_cancel: tcp.mechanisms().delack_cancel,
             delack_event_at: None,
             header: tcp.header_bytes,
             received_packets: 0,
@@ -281,8 +284,17 @@ impl Receiver {
             self.withheld += 1;
             return (AckAction::Withhold, delivered);
         }
-        if matches!(action, AckAction::Delay) && self.delack_at.is_none() {
-            self.delack_at = Some(now + self.delack_timeout); // armed once, until it fires
+        match action {
+            AckAction::Delay if self.delack_at.is_none() => {
+                self.delack_at = Some(now + self.delack_timeout); // armed once, until it fires or an ACK cancels it
+            }
+            // `delack_cancel` (ns-3's SendEmptyPacket): every ACK sent cancels the
+            // timer and the count of held segments; the next held segment starts both anew.
+            AckAction::Now(_) if self.delack_cancel => {
+                self.delack_at = None;
+                self.pending = 0;
+            }
+            _ => {}
         }
         (action, delivered)
     }
@@ -406,6 +418,15 @@ impl Receiver {
         self.delack_at
     }
 
+    /// A DelAck event at `now`: with `delack_cancel` an event for a timer an ACK
+    /// has cancelled (or that was armed anew since) is stale and does nothing.
+    pub fn on_delack_event(&mut self, now: Nanos) -> Option<Packet> {
+        if self.delack_cancel && self.delack_at != Some(now) {
+            return None;
+        }
+        self.on_delack_timer()
+    }
+
     /// The delayed-ACK timer fired: the held ACK, if any.
     pub fn on_delack_timer(&mut self) -> Option<Packet> {
         self.delack_at = None;
@@ -479,6 +500,36 @@ mod tests {
         let (a, d) = r.on_data(1, &data(1), 1448);
         assert_eq!((acked(a).seq, d), (5, 4), "hole filled: everything delivered");
         assert_eq!(r.ooo_segs, 0);
+    }
+
+    /// `delack_cancel` (ns-3): an ACK sent cancels the timer, so a segment held
+    /// after it waits the whole timeout from its own arrival; the cancelled
+    /// timer's event does nothing. Without it the first timer still fires early.
+    #[test]
+    fn an_ack_sent_cancels_the_delayed_ack_timer() {
+        let ms = 1_000_000;
+        for cancel in [false, true] {
+            let tcp = TcpConfig {
+                profile: crate::profile::Profile::Rfc,
+                delayed_ack: Some(true),
+                delack_timeout_ns: Some(200 * ms),
+                delack_cancel: Some(cancel),
+                ..Default::default()
+            };
+            let mut r = Receiver::new(0, &tcp);
+            assert!(matches!(r.on_data(0, &data(0), 1448).0, AckAction::Delay));
+            assert_eq!(r.poll_at(), Some(200 * ms));
+            assert_eq!(acked(r.on_data(10 * ms, &data(1), 1448).0).seq, 2);
+            assert!(matches!(r.on_data(150 * ms, &data(2), 1448).0, AckAction::Delay));
+            if cancel {
+                assert_eq!(r.poll_at(), Some(350 * ms), "armed anew by segment 2");
+                assert!(r.on_delack_event(200 * ms).is_none(), "the cancelled timer's event");
+                assert_eq!(r.on_delack_event(350 * ms).unwrap().seq, 3);
+            } else {
+                assert_eq!(r.poll_at(), Some(200 * ms), "still the first timer");
+                assert_eq!(r.on_delack_event(200 * ms).unwrap().seq, 3);
+            }
+        }
     }
 
     #[test]

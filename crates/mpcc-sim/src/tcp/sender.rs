@@ -219,6 +219,12 @@ pub struct Sender {
     reo_persist: u8,
     /// Every retransmission of the episode came back as a duplicate: undo it.
     dsack_undo_due: bool,
+    /// A partial ACK of this fast recovery has restarted the timer (`rto_impatient`).
+    partial_restarted: bool,
+    /// `prr_ns3`: the last ACK acknowledged a retransmission (PRR-SSRB allowed),
+    /// and it lets one segment out whatever PRR says.
+    prr_safe: bool,
+    prr_force: bool,
     pub stats: SenderStats,
     /// Congestion-control event recorder (`record_cc`), None when off.
     pub rec: Option<crate::cc_record::Recorder>,
@@ -301,6 +307,9 @@ impl Sender {
             reo_round: 0,
             reo_persist: 0,
             dsack_undo_due: false,
+            partial_restarted: false,
+            prr_safe: false,
+            prr_force: false,
             stats: SenderStats::default(),
             rec: None,
         }
@@ -407,14 +416,19 @@ impl Sender {
         let mut newest: Option<(Nanos, u64)> = None;
         let fack = if self.n_top > 0 { self.top_sacked[0] + 1 } else { self.una };
 
+        // After a timeout, until `una` passes what was outstanding then (ns-3's CA_LOSS).
+        let after_timeout = self.una < self.rto_recover;
         // Cumulative acknowledgement.
         let cum = ack.seq.min(self.nxt);
         let advanced = cum > self.una;
+        // A retransmitted segment is cumulatively acknowledged (ns-3's m_isRetransDataAcked).
+        let mut retx_acked = false;
         if advanced {
             while self.una < cum {
                 let s = self.board.pop_front().expect("scoreboard covers [una, nxt)");
                 if s.flags & SACKED == 0 {
                     delivered += 1;
+                    retx_acked |= s.flags & RETX != 0;
                     if rack {
                         self.rack_note(&mut newest, s, self.una, now, fack, ack.ts);
                     }
@@ -433,8 +447,10 @@ impl Sender {
             self.retx_next = self.retx_next.max(self.una);
         }
 
+        let mut newly_sacked = 0;
         if ack.sack_count() > 0 {
-            delivered += self.process_sack(ack, &mut newest, now, fack);
+            newly_sacked = self.process_sack(ack, &mut newest, now, fack);
+            delivered += newly_sacked;
         }
         self.mark_lost();
         if rack {
@@ -483,11 +499,21 @@ impl Sender {
             }
         }
         if self.mech.prr && self.in_recovery {
-            self.prr_delivered += delivered;
-            self.prr_last = delivered;
+            if self.mech.prr_ns3 {
+                self.prr_ns3_ack(delivered, advanced, newly_sacked > 0, retx_acked);
+            } else {
+                self.prr_delivered += delivered;
+                self.prr_last = delivered;
+            }
         }
         if !self.in_recovery && self.una < self.nxt && self.board[0].flags & LOST != 0 {
             self.maybe_enter_recovery(now, cc, out);
+            if self.in_recovery && self.mech.prr && self.mech.prr_ns3 {
+                // TcpPrrRecovery::EnterRecovery counts the ACK that started recovery
+                // as a duplicate ACK.
+                self.prr_delivered = delivered + 1;
+                self.prr_last = delivered + 1;
+            }
         }
         if self.tlp_high.is_some() {
             self.tlp_ack(now, cc);
@@ -499,7 +525,7 @@ impl Sender {
         }
         let ev = AckEvent {
             now,
-            acked: delivered as f64,
+            acked: self.growth_count(delivered, advanced, newly_sacked, after_timeout) as f64,
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
@@ -520,12 +546,38 @@ impl Sender {
             self.rto_at = None;
             self.reo_at = None;
         } else if advanced {
-            self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            // RFC 6582's impatient variant (ns-3's ProcessAck: NewAck with
+            // m_isFirstPartialAck): in fast recovery only the first partial ACK
+            // restarts the timer.
+            if !(self.mech.rto_impatient && self.in_recovery && self.partial_restarted) {
+                self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            }
+            self.partial_restarted |= self.in_recovery;
         }
         if self.mech.tlp {
             self.schedule_probe(now);
         }
         self.rearm();
+    }
+
+    /// The delivered segments the controller is told of (`AckEvent::acked`), which
+    /// its window grows by. By default every newly delivered segment. Without
+    /// `sack_growth` (ns-3's TcpSocketBase::ProcessAck), only an ACK that advances
+    /// the cumulative acknowledgement counts, and, outside the recovery of a
+    /// timeout (ns-3's CA_LOSS), only if it carries no new SACK information (an
+    /// ACK with new SACK information is a duplicate ACK to ns-3: TcpSocketBase::DupAck
+    /// grows nothing). With `ack_counting` (ns-3's TcpNewReno) an ACK counts as
+    /// one segment at most.
+    #[inline]
+    fn growth_count(&self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool) -> u64 {
+        let mut n = delivered;
+        if !self.mech.sack_growth && !(advanced && (after_timeout || newly_sacked == 0)) {
+            n = 0;
+        }
+        if self.mech.ack_counting {
+            n = n.min(1);
+        }
+        n
     }
 
     /// The ACK's SACK blocks. One block per ACK (`sack_blocks` = 1): the block
@@ -641,6 +693,7 @@ impl Sender {
     fn maybe_enter_recovery(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
         if !self.in_recovery && self.frto == 0 && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
             self.in_recovery = true;
+            self.partial_restarted = false;
             self.recover = self.nxt;
             self.stats.recoveries += 1;
             if self.episode == Episode::None {
@@ -655,6 +708,8 @@ impl Sender {
                 self.prr_delivered = 0;
                 self.prr_out = 0;
                 self.prr_last = 0;
+                self.prr_safe = false;
+                self.prr_force = false;
                 self.recover_fs = self.pipe;
             }
             let ev = self.congestion_event(now, CongestionKind::Loss);
@@ -827,14 +882,24 @@ impl Sender {
 
     /// A reduction this subflow did not detect itself (MPTCP's penalization of a
     /// subflow holding data the connection waits for, Raiciu et al., NSDI 2012):
-    /// the controller reduces as for a loss and leaves recovery at once.
+    /// the controller reduces as for a loss and leaves recovery at once. The paper
+    /// halves the window, so never from the flight size (`ssthresh_from_flight`).
     pub fn penalize(&self, now: Nanos, cc: &mut Controller) {
-        cc.on_congestion(self.sf, &self.congestion_event(now, CongestionKind::Loss));
+        let ev = CongestionEvent { from_flight: false, ..self.congestion_event(now, CongestionKind::Loss) };
+        cc.on_congestion(self.sf, &ev);
         cc.on_recovery_exit(self.sf, now);
     }
 
     fn congestion_event(&self, now: Nanos, kind: CongestionKind) -> CongestionEvent {
-        CongestionEvent { now, kind, in_flight: self.pipe as f64, srtt: self.rtt.srtt, min_rtt: self.rtt.min_rtt, rtt: self.rtt.latest }
+        CongestionEvent {
+            now,
+            kind,
+            in_flight: self.pipe as f64,
+            srtt: self.rtt.srtt,
+            min_rtt: self.rtt.min_rtt,
+            rtt: self.rtt.latest,
+            from_flight: self.mech.ssthresh_from_flight,
+        }
     }
 
     /// RFC 6675 NextSeg rule 1: the first lost segment not yet retransmitted.
@@ -889,18 +954,70 @@ impl Sender {
         self.cwnd_segs(cc)
     }
 
+    /// ns-3's PRR accounting of one ACK in fast recovery (TcpPrrRecovery::DoRecovery
+    /// as TcpSocketBase::DupAck and ProcessAck call it). An ACK with new SACK
+    /// information is a duplicate ACK: it counts one segment more than it
+    /// delivered while `prr_delivered` is below the flight size at the start of
+    /// recovery. A partial ACK (one that advances `una`) counts what it delivered,
+    /// a second time if it was also a duplicate ACK (DupAck and ProcessAck both call
+    /// DoRecovery). Below ssthresh the reduction bound is PRR-CRB, PRR-SSRB's extra
+    /// segment only when the ACK acknowledges a retransmission (safeACK). A partial
+    /// ACK whose new oldest segment is not an outstanding retransmission lets one
+    /// segment out whatever PRR allows (ProcessAck's DoRetransmit).
+    #[inline(never)]
+    fn prr_ns3_ack(&mut self, delivered: u64, advanced: bool, dupack: bool, retx_acked: bool) {
+        let mut last = None;
+        if dupack {
+            let d = delivered + (self.prr_delivered < self.recover_fs) as u64;
+            if d > 0 {
+                self.prr_delivered += d;
+                last = Some(d);
+            }
+        }
+        if advanced && delivered > 0 {
+            self.prr_delivered += delivered;
+            last = Some(delivered);
+        }
+        if let Some(d) = last {
+            self.prr_last = d;
+        }
+        self.prr_safe = advanced && retx_acked;
+        self.prr_force = advanced && self.una < self.nxt && self.board[0].flags & (RETX | SACKED) != RETX;
+    }
+
+    /// ns-3's PRR send count (TcpPrrRecovery::DoRecovery) in whole segments. ns-3
+    /// computes it in bytes with the fractional ssthresh (FlightSize / 2) and sets
+    /// cwnd = in flight + that count, and TcpSocketBase::SendPendingData sends only
+    /// while a whole segment fits: the proportional part is rounded down, not up.
+    #[inline(never)]
+    fn prr_ns3_sndcnt(&self, ssthresh: f64) -> u64 {
+        let pipe = self.pipe as f64;
+        let n = if pipe > ssthresh {
+            ((self.prr_delivered as f64 * ssthresh / self.recover_fs.max(1) as f64).floor() as u64).saturating_sub(self.prr_out)
+        } else {
+            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + self.prr_safe as u64;
+            ((ssthresh - pipe).floor() as u64).min(limit)
+        };
+        if self.prr_force { n.max(1) } else { n }
+    }
+
     /// PRR (RFC 6937 section 3, with slow-start reduction bound): while more than
     /// ssthresh is in flight, send in proportion to what is delivered; below it,
     /// grow back towards ssthresh at most one segment faster than delivery.
     #[inline]
     fn prr_sndcnt(&self, cc: &Controller) -> u64 {
+        if self.mech.prr_ns3 {
+            return self.prr_ns3_sndcnt(cc.ssthresh(self.sf).max(1.0));
+        }
         let ssthresh = (cc.ssthresh(self.sf).max(1.0)) as u64;
-        if self.pipe > ssthresh {
+        let n = if self.pipe > ssthresh {
             (self.prr_delivered * ssthresh).div_ceil(self.recover_fs.max(1)).saturating_sub(self.prr_out)
         } else {
-            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + 1;
+            let ssrb = !self.mech.prr_ns3 || self.prr_safe;
+            let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + ssrb as u64;
             (ssthresh - self.pipe).min(limit)
-        }
+        };
+        if self.prr_force { n.max(1) } else { n }
     }
 
     /// Sends while `pipe` is below the (whole-segment) congestion window: lost
@@ -909,6 +1026,7 @@ impl Sender {
     /// segment number.
     pub fn send(&mut self, now: Nanos, cc: &Controller, out: &mut Vec<Packet>) {
         let cwnd = self.send_window(cc);
+        self.prr_force = false;
         self.send_lost(now, cwnd, out);
         while self.pipe < cwnd && self.nxt < self.app_limit && self.nxt < self.una.saturating_add(self.rwnd) {
             let seq = self.nxt;
@@ -954,7 +1072,7 @@ impl Sender {
         // Retransmitting the oldest segment restarts the timer (as Linux does):
         // otherwise a fast retransmission queued behind a full buffer would
         // race the timer started for the original transmission.
-        if seq == self.una {
+        if seq == self.una && self.mech.rto_on_retransmit {
             self.restart_rto(now);
         }
         self.put(now, seq, dsn, payload, out);
@@ -1055,8 +1173,16 @@ impl Sender {
     /// Everything `on_timeout` does but sending.
     pub fn process_timeout(&mut self, now: Nanos, cc: &mut Controller) {
         self.stats.timeouts += 1;
+        // ns-3 (TcpSocketBase::ReTxTimeout) lowers ssthresh only once per loss
+        // episode: not again while a timeout's retransmission of the head is
+        // outstanding (CA_LOSS with the head retransmitted).
+        let keep = (self.mech.ssthresh_from_flight && self.una < self.rto_recover && self.una < self.nxt && self.board[0].flags & RETX != 0)
+            .then(|| cc.ssthresh(self.sf));
         let ev = self.congestion_event(now, CongestionKind::Timeout);
         cc.on_congestion(self.sf, &ev);
+        if let Some(ssthresh) = keep {
+            cc.set_ssthresh(self.sf, ssthresh);
+        }
         if let Some(r) = &self.rec {
             r.borrow_mut().congestion(self.sf, &ev, cc);
         }
@@ -1529,5 +1655,135 @@ mod tests {
         s.on_ack(201 * MS, &acks(n, 0, &[(0, 1)], 100 * MS), &mut cc, &mut out);
         assert_eq!(s.reo_wnd(), 75 * MS);
         assert_eq!(s.stats.dsacks, 3);
+    }
+
+    fn rfc() -> TcpConfig {
+        TcpConfig { profile: crate::profile::Profile::Rfc, ..Default::default() }
+    }
+
+    /// `sack_growth` off and `ack_counting` (ns-3's ProcessAck, TcpNewReno): an ACK
+    /// of two segments grows slow start by one, a SACK-only ACK and an advancing ACK
+    /// with new SACK information by nothing; the textbook sender grows by each.
+    #[test]
+    fn ns3_growth_is_per_advancing_ack_without_new_sack() {
+        let (mut s, mut cc, mut out) = setup();
+        s.on_ack(100, &ack(2, 1, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 12.0, "rfc: two segments, two more");
+        s.on_ack(100, &ack(2, 3, 3, 4, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 13.0, "rfc: a SACKed segment grows it");
+
+        let (mut s, mut cc, mut out) = with(TcpConfig { sack_growth: Some(false), ack_counting: Some(true), ..rfc() });
+        s.on_ack(100, &ack(2, 1, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 11.0, "one step per ACK");
+        s.on_ack(100, &ack(2, 3, 3, 4, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 11.0, "a duplicate ACK does not grow it");
+        s.on_ack(100, &ack(3, 4, 4, 5, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 11.0, "advancing, but with new SACK information");
+        s.on_ack(100, &ack(6, 5, 0, 0, 0), &mut cc, &mut out);
+        assert_eq!(cc.cwnd(0), 12.0);
+    }
+
+    /// Segment 0 lost, 1-3 SACKed: 14 sent (four by the SACKs), pipe 10 at entry.
+    fn enter_recovery(s: &mut Sender, cc: &mut Controller, out: &mut Vec<Packet>) {
+        for t in 1..4 {
+            s.on_ack(100, &ack(0, t, 1, t + 1, 0), cc, out);
+        }
+        assert!(s.in_recovery);
+    }
+
+    /// `ssthresh_from_flight` (ns-3's TcpNewReno::GetSsThresh and ReTxTimeout):
+    /// half the flight, not half of cwnd; a second timeout while the first one's
+    /// retransmission of the head is outstanding keeps ssthresh.
+    #[test]
+    fn ssthresh_from_the_flight_and_once_per_timeout_episode() {
+        let (mut s, mut cc, mut out) = setup();
+        enter_recovery(&mut s, &mut cc, &mut out);
+        assert_eq!(cc.ssthresh(0), 6.0, "rfc: cwnd 12 / 2");
+        for keep in [false, true] {
+            let (mut s, mut cc, mut out) = with(TcpConfig { ssthresh_from_flight: Some(keep), ..rfc() });
+            enter_recovery(&mut s, &mut cc, &mut out);
+            if !keep {
+                continue;
+            }
+            assert_eq!(cc.ssthresh(0), 5.0, "pipe 10 / 2");
+            let first = s.rto_deadline.unwrap();
+            s.on_timeout(first, &mut cc, &mut out);
+            assert_eq!(cc.ssthresh(0), 5.5, "pipe 11 / 2");
+            assert_eq!(s.pipe, 1, "the head retransmitted");
+            s.on_timeout(s.rto_deadline.unwrap(), &mut cc, &mut out);
+            assert_eq!((cc.ssthresh(0), cc.cwnd(0)), (5.5, 1.0), "kept; the window still restarts");
+        }
+        // Without the switch the second timeout halves one segment in flight: 2.
+        let (mut s, mut cc, mut out) = setup();
+        enter_recovery(&mut s, &mut cc, &mut out);
+        s.on_timeout(s.rto_deadline.unwrap(), &mut cc, &mut out);
+        s.on_timeout(s.rto_deadline.unwrap(), &mut cc, &mut out);
+        assert_eq!(cc.ssthresh(0), 2.0);
+    }
+
+    /// `rto_on_retransmit` off (ns-3's SendDataPacket): the fast retransmission
+    /// leaves the timer where the last ACK set it. `rto_impatient` (ns-3's
+    /// m_isFirstPartialAck): only the first partial ACK of a recovery restarts it.
+    #[test]
+    fn ns3_retransmission_timer_restarts() {
+        // 1 s before the first sample, then the 200 ms minimum (samples of 100 ns).
+        let rto = 200_000_000;
+        let (mut s, mut cc, mut out) = setup();
+        enter_recovery(&mut s, &mut cc, &mut out);
+        assert_eq!(s.rto_deadline, Some(100 + rto), "rfc: restarted by the retransmission");
+        for impatient in [false, true] {
+            let tcp = TcpConfig { rto_on_retransmit: Some(false), rto_impatient: Some(impatient), ..rfc() };
+            let (mut s, mut cc, mut out) = with(tcp);
+            enter_recovery(&mut s, &mut cc, &mut out);
+            assert_eq!(s.rto_deadline, Some(1_000_000_000), "from the first transmission at 0");
+            // Segment 4 lost too: 5-9 SACKed, then two partial ACKs.
+            for t in 5..10 {
+                s.on_ack(150, &ack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+            }
+            s.on_ack(200, &ack(4, 0, 0, 0, 0), &mut cc, &mut out);
+            assert!(s.in_recovery);
+            assert_eq!(s.rto_deadline, Some(200 + rto), "the first partial ACK restarts it");
+            s.on_ack(300, &ack(4, 11, 11, 12, 0), &mut cc, &mut out);
+            s.on_ack(400, &ack(10, 4, 0, 0, 0), &mut cc, &mut out);
+            assert!(s.in_recovery, "14 > 10: still a partial ACK");
+            let want = if impatient { 200 + rto } else { 400 + rto };
+            assert_eq!(s.rto_deadline, Some(want));
+        }
+    }
+
+    /// `prr_ns3` (ns-3's TcpPrrRecovery::DoRecovery, as traced in ns-3 3.44 on
+    /// `ns3_recovery_loss_5`): recovery flight 8, ssthresh 4. The entry ACK counts
+    /// one more; each duplicate ACK counts two (one delivered, one credited) while
+    /// below the flight size, then one; the proportional count rounds down (ns-3
+    /// sends only whole segments), where RFC 6937's ceiling would send one more.
+    #[test]
+    fn ns3_prr_accounting() {
+        let (mut s, _cc, _out) = with(TcpConfig { prr: Some(true), prr_ns3: Some(true), ..rfc() });
+        s.in_recovery = true;
+        s.recover_fs = 8;
+        s.pipe = 8;
+        s.prr_delivered = 1 + 1; // TcpPrrRecovery::EnterRecovery: the ACK as a duplicate
+        s.prr_out = 0;
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 1); // ceil(2 x 4 / 8) in bytes, at least the retransmission
+        s.prr_out = 1;
+        for (pd, sent) in [(4, 2), (6, 3), (8, 4)] {
+            s.prr_ns3_ack(1, false, true, false);
+            assert_eq!(s.prr_delivered, pd);
+            assert_eq!(s.prr_ns3_sndcnt(4.0), 1, "one segment per duplicate ACK while below the flight size");
+            s.prr_out = sent;
+        }
+        s.prr_ns3_ack(1, false, true, false);
+        assert_eq!(s.prr_delivered, 9, "no credit at the flight size");
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 0, "floor(4.5) - 4: ns-3 sets cwnd half a segment above pipe");
+        s.prr_ns3_ack(1, false, true, false);
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 1, "5 - 4");
+        // Below ssthresh: PRR-CRB, PRR-SSRB's extra segment only when the ACK
+        // acknowledges a retransmission.
+        s.pipe = 2;
+        s.prr_out = 10;
+        s.prr_ns3_ack(1, true, false, false);
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 1, "CRB: max(11 - 10, 1)");
+        s.prr_ns3_ack(1, true, false, true);
+        assert_eq!(s.prr_ns3_sndcnt(4.0), 2, "SSRB: max(12 - 10, 1) + 1, at most ssthresh - pipe");
     }
 }
