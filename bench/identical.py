@@ -195,8 +195,12 @@ def main() -> int:
         print(f"recorded {len(results)} scenarios in {args.record}")
         return 0
     base = json.loads(Path(args.check).read_text())
-    failed = 0
+    failed = unknown = 0
     for name, got in results.items():
+        if name not in base:
+            unknown += 1
+            print(f"NEW {name}: not in {args.check} (record the base again to include it)")
+            continue
         want = base[name]
         added = sorted(k for k in set(got) - set(want) if k != "new_summary_fields")
         added += [f"summary.{k}" for k in got.get("new_summary_fields", [])]
@@ -208,7 +212,8 @@ def main() -> int:
             print(f"DIFFERENT {name}: {', '.join(diff)}{note}")
         else:
             print(f"identical {name} (events {want['events']} -> {got['events']}){note}")
-    print(f"{len(results) - failed} of {len(results)} scenarios identical")
+    print(f"{len(results) - failed - unknown} of {len(results)} scenarios identical"
+          + (f", {unknown} not in the base" if unknown else ""))
     return 1 if failed else 0
 
 
