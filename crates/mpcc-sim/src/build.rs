@@ -234,7 +234,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             sched_wake: sched::Wake::default(),
             data_rtx: {
                 let m = tcp.mechanisms();
-                (m.data_rtx && n_subs > 1).then(|| crate::data_rtx::DataRtx::new(n_subs, m.stale_loss_cnt))
+                (m.data_rtx && n_subs > 1).then(|| crate::flow::DataRtx::new(n_subs, m.stale_loss_cnt))
             },
             data,
             rx: DataReceiver::new(buf_segs),

@@ -5,6 +5,9 @@
 //! application and its statistics. A single-path flow is a connection with one
 //! subflow, and then every DSN equals its subflow sequence number.
 
+mod data_rtx;
+pub use data_rtx::DataRtx;
+
 use crate::app::Application;
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::metrics::RttStats;
@@ -49,7 +52,7 @@ pub const COUNTERS: &[Counter] = &[
     ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
     ("fast_recoveries", |s| s.snd.stats.recoveries),
     ("dsacks", |s| s.snd.stats.dsacks),
-    // MPTCP's stale subflows (`tcp.data_rtx`, data_rtx.rs; Linux's MPTcpExtSubflowStale).
+    // MPTCP's stale subflows (`tcp.data_rtx`, flow/data_rtx.rs; Linux's MPTcpExtSubflowStale).
     ("stale_marks", |s| s.stale_marks),
 ];
 
@@ -94,7 +97,7 @@ pub struct Subflow {
     /// When its last data segment reached the receiver: the end of the window its
     /// counters cover once it has stopped (segments in flight still arrive).
     pub last_arrival: Nanos,
-    /// Marked stale by the connection's retransmission timer (data_rtx.rs): the
+    /// Marked stale by the connection's retransmission timer (flow/data_rtx.rs): the
     /// scheduler leaves it alone until an ACK arrives on it (`set_stale`); and how often.
     pub stale: bool,
     pub stale_marks: u64,
@@ -150,8 +153,8 @@ pub struct Flow {
     /// was last penalized.
     pub opp_dsn: Option<u64>,
     pub penalized_at: Vec<Nanos>,
-    /// MPTCP's connection-level retransmission timer (`tcp.data_rtx`, data_rtx.rs).
-    pub data_rtx: Option<crate::data_rtx::DataRtx>,
+    /// MPTCP's connection-level retransmission timer (`tcp.data_rtx`, flow/data_rtx.rs).
+    pub data_rtx: Option<DataRtx>,
     pub data: DataSender,
     pub rx: DataReceiver,
     pub start: Nanos,

@@ -4,7 +4,6 @@ pub mod build;
 pub mod cc_record;
 pub mod config;
 pub mod conn;
-pub mod data_rtx;
 pub mod engine;
 pub mod event_log;
 pub mod flow;

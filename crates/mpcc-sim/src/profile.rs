@@ -239,7 +239,7 @@ pub struct Mechanisms {
     /// them: undo of spurious retransmissions, RACK's reordering window.
     pub dsack: bool,
     /// MPTCP's connection-level retransmission timer and stale subflows (upstream
-    /// Linux, data_rtx.rs) instead of reinjection at a subflow's timeout.
+    /// Linux, flow/data_rtx.rs) instead of reinjection at a subflow's timeout.
     pub data_rtx: bool,
     /// Expiries of that timer without progress after which a subflow is stale
     /// (Linux's net.mptcp.stale_loss_cnt; 0: never).

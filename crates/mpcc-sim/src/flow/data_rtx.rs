@@ -19,7 +19,7 @@
 //!   all data unacknowledged at the data level is reinjected
 //!   (`__mptcp_retransmit_pending_data`).
 
-use crate::flow::Flow;
+use super::Flow;
 use mpcc_algo::sched::Wake;
 use mpcc_core::Nanos;
 
