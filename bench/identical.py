@@ -23,7 +23,8 @@ a 0 ms link plus a dumbbell whose access links have no delay (zero-delay hops), 
 400 Reno flows (a run large enough for the radix heap). Long
 scenarios are cut to `MAX_S` simulated seconds (the same cut on both sides).
 `--every-file` adds every scenario file under `scenarios/` (all the reproductions'
-inputs), the check behind refactors that must not move any result (issue 12).
+inputs, each in its paper's TCP profile as `mpcc reproduce` runs it), the check behind
+refactors that must not move any result (issue 12).
 
 A change that adds data (a new summary counter or column) names it with `--new NAME`:
 summary fields of that name (flows, subflows, links) are left out of the summary
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import hashlib
 import json
 import sys
@@ -49,9 +51,28 @@ S = 1_000_000_000
 
 
 def _toml(rel: str) -> dict:
-    from mpcc.scenario import load
+    """A scenario file's configuration; a file a paper's experiments run is taken in
+    that paper's TCP profile unless it names one, as `mpcc reproduce` runs it."""
+    import tomllib
 
-    return load(ROOT / "scenarios" / rel).to_config()
+    from mpcc.scenario import Scenario, load
+
+    path = ROOT / "scenarios" / rel
+    profile = _paper_profiles().get(path.resolve())
+    if profile is None:
+        return load(path).to_config()
+    data = tomllib.loads(path.read_text())
+    data.setdefault("tcp", {}).setdefault("profile", profile)
+    return Scenario.from_dict(data, path.parent).to_config()
+
+
+@functools.cache
+def _paper_profiles() -> dict:
+    """The TCP profile of every scenario file a paper's experiments run."""
+    from mpcc import papers
+
+    return {Path(exp.scenario).resolve(): paper.tcp_profile
+            for paper in papers.all_papers() for exp in paper.experiments if not isinstance(exp.scenario, dict)}
 
 
 def _paced_with_captures() -> dict:
