@@ -53,16 +53,18 @@ def test_noda_ito_quick_ramp_keeps_every_joiner_inside_the_run():
         assert sum(f.get("start_ns", 0) == 0 for f in flows) == 1 + 2 * 10
 
 
-def _run_one(exp, variant_name):
+def _run_one(exp, variant_name, paper):
+    """One quick run of a variant, in the paper's TCP profile as `mpcc reproduce` runs it."""
     variant = next(v for v in exp.variants if v.name == variant_name)
     data, base = load_scenario_data(exp.scenario)
+    data.setdefault("tcp", {}).setdefault("profile", paper.PAPER.tcp_profile)
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     result = mpcc.run(mpcc.Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
     return result, variant
 
 
 def test_noda_ito_env4_run_measures_the_connection():
-    result, variant = _run_one(noda_ito.ENV_EXPERIMENTS[3], "Proposal")
+    result, variant = _run_one(noda_ito.ENV_EXPERIMENTS[3], "Proposal", noda_ito)
     row = noda_ito.run_metrics(result, variant)
     assert result.config["flows"][0]["cc"] == "noda_ito"
     # Base RTTs 200 ms and 100 ms (one-way delays both ways): the connection's RTT mean lies between.
@@ -76,7 +78,7 @@ def test_noda_ito_env4_run_measures_the_connection():
 
 
 def test_cdd_constant_run_measures_blocks_and_storage():
-    result, variant = _run_one(cdd.EXPERIMENTS[0], cdd.CDD)
+    result, variant = _run_one(cdd.EXPERIMENTS[0], cdd.CDD, cdd)
     assert result.config["flows"][0]["scheduler"] == "cdd"
     row = cdd.run_metrics(result, variant)
     assert row["capacity_bps"] == pytest.approx(6e6 * 1450 / 1502, rel=1e-3)

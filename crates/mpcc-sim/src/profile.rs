@@ -12,7 +12,8 @@
 //! - `rfc`: the textbook sender mpcc had before profiles: RFC 6675 SACK recovery,
 //!   RFC 6298 timeouts, no pacing, no RACK, no undo, an ACK for every segment.
 //! - `linux`: a stock Linux 6.x sender with the default qdisc (pfifo_fast/fq_codel,
-//!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs, CUBIC's HyStart. The host's
+//!   so unpaced): RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs, CUBIC's HyStart,
+//!   MPTCP's connection-level retransmission and stale subflows. The host's
 //!   NIC with TCP Small Queues is a switch of its own (`nic_backpressure`).
 //! - `ns3`: ns-3 3.44's TcpSocketBase defaults: classic three-duplicate-ACK loss
 //!   detection, PRR (counted as ns-3's TcpPrrRecovery does), delayed ACKs every
@@ -111,9 +112,9 @@ impl Profile {
                 host_jitter_ns: 0,
                 sack_blocks: 3, // beside timestamps (tcp_build_sack)
                 dsack: true,    // tcp_dsack = 1
-                // Upstream MPTCP's connection-level timer and stale subflows are
-                // opt-in until the reproductions are re-run with them (docs/mptcp.md).
-                data_rtx: false,
+                // Upstream MPTCP's connection-level timer and stale subflows
+                // (mptcp_retransmit_timer, mptcp_pm_subflow_chk_stale; docs/mptcp.md).
+                data_rtx: true,
                 stale_loss_cnt: 4, // net.mptcp.stale_loss_cnt
                 sack_growth: true, // tcp_cong_avoid gets every delivered segment, SACKed ones too
                 ack_counting: false,
