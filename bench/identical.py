@@ -53,25 +53,23 @@ S = 1_000_000_000
 def _toml(rel: str) -> dict:
     """A scenario file's configuration; a file a paper's experiments run is taken in
     that paper's TCP profile unless it names one, as `mpcc reproduce` runs it."""
-    import tomllib
-
+    from mpcc.reproduce.plan import paper_scenario_data
     from mpcc.scenario import Scenario, load
 
     path = ROOT / "scenarios" / rel
-    profile = _paper_profiles().get(path.resolve())
-    if profile is None:
+    paper = _papers_by_file().get(path.resolve())
+    if paper is None:
         return load(path).to_config()
-    data = tomllib.loads(path.read_text())
-    data.setdefault("tcp", {}).setdefault("profile", profile)
-    return Scenario.from_dict(data, path.parent).to_config()
+    data, base = paper_scenario_data(paper, path)
+    return Scenario.from_dict(data, base).to_config()
 
 
 @functools.cache
-def _paper_profiles() -> dict:
-    """The TCP profile of every scenario file a paper's experiments run."""
+def _papers_by_file() -> dict:
+    """The paper whose experiments run each scenario file."""
     from mpcc import papers
 
-    return {Path(exp.scenario).resolve(): paper.tcp_profile
+    return {Path(exp.scenario).resolve(): paper
             for paper in papers.all_papers() for exp in paper.experiments if not isinstance(exp.scenario, dict)}
 
 

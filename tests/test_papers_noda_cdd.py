@@ -10,7 +10,7 @@ import pytest
 
 import mpcc
 from mpcc.papers import cdd, load, noda_ito
-from mpcc.reproduce.plan import apply_overrides, load_scenario_data, plan
+from mpcc.reproduce.plan import apply_overrides, load_scenario_data, paper_scenario_data, plan
 
 # The claims the project listed from the two papers (Noda & Ito; Tao & Yan; docs/references.md).
 SEEDS_CLAIMS = {
@@ -56,8 +56,7 @@ def test_noda_ito_quick_ramp_keeps_every_joiner_inside_the_run():
 def _run_one(exp, variant_name, paper):
     """One quick run of a variant, in the paper's TCP profile as `mpcc reproduce` runs it."""
     variant = next(v for v in exp.variants if v.name == variant_name)
-    data, base = load_scenario_data(exp.scenario)
-    data.setdefault("tcp", {}).setdefault("profile", paper.PAPER.tcp_profile)
+    data, base = paper_scenario_data(paper.PAPER, exp.scenario)
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     result = mpcc.run(mpcc.Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
     return result, variant

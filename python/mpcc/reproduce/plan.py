@@ -34,6 +34,14 @@ def load_scenario_data(source) -> tuple[dict, Path]:
         return tomllib.load(f), path.parent
 
 
+def paper_scenario_data(paper: Paper, source) -> tuple[dict, Path]:
+    """`load_scenario_data` in the paper's TCP profile unless the scenario names one:
+    how every run of a reproduction starts."""
+    data, base = load_scenario_data(source)
+    data.setdefault("tcp", {}).setdefault("profile", paper.tcp_profile)
+    return data, base
+
+
 def apply_overrides(data: dict, overrides: dict) -> dict:
     """A copy of `data` with each dotted path set (list items by index: `flows.0.cc`)."""
     data = copy.deepcopy(data)
@@ -59,8 +67,7 @@ def plan(paper: Paper, quick: bool, version: str) -> list[RunSpec]:
 
     specs = []
     for exp in paper.experiments:
-        base, base_dir = load_scenario_data(exp.scenario)
-        base.setdefault("tcp", {}).setdefault("profile", paper.tcp_profile)
+        base, base_dir = paper_scenario_data(paper, exp.scenario)
         for variant in exp.variants:
             data = apply_overrides(base, variant.overrides)
             if quick:

@@ -27,7 +27,7 @@ use mpcc_core::Nanos;
 const RTO_MIN: Nanos = 200_000_000;
 /// What one expiry re-sends: a data fragment of the MPTCP socket's send queue
 /// (bulk writes fill 32 KB page fragments).
-pub const FRAGMENT_BYTES: u64 = 32 * 1024;
+const FRAGMENT_BYTES: u64 = 32 * 1024;
 
 /// The timer's state for one connection, and each subflow's count of expiries
 /// without progress.
@@ -53,11 +53,6 @@ struct Progress {
 impl DataRtx {
     pub fn new(subflows: usize, stale_loss_cnt: u32) -> DataRtx {
         DataRtx { at: None, wake: Wake::default(), stale_loss_cnt, subs: vec![Progress::default(); subflows] }
-    }
-
-    /// Expiries without progress of each subflow (for tests and traces).
-    pub fn stale_counts(&self) -> Vec<u32> {
-        self.subs.iter().map(|p| p.count).collect()
     }
 }
 
