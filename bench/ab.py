@@ -40,7 +40,9 @@ def reno_flows(n: int) -> dict:
     """n Reno flows of 10 Mbit/s each: one bottleneck of n x 10 Mbit/s, 10 s."""
     flows = [{"name": f"f{i}", "cc": "reno", "app": {"kind": "bulk"}, "path": [0], "start_ns": (i % 100) * MS}
              for i in range(n)]
-    bdp_packets = max(100, n * 10_000_000 * 40 // MS // 1000 // 12_000)
+    # One bandwidth-delay product of buffer: n x 10 Mbit/s x 40 ms / 12 000 bits per
+    # packet. (Until 2026-11-26 the integer divisions made this 100 packets whatever n.)
+    bdp_packets = max(100, n * 10_000_000 * 40 // 1000 // 12_000)
     return {"duration_ns": 10 * S, "seed": 1, "sample_interval_ns": 0,
             "links": [link("bottleneck", n * 10e6, 20, bdp_packets)], "flows": flows}
 
