@@ -230,6 +230,20 @@ def test_out_of_range_and_mistyped_values_name_the_users_field(old, new, field, 
         assert w in message, message
 
 
+def test_every_problem_of_one_table_gets_its_own_line():
+    """A member's table with several bad values (an application, a queue) names each
+    one, not just the first; a bound that is itself refused reads "above"."""
+    text = BASE.replace('path = ["bottleneck"]', 'path = ["bottleneck"]\n'
+                        'app = { kind = "vbr", fps = 0, cv = 11, rate = "1Mbps", colour = 1 }', 1)
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_toml(text).to_config()
+    assert err.value.problems == [
+        "flows[0].app.colour: unknown field; allowed: kind, fps, trace, loop_trace, rate, cv, startup, rebuffer",
+        "flows[0].app.fps: 0 is too small; allowed: above 0, at most 10000",
+        "flows[0].app.cv: 11 is too large; allowed: 0 to 10",
+    ]
+
+
 def test_initial_rto_of_zero_is_impossible():
     with pytest.raises(ScenarioError, match=r"^flows\[0\]\.tcp\.(min|initial)_rto: "):
         Scenario.from_toml(BASE.replace('path = ["bottleneck"]', 'path = ["bottleneck"]\ntcp = { initial_rto = "0ms" }'))

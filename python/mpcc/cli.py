@@ -414,7 +414,8 @@ def cmd_list(args) -> int:
                 d, u = p["choices"][int(d)], "text"
             elif u == "distribution" and d is not None:
                 d, u = f"fixed {shown(d, p['of'])}", "text"
-            what = allowed(p) or f"{shown(p['min'], u)} to {shown(p['max'], u)}"
+            what = allowed(p) or (f"above {shown(p['min'], u)}, at most {shown(p['max'], u)}" if p.get("open_min")
+                                  else f"{shown(p['min'], u)} to {shown(p['max'], u)}")
             print(f"{indent}{user_name(p)} = {d if u == 'text' else shown(d, u)} ({what}): {p['help']}")
 
     algos = registry["cc"]

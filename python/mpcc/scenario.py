@@ -125,11 +125,14 @@ def _shown(v, unit: str) -> str:
     return str(int(v)) if unit == "whole" else f"{v:g}"
 
 
-def _range(low, high, unit: str) -> str:
-    """`low to high` in the unit's words ("1 to 1000000 bytes")."""
+def _range(low, high, unit: str, open_min: bool = False) -> str:
+    """`low to high` in the unit's words ("1 to 1000000 bytes"); "above low, at most
+    high" where `low` itself is not allowed."""
     if unit == "size":
-        return f"{int(low)} to {int(high)} bytes"
-    return f"{_shown(low, unit)} to {_shown(high, unit)}"
+        low, high = f"{int(low)}", f"{int(high)} bytes"
+    else:
+        low, high = _shown(low, unit), _shown(high, unit)
+    return f"above {low}, at most {high}" if open_min else f"{low} to {high}"
 
 
 def _unit_error(msg: str, field: str | None = None):
@@ -137,10 +140,28 @@ def _unit_error(msg: str, field: str | None = None):
 
 
 def _located(err: PydanticCustomError, field: str) -> PydanticCustomError:
-    """`err` at `field` (before the field it names inside, if any: `think` + `.shape`)."""
-    inner = (err.context or {}).get("field")
+    """`err` at `field` (before the field it names inside, if any: `think` + `.shape`),
+    and so the problems it carries in `more`."""
+    ctx = _located_ctx(err.context or {}, field)
+    if "more" in ctx:
+        ctx["more"] = [(kind, _located_ctx(c, field)) for kind, c in ctx["more"]]
+    return PydanticCustomError(err.type, "{msg}", ctx)
+
+
+def _located_ctx(ctx: dict, field: str) -> dict:
+    inner = ctx.get("field")
     at = field if inner is None else f"{field}{'' if inner.startswith('[') else '.'}{inner}"
-    return PydanticCustomError(err.type, "{msg}", {**(err.context or {}), "field": at})
+    return {**ctx, "field": at}
+
+
+def _all(errors: list[PydanticCustomError]) -> PydanticCustomError:
+    """One error standing for several (a validator raises one): the first, with the
+    others in its context's `more`, which `_to_scenario_error` lists line by line."""
+    first, rest = errors[0], errors[1:]
+    if not rest:
+        return first
+    return PydanticCustomError(first.type, "{msg}", {**(first.context or {}),
+                                                     "more": [(e.type, dict(e.context or {})) for e in rest]})
 
 
 def _scalar(raw, unit: str):
@@ -171,17 +192,18 @@ def _scalar(raw, unit: str):
 
 def _in_range(value, p: dict, unit: str | None = None) -> None:
     low, high, unit = p["min"], p["max"], unit or p["unit"]
-    if value < low:
+    open_min = p.get("open_min", False)
+    if value < low or (open_min and value == low):
         if value <= 0 < low:
             # A duration's least value (1 ns) says less than "positive".
             least = "a positive duration" if unit == "duration" else f"at least {_shown(low, unit)}"
             msg = f"{_shown(value, unit)} must be positive; allowed: {least}"
         else:
-            msg = f"{_shown(value, unit)} is too small; allowed: {_range(low, high, unit)}"
+            msg = f"{_shown(value, unit)} is too small; allowed: {_range(low, high, unit, open_min)}"
         raise PydanticCustomError("range", "{msg}", {"msg": msg})
     if value > high:
         raise PydanticCustomError("range", "{msg}", {
-            "msg": f"{_shown(value, unit)} is too large; allowed: {_range(low, high, unit)}"})
+            "msg": f"{_shown(value, unit)} is too large; allowed: {_range(low, high, unit, open_min)}"})
 
 
 def _value(raw, p: dict):
@@ -271,10 +293,10 @@ def _table(family: str, data, of: str | None = None) -> tuple[str, dict]:
     if not isinstance(kind, str) or kind not in entries:
         raise PydanticCustomError("kind", "{msg}", {"msg": f"unknown kind {_show(kind)}; allowed: {allowed}"})
     params = _user_names(entries[kind])
-    for key in data:
-        if key != "kind" and key not in params:
-            raise PydanticCustomError("unknown_field", "{msg}", {
-                "msg": f"unknown field; allowed: {', '.join(['kind', *params])}", "field": key})
+    # Every unknown field and every bad value, each on its own line.
+    problems = [PydanticCustomError("unknown_field", "{msg}", {
+                    "msg": f"unknown field; allowed: {', '.join(['kind', *params])}", "field": key})
+                for key in data if key != "kind" and key not in params]
     values = {}
     for user, p in params.items():
         if user in data:
@@ -283,7 +305,9 @@ def _table(family: str, data, of: str | None = None) -> tuple[str, dict]:
             try:
                 values[p["name"]] = _value(data[user], p)
             except PydanticCustomError as e:
-                raise _located(e, user) from None
+                problems.append(_located(e, user))
+    if problems:
+        raise _all(problems)
     names = {p["name"]: user for user, p in params.items()}
     if family in ("capacity", "app"):
         _checked_by_rust(family, kind, values, names, table=True)
@@ -1105,7 +1129,12 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
 
 
 def _to_scenario_error(err: ValidationError, data) -> ScenarioError:
-    problems = list(dict.fromkeys(_problem(e, data) for e in err.errors(include_url=False)))
+    errors = []
+    for e in err.errors(include_url=False):
+        errors.append(e)
+        # The other problems of the same table (`_all`), at the same place.
+        errors += [{**e, "type": kind, "ctx": ctx} for kind, ctx in (e.get("ctx") or {}).get("more", ())]
+    problems = list(dict.fromkeys(_problem(e, data) for e in errors))
     (field, message), more = problems[0], problems[1:]
     return ScenarioError(field, message, tuple(f"{f}: {m}" if f else m for f, m in more))
 

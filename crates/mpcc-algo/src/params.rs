@@ -11,6 +11,7 @@ pub const INIT_CWND: ParamInfo = ParamInfo {
     min: 1.0,
     max: 1000.0,
     help: "initial congestion window in segments (RFC 6928)",
+    open_min: false,
 };
 
 /// A controller's builder: `p` yields a parameter's value or default (checked).

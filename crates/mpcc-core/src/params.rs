@@ -24,9 +24,10 @@ impl Params {
     }
 }
 
-/// A tunable parameter: name, default, allowed closed range, meaning. A default
-/// of NaN means "none": the parameter may be left unset, and the member's
-/// builder says whether it must be given.
+/// A tunable parameter: name, default, allowed range, meaning. A default of NaN
+/// means "none": the parameter may be left unset, and the member's builder says
+/// whether it must be given. The range is closed unless `open_min` (a rate or a
+/// probability that must be above 0: "above min, at most max").
 #[derive(Clone, Copy, Debug)]
 pub struct ParamInfo {
     pub name: &'static str,
@@ -34,11 +35,32 @@ pub struct ParamInfo {
     pub min: f64,
     pub max: f64,
     pub help: &'static str,
+    pub open_min: bool,
+}
+
+impl ParamInfo {
+    /// The same parameter with `min` itself not allowed.
+    pub const fn above_min(mut self) -> ParamInfo {
+        self.open_min = true;
+        self
+    }
+    /// Whether `v` is in the allowed range.
+    pub fn allows(&self, v: f64) -> bool {
+        v.is_finite() && v <= self.max && (v > self.min || (v == self.min && !self.open_min))
+    }
+    /// The allowed range in words: "0 to 1", "above 0, at most 1".
+    pub fn range_text(&self) -> String {
+        if self.open_min {
+            format!("above {}, at most {}", self.min, self.max)
+        } else {
+            format!("{} to {}", self.min, self.max)
+        }
+    }
 }
 
 /// A `ParamInfo` in one line, for the registry tables.
 pub const fn param(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> ParamInfo {
-    ParamInfo { name, default, min, max, help }
+    ParamInfo { name, default, min, max, help, open_min: false }
 }
 
 /// What a parameter's number means, so that the front end can take it in the
@@ -222,8 +244,8 @@ impl Info {
             if !self.unit(k).is_number() {
                 continue; // given; its value is the builder's to check
             }
-            if !v.is_finite() || v < p.min || v > p.max {
-                return Err(Problem::at(k, format!("{v}; allowed: {} to {}", p.min, p.max)));
+            if !p.allows(v) {
+                return Err(Problem::at(k, format!("{v}; allowed: {}", p.range_text())));
             }
             if matches!(self.unit(k), Unit::Whole | Unit::Flag | Unit::Duration | Unit::Size | Unit::Choice(_)) && v.fract() != 0.0 {
                 return Err(Problem::at(k, format!("{v}; allowed: a whole number")));
@@ -288,6 +310,16 @@ mod tests {
         assert_eq!(e.line("p"), "p.n: required with a above 1.5");
         assert!(INFO.check("thing", &Params::new().with("a", 2.0).with("n", 3.0)).is_ok());
         assert!(INFO.check("thing", &Params::new().with("a", f64::NAN)).is_err());
+    }
+
+    #[test]
+    fn an_open_lower_bound_refuses_the_bound_itself() {
+        const P: Info = Info::new("p", "", "", &[param("rate", f64::NAN, 0.0, 1.0, "").above_min()]);
+        let e = P.check("q", &Params::new().with("rate", 0.0)).unwrap_err();
+        assert_eq!(e.line(""), "rate: 0; allowed: above 0, at most 1");
+        assert!(P.check("q", &Params::new().with("rate", 1e-300)).is_ok());
+        assert!(P.check("q", &Params::new().with("rate", 1.0)).is_ok());
+        assert!(INFO.check("q", &Params::new().with("a", 0.0)).is_ok(), "closed by default");
     }
 
     #[test]

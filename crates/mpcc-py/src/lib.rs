@@ -103,6 +103,7 @@ fn entry<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
             pd.set_item("default", (!p.default.is_nan()).then_some(p.default))?;
             pd.set_item("min", p.min)?;
             pd.set_item("max", p.max)?;
+            pd.set_item("open_min", p.open_min)?;
             pd.set_item("help", p.help)?;
             let unit = info.unit(p.name);
             pd.set_item("unit", unit.name())?;

@@ -31,6 +31,7 @@ const INTERVAL: ParamInfo = ParamInfo {
     min: 0.001,
     max: 10.0,
     help: "CoDel interval in seconds: the wait after the first action, divided by sqrt(count) after each further one",
+    open_min: false,
 };
 const MIN_ON: ParamInfo = ParamInfo {
     name: "min_on",
@@ -38,6 +39,7 @@ const MIN_ON: ParamInfo = ParamInfo {
     min: 1.0,
     max: 1024.0,
     help: "subflows never turned off below this many",
+    open_min: false,
 };
 
 pub const PARAMS: &[ParamInfo] = &[INTERVAL, MIN_ON];

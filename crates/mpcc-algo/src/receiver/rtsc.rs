@@ -36,17 +36,19 @@ const UPDATE: ParamInfo = ParamInfo {
     min: 0.001,
     max: 10.0,
     help: "EstimateSubflowPath's delta t: seconds between window, rate, capacity and stream-rate updates",
+    open_min: false,
 };
 const ALPHA: ParamInfo =
-    ParamInfo { name: "alpha", default: 0.5, min: 0.0, max: 0.99, help: "EWMA weight of the old window estimate" };
+    ParamInfo { name: "alpha", default: 0.5, min: 0.0, max: 0.99, help: "EWMA weight of the old window estimate", open_min: false };
 const BETA: ParamInfo =
-    ParamInfo { name: "beta", default: 0.5, min: 0.0, max: 0.99, help: "EWMA weight of the old rate estimates" };
+    ParamInfo { name: "beta", default: 0.5, min: 0.0, max: 0.99, help: "EWMA weight of the old rate estimates", open_min: false };
 const QUEUE_FRAC: ParamInfo = ParamInfo {
     name: "queue_frac",
     default: 0.2,
     min: 0.0,
     max: 10.0,
     help: "the capacity is taken from the rate while the RTT exceeds T_p by this fraction (the path queues)",
+    open_min: false,
 };
 const CA: ParamInfo = ParamInfo {
     name: "ca",
@@ -54,6 +56,7 @@ const CA: ParamInfo = ParamInfo {
     min: 0.0,
     max: 10.0,
     help: "C_a of Kingman's send-buffer bound (3.1) in the objective of (3.10)",
+    open_min: false,
 };
 
 pub const PARAMS: &[ParamInfo] = &[UPDATE, ALPHA, BETA, QUEUE_FRAC, CA];

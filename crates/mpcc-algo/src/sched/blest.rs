@@ -12,6 +12,7 @@ pub const LAMBDA: ParamInfo = ParamInfo {
     min: 0.0,
     max: 100.0,
     help: "BLEST's scaling factor of the fast subflow's estimated sending (0: never wait, as minrtt)",
+    open_min: false,
 };
 
 pub const INFO: Info = Info::new(

@@ -12,6 +12,7 @@ pub const BETA: ParamInfo = ParamInfo {
     min: 0.0,
     max: 10.0,
     help: "ECF's hysteresis: keep waiting for the fast subflow while it is up to (1 + beta) times better",
+    open_min: false,
 };
 
 pub const INFO: Info = Info::new(

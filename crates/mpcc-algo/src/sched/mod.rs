@@ -143,6 +143,7 @@ pub const OPPORTUNISTIC: ParamInfo = ParamInfo {
     min: 0.0,
     max: 1.0,
     help: "1: re-send the data blocking the receive window on a subflow with space (Raiciu et al. 2012)",
+    open_min: false,
 };
 
 /// Penalization (same paper): the subflow that held the blocking data halves its
@@ -153,6 +154,7 @@ pub const PENALIZE: ParamInfo = ParamInfo {
     min: 0.0,
     max: 1.0,
     help: "1: halve the window of the subflow that held the data blocking the receive window, once per RTT",
+    open_min: false,
 };
 
 /// A member's type in the enum: itself, or the type given (a `Box` keeps a large

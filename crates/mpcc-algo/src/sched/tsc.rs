@@ -30,6 +30,7 @@ pub const D_SEND: ParamInfo = ParamInfo {
     min: 1e-3,
     max: 100.0,
     help: "TSC's send-buffer delay threshold d_thr^send, s (thesis 2.16; 0.1 in section 2.5)",
+    open_min: false,
 };
 pub const D_NET: ParamInfo = ParamInfo {
     name: "d_net",
@@ -37,6 +38,7 @@ pub const D_NET: ParamInfo = ParamInfo {
     min: 1e-3,
     max: 100.0,
     help: "TSC's network-delay threshold d_thr^net, s (thesis 2.15; 0.1 to 0.5 in section 2.5)",
+    open_min: false,
 };
 pub const SLOT: ParamInfo = ParamInfo {
     name: "slot",
@@ -44,6 +46,7 @@ pub const SLOT: ParamInfo = ParamInfo {
     min: 0.0,
     max: 100.0,
     help: "TSC's time slot Delta t, s; 0 (default): slot_fraction x the smallest minimum RTT (the thesis: Delta t << RTT)",
+    open_min: false,
 };
 pub const SLOT_FRACTION: ParamInfo = ParamInfo {
     name: "slot_fraction",
@@ -51,6 +54,7 @@ pub const SLOT_FRACTION: ParamInfo = ParamInfo {
     min: 0.001,
     max: 10.0,
     help: "with slot = 0, Delta t as a fraction of the smallest subflow minimum RTT",
+    open_min: false,
 };
 pub const DRAIN_BACKLOG: ParamInfo = ParamInfo {
     name: "drain_backlog",
@@ -58,6 +62,7 @@ pub const DRAIN_BACKLOG: ParamInfo = ParamInfo {
     min: 0.0,
     max: 1.0,
     help: "0: T = f + 1/d_send (thesis 2.16); 1: T = f + (1 + b)/d_send, b the unsent backlog in packets (an addition)",
+    open_min: false,
 };
 /// Slot length before any subflow has an RTT sample (automatic slot only).
 pub const FIRST_SLOT_S: f64 = 0.01;
@@ -67,6 +72,7 @@ pub const X_MIN: ParamInfo = ParamInfo {
     min: 0.0,
     max: 1e12,
     help: "TSC's floor x^min of every subflow's allocated rate, bit/s, so every path stays measured (2.14)",
+    open_min: false,
 };
 
 /// One slot's decision, for tests and the docs.

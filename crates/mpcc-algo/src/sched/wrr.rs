@@ -13,7 +13,7 @@ use mpcc_core::params::Info;
 use mpcc_core::Nanos;
 
 const fn weight(name: &'static str, help: &'static str) -> ParamInfo {
-    ParamInfo { name, default: 1.0, min: 1.0, max: 1000.0, help }
+    ParamInfo { name, default: 1.0, min: 1.0, max: 1000.0, help, open_min: false }
 }
 
 /// Weights of the first four subflows (segments per round; later subflows weigh 1).
@@ -30,6 +30,7 @@ pub const ROUND: ParamInfo = ParamInfo {
     min: 0.0,
     max: 100.0,
     help: "wrr's shortest round, s; 0 (default): a new round as soon as the credits are spent",
+    open_min: false,
 };
 
 pub const INFO: Info = Info::new(

@@ -25,8 +25,8 @@ pub const INFO: Info = Info::new(
     &[
         param("min_th", f64::NAN, 0.0, MAX_WHOLE, "average queue (packets) where early drops start"),
         param("max_th", f64::NAN, 0.0, MAX_WHOLE, "average queue (packets) where the drop probability reaches max_p"),
-        param("max_p", f64::NAN, 0.0, 1.0, "drop probability at max_th (above 0)"),
-        param("weight", f64::NAN, 0.0, 1.0, "EWMA weight of the average queue (above 0)"),
+        param("max_p", f64::NAN, 0.0, 1.0, "drop probability at max_th").above_min(),
+        param("weight", f64::NAN, 0.0, 1.0, "EWMA weight of the average queue").above_min(),
         param("gentle", 0.0, 0.0, 1.0, "true: the probability rises to 1 between max_th and 2 max_th"),
         param("limit", f64::NAN, 1.0, MAX_WHOLE, "hard buffer limit in packets"),
         param("mean_pktsize", 1500.0, 1.0, 65000.0, "packet size assumed while the queue is idle (ns-2's mean_pktsize)"),
@@ -38,11 +38,6 @@ pub const INFO: Info = Info::new(
 fn thresholds(a: &Args) -> Result<(), Problem> {
     let p = |k: &str| a.get(k);
     need(a, &["min_th", "max_th", "max_p", "weight", "limit"])?;
-    for k in ["max_p", "weight"] {
-        if p(k) <= 0.0 {
-            return Err(Problem::at(k, format!("{}; allowed: above 0, at most 1", p(k))));
-        }
-    }
     if p("min_th") >= p("max_th") {
         return Err(Problem::at("min_th", "min_th must be below max_th"));
     }

@@ -51,7 +51,7 @@ pub const VBR: Info = Info::new(
     "frames at `fps`, sizes from a `trace` file or log-normal around `rate` (`cv`); played back",
     super::DOC,
     &[
-        param("fps", f64::NAN, 0.0, 10_000.0, "frames per second (above 0)"),
+        param("fps", f64::NAN, 0.0, 10_000.0, "frames per second").above_min(),
         param("trace", f64::NAN, 0.0, 0.0, "frame-size file, one size in bytes per line (or rate)"),
         param("loop_trace", 1.0, 0.0, 1.0, "replay the trace from the start when it ends (false: the stream ends)"),
         param("rate_bps", f64::NAN, 1.0, MAX_RATE, "mean rate of log-normal frame sizes (or trace)"),
@@ -72,10 +72,6 @@ pub const VBR: Info = Info::new(
 
 fn vbr_rule(p: &Args) -> Result<(), Problem> {
     need(p, &["fps"])?;
-    let fps = p.get("fps");
-    if fps <= 0.0 {
-        return Err(Problem::at("fps", format!("{fps} is out of range; allowed: above 0, at most 10000 frames per second")));
-    }
     if p.given("trace") == p.given("rate_bps") {
         let msg = "give exactly one of trace = \"frames.txt\" (frame sizes) or rate = \"2Mbps\" (log-normal frame sizes)";
         return Err(Problem::at("trace", msg));
@@ -181,7 +177,7 @@ impl Stream {
     pub fn vbr(c: &VbrConfig, env: AppEnv) -> Result<Stream, String> {
         let f = env.field;
         if !(c.fps.is_finite() && c.fps > 0.0 && c.fps <= 10_000.0) {
-            return Err(format!("{}: {}; allowed: (0, 10000] frames per second", f("app.fps"), c.fps));
+            return Err(format!("{}: {}; allowed: above 0, at most 10000 frames per second", f("app.fps"), c.fps));
         }
         let source = match (&c.trace, c.rate_bps) {
             (Some(path), None) => Source::Trace { sizes: read_frame_trace(path)?, next: 0, looping: c.loop_trace },
