@@ -71,10 +71,13 @@ $(STAMP_DEPS): pyproject.toml | $(PY)
 	                            '--disable-pip-version-check', 'maturin>=1.5,<2', 'pytest', *deps]))"
 	@touch $@
 
+# The stamp takes the time the build started, so a source edited during the build is
+# newer than it and the next `make` builds again.
 $(STAMP_BUILD): $(STAMP_DEPS) $(RUST_SOURCES)
+	@touch $@.started
 	VIRTUAL_ENV=$(CURDIR)/$(VENV) $(VENV)/bin/maturin develop --release
 	cargo build --release -p mpcc-emu
-	@touch $@
+	@mv $@.started $@
 
 clean:
 	rm -rf results $(STAMP_DEPS) $(STAMP_BUILD)

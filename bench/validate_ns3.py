@@ -6,6 +6,7 @@ aggregate goodput (bytes delivered to the receiving applications over the whole 
 within 10 %) and the mean RTT (per-flow means weighted by delivered bytes, within 15 %).
 ns-3 is configured to run the same algorithms as mpcc (RFC 6675 recovery without PRR,
 CUBIC without HyStart; see common.NS3_ALIGN); `--ns3-defaults` keeps ns-3's own.
+The random-loss checks compare means over five seeds of each simulator (RANDOM_CHECKS).
 Prints a table, writes bench/out/validation.json, exits 1 if any check fails.
 docs/validation.md records the numbers and how each side measures RTT.
 
@@ -40,13 +41,42 @@ RECOVERY_CHECKS = [
 ]
 RECOVERY_GOODPUT_TOLERANCE = 0.05
 RECOVERY_RETX_TOLERANCE = 0.25
+# Random loss: the two simulators draw their losses from different generators, so one
+# run of each compares two random draws; these are compared as means over SEEDS runs of
+# each (mpcc's `seed`, ns-3's `--seed` run number). Changed 2026-11-26, after seed 1
+# alone had been compared and loss_5 had missed there (+9.0 %) while its five-seed mean
+# was within the tolerance (docs/validation.md).
+RANDOM_CHECKS = {"ns3_recovery_loss_1", "ns3_recovery_loss_5"}
+SEEDS = range(1, 6)
+
+
+def mean_result(results: list[dict]) -> dict:
+    """The figures of several runs averaged (each field's mean), with the runs kept."""
+    keys = [k for k, v in results[0].items() if isinstance(v, (int, float))]
+    return {**{k: sum(r[k] for r in results) / len(results) for k in keys}, "runs": results}
+
+
+def run_both(name: str, mpcc: str, ns3: str, ns3_defaults: bool, seed: int | None) -> tuple[dict, dict]:
+    config = common.mpcc_config(name)
+    ns3_extra = []
+    if seed is not None:
+        data = json.loads(config.read_text())
+        data["seed"] = seed
+        config = config.with_name(f"{name}_seed{seed}.json")
+        config.write_text(json.dumps(data))
+        ns3_extra = [f"--seed={seed}"]
+    out, *_ = common.run_measured([mpcc, str(config)])
+    m = common.mpcc_result(json.loads(out))
+    out, *_ = common.run_measured([ns3] + common.ns3_args(name, ns3_defaults) + ns3_extra)
+    return m, common.ns3_result(json.loads(out))
 
 
 def check(name: str, mpcc: str, ns3: str, ns3_defaults: bool) -> dict:
-    out, *_ = common.run_measured([mpcc, str(common.mpcc_config(name))])
-    m = common.mpcc_result(json.loads(out))
-    out, *_ = common.run_measured([ns3] + common.ns3_args(name, ns3_defaults))
-    n = common.ns3_result(json.loads(out))
+    if name in RANDOM_CHECKS:
+        pairs = [run_both(name, mpcc, ns3, ns3_defaults, seed) for seed in SEEDS]
+        m, n = mean_result([p[0] for p in pairs]), mean_result([p[1] for p in pairs])
+    else:
+        m, n = run_both(name, mpcc, ns3, ns3_defaults, None)
     goodput_err = m["goodput_bps"] / n["goodput_bps"] - 1
     rtt_err = m["rtt_mean_s"] / n["rtt_mean_s"] - 1
     retx_err = m["retransmissions"] / n["retransmissions"] - 1 if n["retransmissions"] else float(m["retransmissions"] > 0)
@@ -56,6 +86,7 @@ def check(name: str, mpcc: str, ns3: str, ns3_defaults: bool) -> dict:
         ok = abs(goodput_err) <= GOODPUT_TOLERANCE and abs(rtt_err) <= RTT_TOLERANCE
     return {
         "scenario": name,
+        "seeds": list(SEEDS) if name in RANDOM_CHECKS else None,
         "ns3_command": common.ns3_args(name, ns3_defaults),
         "mpcc": m,
         "ns3": n,
@@ -96,9 +127,9 @@ def main() -> int:
             f"{r['scenario'].removeprefix('ns3_dumbbell_'):26} {n['goodput_bps'] / 1e6:11.3f} "
             f"{m['goodput_bps'] / 1e6:11.3f} {r['goodput_rel_diff']:+7.1%} {n['rtt_mean_s'] * 1e3:11.1f} "
             f"{m['rtt_mean_s'] * 1e3:11.1f} {r['rtt_rel_diff']:+7.1%}  "
-            f"{n['bottleneck_drops']:>7d}/{m['bottleneck_drops']:<7d}  "
-            f"{n['retransmissions']:>7d}/{m['retransmissions']:<7d} {n['timeouts']:>6d}/{m['timeouts']:<7d}  "
-            f"{'ok' if r['ok'] else 'FAIL'}"
+            f"{n['bottleneck_drops']:>7.0f}/{m['bottleneck_drops']:<7.0f}  "
+            f"{n['retransmissions']:>7.0f}/{m['retransmissions']:<7.0f} {n['timeouts']:>6.1f}/{m['timeouts']:<7.1f}  "
+            f"{'ok' if r['ok'] else 'FAIL'}" + (f"  (means of seeds {SEEDS[0]}-{SEEDS[-1]})" if r["seeds"] else "")
         )
     failed = [r["scenario"] for r in rows if not r["ok"]]
     print(
