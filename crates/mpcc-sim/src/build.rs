@@ -247,6 +247,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             app,
             rctl,
             rx_acks: Vec::with_capacity(4),
+            rx_decisions: None,
             app_delay: RttStats::new(cfg.exact_percentiles),
             held: 0,
             held_peak: 0,

@@ -173,6 +173,9 @@ pub struct Flow {
     /// to send outside the usual flow (turning a subflow on), for the simulator to send.
     pub rctl: RxController,
     pub rx_acks: Vec<Packet>,
+    /// With the event log on: the controller's decisions since the simulator last
+    /// took them, as (subflow, its next expected segment, action).
+    pub rx_decisions: Option<Vec<(u16, u64, RxAction)>>,
     pub app_delay: RttStats,
     /// Segments held at the receiver waiting for in-order delivery: in the
     /// subflows' reordering buffers plus the connection's.
@@ -437,7 +440,7 @@ impl Flow {
     /// window above its threshold is the first duplicate).
     #[inline]
     fn receiver_control(&mut self, now: Nanos, pkt: &Packet) {
-        let Flow { rctl, subs, rx_acks, rx, .. } = self;
+        let Flow { rctl, subs, rx_acks, rx, rx_decisions, .. } = self;
         let a = {
             let r = &subs[pkt.sub as usize].rcv;
             Arrival {
@@ -453,6 +456,9 @@ impl Flow {
         let app = AppView { delivered: rx.nxt, playback: 0 };
         rctl.on_arrival(&a, &app, &mut |i, action| {
             let rcv = &mut subs[i].rcv;
+            if let Some(d) = rx_decisions {
+                d.push((i as u16, rcv.rcv_nxt, action));
+            }
             match action {
                 RxAction::DupAck => rcv.start_hold(),
                 RxAction::Off => rcv.off = true,
