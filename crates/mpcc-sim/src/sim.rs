@@ -594,6 +594,9 @@ impl Sim {
         let f = &mut self.flows[ack.flow_id()];
         f.stamp(&mut ack);
         let s = &mut f.subs[ack.sub as usize];
+        if let Some(c) = &mut s.ack_clock {
+            c.sent(ack.ts + ack.owd, self.now);
+        }
         match &s.rev {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;
