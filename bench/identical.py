@@ -52,25 +52,36 @@ S = 1_000_000_000
 
 def _toml(rel: str) -> dict:
     """A scenario file's configuration; a file a paper's experiments run is taken in
-    that paper's TCP profile unless it names one, as `mpcc reproduce` runs it."""
+    their TCP profile unless it names one, as `mpcc reproduce` runs it."""
     from mpcc.reproduce.plan import paper_scenario_data
     from mpcc.scenario import Scenario, load
 
     path = ROOT / "scenarios" / rel
-    paper = _papers_by_file().get(path.resolve())
-    if paper is None:
+    found = _experiments_by_file().get(path.resolve())
+    if found is None:
         return load(path).to_config()
-    data, base = paper_scenario_data(paper, path)
+    data, base = paper_scenario_data(*found)
     return Scenario.from_dict(data, base).to_config()
 
 
 @functools.cache
-def _papers_by_file() -> dict:
-    """The paper whose experiments run each scenario file."""
+def _experiments_by_file() -> dict:
+    """A (paper, experiment) that runs each scenario file; the experiments that share
+    a file must share its TCP profile too (else a file would have no one digest)."""
     from mpcc import papers
 
-    return {Path(exp.scenario).resolve(): paper
-            for paper in papers.all_papers() for exp in paper.experiments if not isinstance(exp.scenario, dict)}
+    found = {}
+    for paper in papers.all_papers():
+        for exp in paper.experiments:
+            if isinstance(exp.scenario, dict):
+                continue
+            path = Path(exp.scenario).resolve()
+            if path in found:
+                other = found[path][0].profile_of(found[path][1])[0]
+                if other != paper.profile_of(exp)[0]:
+                    raise ValueError(f"{path}: run in the {other} and the {paper.profile_of(exp)[0]} profile")
+            found.setdefault(path, (paper, exp))
+    return found
 
 
 def _paced_with_captures() -> dict:

@@ -83,3 +83,32 @@ def test_undos_and_probes_are_logged():
     e = result.events
     assert e[e.kind == "undo"]["count"].sum() == f["spurious_timeouts"] + f["undone_recoveries"] > 0
     assert e[e.kind == "probe"]["count"].sum() == f["tlp_probes"]
+
+
+def test_receiver_decisions_are_logged():
+    """A receiver controller's decisions (intentional dup-ACK holds, subflows turned off
+    and on) appear in the log as often as the summary counts them, each `receiver_on`
+    on a subflow that was off, and logging them changes no result."""
+    import tomllib
+    from pathlib import Path
+
+    data = tomllib.loads((Path(__file__).resolve().parents[1] / "scenarios/park/popctl_periodic.toml").read_text())
+    data.update(duration="15s", warmup="0s", sample_interval="0s")
+    data["tcp"].update(profile="linux")
+    plain = mpcc.run(data, plots=False)
+    result = mpcc.run(data, plots=False, event_log=True)
+    assert _without_wall(plain.summary) == _without_wall(result.summary)
+    f = result.summary["flows"]["f"]
+    e = result.events
+    for kind, counter in (("receiver_dupack", "receiver_dupacks"), ("receiver_off", "receiver_offs"),
+                          ("receiver_on", "receiver_ons")):
+        assert len(e[e.kind == kind]) == f[counter], kind
+    assert f["receiver_dupacks"] > 0 and f["receiver_offs"] > 0 and f["receiver_ons"] > 0
+    off = set()
+    for row in e[e.kind.isin(["receiver_off", "receiver_on"])].itertuples():
+        if row.kind == "receiver_off":
+            assert row.subflow not in off
+            off.add(row.subflow)
+        else:
+            assert row.subflow in off
+            off.remove(row.subflow)

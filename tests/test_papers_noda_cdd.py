@@ -56,7 +56,7 @@ def test_noda_ito_quick_ramp_keeps_every_joiner_inside_the_run():
 def _run_one(exp, variant_name, paper):
     """One quick run of a variant, in the paper's TCP profile as `mpcc reproduce` runs it."""
     variant = next(v for v in exp.variants if v.name == variant_name)
-    data, base = paper_scenario_data(paper.PAPER, exp.scenario)
+    data, base = paper_scenario_data(paper.PAPER, exp)
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     result = mpcc.run(mpcc.Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
     return result, variant

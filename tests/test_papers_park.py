@@ -95,6 +95,25 @@ def test_quick_plan_loads_and_stays_small():
     assert kinds == {("popctl", "droptail"), (None, "codel"), (None, "droptail")}
 
 
+def test_the_chapter_3_testbed_runs_linux_the_rest_ns3(tmp_path):
+    """Sec. 3.6.3 ran on a testbed (a Linux MPTCP kernel): the rtsc experiments state the
+    linux profile over the paper's ns3 (ns-3 simulations elsewhere, the ch. 3 model check
+    included); every planned run gets its experiment's profile, the report's setup shows
+    each experiment's profile and why, and the paper's line names the exception."""
+    from mpcc.reproduce.report import _setup
+
+    paper = load("park")
+    profiles = {}
+    for s in plan(paper, quick=True, version="test"):
+        profiles.setdefault(s.experiment, set()).update(f["tcp"]["profile"] for f in s.config["flows"])
+    testbed = {"rtsc", "rtsc_early", "rtsc_series"}
+    assert profiles == {e.name: {"linux"} if e.name in testbed else {"ns3"} for e in paper.experiments}
+    assert "; rtsc, rtsc_early, rtsc_series: linux (sec. 3.6.3 ran on a testbed" in paper.tcp_line()
+    by_name = {e.name: e for e in paper.experiments}
+    assert _setup(paper, by_name["rtsc"], True, tmp_path)["tcp"].startswith("linux (sec. 3.6.3 ran on a testbed")
+    assert _setup(paper, by_name["model_lia"], True, tmp_path)["tcp"] == f"ns3 ({paper.tcp_profile_reason})"
+
+
 def test_tsc_runs_reuse_the_chapter_2_setup_with_costs_and_each_d_net():
     paper = load("park")
     assert paper.planned_claims == ()  # TSC runs now: nothing left "not run"
@@ -117,12 +136,11 @@ def test_tsc_runs_reuse_the_chapter_2_setup_with_costs_and_each_d_net():
 
 
 def _one_run(experiment, variant_name):
-    from mpcc.reproduce.plan import apply_overrides, load_scenario_data
+    from mpcc.reproduce.plan import apply_overrides, paper_scenario_data
 
     exp = next(e for e in park.PAPER.experiments if e.name == experiment)
     variant = next(v for v in exp.variants if v.name == variant_name)
-    data, base = load_scenario_data(exp.scenario)
-    data.setdefault("tcp", {}).setdefault("profile", park.PAPER.tcp_profile)  # as the plan does
+    data, base = paper_scenario_data(park.PAPER, exp)  # as the plan does
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     result = mpcc.run(Scenario.from_dict(data, base), seed=exp.first_seed, plots=False)
     return exp.metrics(result, variant)

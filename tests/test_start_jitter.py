@@ -87,11 +87,10 @@ def test_two_seeds_of_a_reproduction_give_different_results(paper, exp):
     import math
 
     import mpcc
-    from mpcc.reproduce.plan import apply_overrides, load_scenario_data
+    from mpcc.reproduce.plan import apply_overrides, paper_scenario_data
 
     variant = _variant(exp)
-    data, base = load_scenario_data(exp.scenario)
-    data.setdefault("tcp", {}).setdefault("profile", paper.tcp_profile)  # as the reproduction runs it
+    data, base = paper_scenario_data(paper, exp)  # as the reproduction runs it
     data = apply_overrides(apply_overrides(data, variant.overrides), exp.quick_overrides)
     data = apply_overrides(data, {"duration": "12s", "warmup": "2s"})
     rows = []

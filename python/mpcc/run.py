@@ -191,7 +191,8 @@ class Result:
     def events(self):
         """The per-event log (None unless the run kept it): one row per event with
         `t_s`, `kind` (send, receive, drop, loss, rto, recovery_enter, recovery_exit,
-        subflow_on, subflow_off, undo, probe), `flow` (name), `subflow`, `seq` and `dsn` (in
+        subflow_on, subflow_off, undo, probe, receiver_dupack, receiver_off, receiver_on),
+        `flow` (name), `subflow`, `seq` and `dsn` (in
         segments), `link` (name of a drop's link, else ""), `ack` (a dropped ACK) and
         `count` (send: 1 for data never sent before; loss: segments marked lost)."""
         import pandas as pd

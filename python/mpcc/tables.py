@@ -18,7 +18,7 @@ from .parquet import Booleans
 
 # The per-event log's kinds, in the simulator's order (crates/mpcc-sim/src/event_log.rs).
 EVENT_KINDS = ["send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on",
-               "subflow_off", "undo", "probe"]
+               "subflow_off", "undo", "probe", "receiver_dupack", "receiver_off", "receiver_on"]
 EVENT_COLUMNS = ["t_s", "kind", "flow", "subflow", "seq", "dsn", "link", "ack", "count"]
 DELAY_METRICS = ("rtt", "app_delay")
 

@@ -190,6 +190,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 last_arrival: 0,
                 stale: false,
                 stale_marks: 0,
+                ack_clock: None,
                 base: FlowCounters::default(),
             });
         }
@@ -203,6 +204,11 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         // Likewise `receiver` or `receiver_params.<name>`.
         let rx_name = fc.receiver.as_deref().unwrap_or(mpcc_algo::receiver::DEFAULT);
         let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len()).map_err(|e| field(&e))?;
+        if !rctl.is_none() {
+            for s in &mut subs {
+                s.ack_clock = Some(crate::tcp::AckClock::default());
+            }
+        }
         // A Web request reaches the server over the first subflow's reverse route
         // (propagation only: requests are small).
         let req_delay = match &subs[0].rev {
@@ -247,6 +253,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             app,
             rctl,
             rx_acks: Vec::with_capacity(4),
+            rx_decisions: None,
             app_delay: RttStats::new(cfg.exact_percentiles),
             held: 0,
             held_peak: 0,

@@ -1,8 +1,9 @@
 //! The per-event log (`event_log = true` in a scenario, `mpcc run --event-log`):
 //! one row per packet sent, received or dropped, per loss the sender detects, per
 //! retransmission timeout, recovery episode entered or left, undo, tail loss
-//! probe, and subflow switched on or off, with the subflow and data sequence numbers (in segments). Off by
-//! default; when off the simulator pays one predictable branch per hook.
+//! probe, subflow switched on or off, and receiver controller decision, with the
+//! subflow and data sequence numbers (in segments). Off by default; when off the
+//! simulator pays one predictable branch per hook.
 //!
 //! The log watches the senders from outside: it compares a subflow's loss and
 //! timeout counters and recovery state before and after the simulator drives it,
@@ -12,6 +13,7 @@ use crate::ids::LinkId;
 use crate::packet::{Kind as PacketKind, Packet};
 use crate::tcp::Sender;
 use crate::Table;
+use mpcc_algo::receiver::RxAction;
 use mpcc_core::Nanos;
 
 /// What happened; the names are the log's `kind` column (docs/metrics.md).
@@ -37,11 +39,17 @@ pub enum Event {
     Undo = 9,
     /// A tail loss probe sent.
     Probe = 10,
+    /// A receiver controller's decisions (mpcc_algo::receiver::RxAction): hold
+    /// the subflow's cumulative ACK for intentional duplicate ACKs, withhold every
+    /// ACK (the subflow is turned off and goes to RTO by design), acknowledge again.
+    ReceiverDupAck = 11,
+    ReceiverOff = 12,
+    ReceiverOn = 13,
 }
 
-pub const EVENT_NAMES: [&str; 11] = [
+pub const EVENT_NAMES: [&str; 14] = [
     "send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on", "subflow_off", "undo",
-    "probe",
+    "probe", "receiver_dupack", "receiver_off", "receiver_on",
 ];
 
 /// What the log compares of a sender before and after the simulator drives it.
@@ -143,6 +151,17 @@ impl EventLog {
     pub fn subflow(&mut self, t: Nanos, flow: u32, sub: u16, on: bool) {
         let event = if on { Event::SubflowOn } else { Event::SubflowOff };
         self.push(t, event, flow, sub, 0, 0, -1, false, 1);
+    }
+
+    /// A receiver controller's decision on subflow `sub`, whose next expected
+    /// segment is `seq` (for a duplicate-ACK hold: the held segment).
+    pub fn receiver(&mut self, t: Nanos, flow: u32, sub: u16, seq: u64, action: RxAction) {
+        let event = match action {
+            RxAction::DupAck => Event::ReceiverDupAck,
+            RxAction::Off => Event::ReceiverOff,
+            RxAction::On => Event::ReceiverOn,
+        };
+        self.push(t, event, flow, sub, seq, 0, -1, false, 1);
     }
 
     pub fn len(&self) -> usize {

@@ -101,6 +101,9 @@ pub struct Subflow {
     /// scheduler leaves it alone until an ACK arrives on it (`set_stale`); and how often.
     pub stale: bool,
     pub stale_marks: u64,
+    /// With a receiver controller: when this subflow's delayed ACKs left, for the
+    /// RTT the receiver measures (tcp/ack_clock.rs).
+    pub ack_clock: Option<crate::tcp::AckClock>,
     pub base: FlowCounters,
 }
 
@@ -173,6 +176,9 @@ pub struct Flow {
     /// to send outside the usual flow (turning a subflow on), for the simulator to send.
     pub rctl: RxController,
     pub rx_acks: Vec<Packet>,
+    /// With the event log on: the controller's decisions since the simulator last
+    /// took them, as (subflow, its next expected segment, action).
+    pub rx_decisions: Option<Vec<(u16, u64, RxAction)>>,
     pub app_delay: RttStats,
     /// Segments held at the receiver waiting for in-order delivery: in the
     /// subflows' reordering buffers plus the connection's.
@@ -437,9 +443,17 @@ impl Flow {
     /// window above its threshold is the first duplicate).
     #[inline]
     fn receiver_control(&mut self, now: Nanos, pkt: &Packet) {
-        let Flow { rctl, subs, rx_acks, rx, .. } = self;
+        let Flow { rctl, subs, rx_acks, rx, rx_decisions, .. } = self;
         let a = {
-            let r = &subs[pkt.sub as usize].rcv;
+            let s = &mut subs[pkt.sub as usize];
+            // RFC 7323: now minus the echoed TSval, the time the echoed ACK left
+            // (not when its first segment arrived: a delayed ACK's wait is no part of it).
+            let echo = pkt.owd;
+            let tsval = match &mut s.ack_clock {
+                Some(c) if echo > 0 => c.tsval(echo),
+                _ => echo,
+            };
+            let r = &s.rcv;
             Arrival {
                 now,
                 sub: pkt.sub as usize,
@@ -447,12 +461,15 @@ impl Flow {
                 seq: pkt.seq,
                 retransmission: pkt.seq < r.highest(),
                 in_order: pkt.seq == r.rcv_nxt,
-                rtt: if pkt.owd > 0 { now.saturating_sub(pkt.owd) } else { 0 },
+                rtt: if echo > 0 { now.saturating_sub(tsval) } else { 0 },
             }
         };
         let app = AppView { delivered: rx.nxt, playback: 0 };
         rctl.on_arrival(&a, &app, &mut |i, action| {
             let rcv = &mut subs[i].rcv;
+            if let Some(d) = rx_decisions {
+                d.push((i as u16, rcv.rcv_nxt, action));
+            }
             match action {
                 RxAction::DupAck => rcv.start_hold(),
                 RxAction::Off => rcv.off = true,
@@ -495,6 +512,9 @@ impl Flow {
             s.snd.trim();
             s.rcv.trim();
             crate::mem::trim_deque(&mut s.ack_pipe, 8);
+            if let Some(c) = &mut s.ack_clock {
+                c.trim();
+            }
             if let Some(nic) = &mut s.nic {
                 crate::mem::trim_deque(&mut nic.queue, 8);
             }

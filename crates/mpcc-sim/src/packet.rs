@@ -35,9 +35,10 @@ pub struct Packet {
     /// segment that triggered it.
     pub ts: Nanos,
     /// ACK: one-way delay of the triggering data segment. Data: the echoed
-    /// receiver timestamp (RFC 7323 TSecr: the receiver's time when it sent the
-    /// latest ACK the sender had processed; 0 before any), from which the
-    /// receiver measures the RTT (`now - owd`).
+    /// receiver timestamp (RFC 7323 TSecr; 0 before any): `ts + owd` of the latest
+    /// ACK the sender had processed, the time that ACK left the receiver unless it
+    /// was a delayed ACK (the receiver's `AckClock`, tcp/ack_clock.rs, turns it
+    /// into the send time, from which it measures the RTT).
     pub owd: Nanos,
     /// ACK: the segment that triggered it, as an offset from `seq` (negative for
     /// a duplicate below the cumulative ACK); saturates, which keeps its side.

@@ -111,6 +111,9 @@ impl Sim {
         };
         if cfg.event_log {
             sim.log = Some(EventLog::new(sim.flows.len()));
+            for f in sim.flows.iter_mut().filter(|f| !f.rctl.is_none()) {
+                f.rx_decisions = Some(Vec::new());
+            }
         }
         if cfg.metric_series && sim.sample_interval > 0 {
             sim.metric_series = Some(series::MetricSeries::new());
@@ -560,6 +563,11 @@ impl Sim {
         }
         let f = &mut self.flows[pkt.flow_id()];
         let action = f.on_data(now, &pkt);
+        if let (Some(log), Some(decisions)) = (&mut self.log, &mut f.rx_decisions) {
+            for (sub, seq, a) in decisions.drain(..) {
+                log.receiver(now, pkt.flow, sub, seq, a);
+            }
+        }
         self.app_wake(pkt.flow_id());
         let f = &mut self.flows[pkt.flow_id()];
         match action {
@@ -586,6 +594,9 @@ impl Sim {
         let f = &mut self.flows[ack.flow_id()];
         f.stamp(&mut ack);
         let s = &mut f.subs[ack.sub as usize];
+        if let Some(c) = &mut s.ack_clock {
+            c.sent(ack.ts + ack.owd, self.now);
+        }
         match &s.rev {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;

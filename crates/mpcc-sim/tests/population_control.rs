@@ -173,3 +173,29 @@ fn intentional_duplicate_acks_and_off_on() {
     assert_eq!(on.seq, 11);
     assert_eq!(rcv.withheld, 1);
 }
+
+/// The RTT a receiver controller reads is the receiver's own (RFC 7323: now minus
+/// the echoed TSval, the time its ACK left), which does not include its delayed-ACK
+/// wait. A one-segment window makes every ACK wait for the 40 ms delayed-ACK timer:
+/// the sender's RTT is 50 ms of propagation plus serialization plus 40 ms, the
+/// receiver's about 51 ms (it included the 40 ms before tcp/ack_clock.rs).
+#[test]
+fn the_receiver_rtt_leaves_out_its_delayed_ack_wait() {
+    use mpcc_algo::receiver::RxController;
+    let cfg: mpcc_sim::config::Config = serde_json::from_value(json!({
+        "duration_ns": 5 * S, "seed": 1, "sample_interval_ns": 0,
+        "links": [{"name": "l", "capacity": {"kind": "constant", "bps": 10e6}, "delay_ns": 25 * MS,
+                   "queue": {"kind": "droptail", "packets": 100}}],
+        "flows": [{"name": "f", "cc": "cubic", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}], "receiver": "popctl",
+                   "tcp": {"profile": "linux", "quickack": false, "delack_timeout_ns": 40 * MS, "rcv_buf_bytes": 1448}}]}))
+    .unwrap();
+    let mut sim = mpcc_sim::sim::Sim::new(&cfg).unwrap();
+    sim.run();
+    let f = &sim.flows[mpcc_sim::ids::FlowId(0)];
+    let sender_srtt = f.subs[0].snd.rtt.srtt;
+    let RxController::PopCtl(c) = &f.rctl else { panic!("popctl expected") };
+    eprintln!("sender srtt {sender_srtt} ns, receiver RTT_min {} srtt {} ns", c.rtt_min, c.srtt);
+    assert!(sender_srtt > 90 * MS, "every ACK waited for the timer: {sender_srtt}");
+    assert!(c.rtt_min >= 50 * MS && c.rtt_min < 52 * MS, "{}", c.rtt_min);
+    assert!(c.srtt >= 50 * MS && c.srtt < 52 * MS, "{}", c.srtt);
+}

@@ -362,6 +362,9 @@ RTSC = Experiment(
     replications=3,
     quick_replications=2,
     quick_overrides=RTSC_QUICK,
+    tcp_profile="linux",
+    tcp_profile_reason="sec. 3.6.3 ran on a testbed: a Linux MPTCP kernel server and an Android MPTCP client "
+    "over commercial LTE and WiFi",
     description="Sec. 3.6.3: LIA with round-robin or minRTT, conventional receiver or R-TSC (C_a = 4), "
     "LTE 40 Mbit/s T_p 30 ms (W_loss about 7 MB), WiFi c1 = 15/12/8 Mbit/s T_p 15 ms (W_loss about 720 KB), "
     "CBR stream 35.85 Mbit/s; 30 s (quick: 20 s). No other random element: seeded start offsets (start_jitter "

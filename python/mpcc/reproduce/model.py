@@ -58,6 +58,10 @@ class Experiment:
     quick_overrides: dict = field(default_factory=dict)
     first_seed: int = 1
     description: str = ""
+    # The TCP profile of this experiment's runs when it is not the paper's, and why
+    # (a testbed experiment in a paper otherwise simulated); None: the paper's.
+    tcp_profile: str | None = None
+    tcp_profile_reason: str = ""
 
     def series(self, metrics, description: str, **changes) -> "Experiment":
         """`<name>_series`: the same runs (served from the cache) read by another
@@ -140,8 +144,20 @@ class Paper:
     # a small sweep over a choice the paper leaves open that moves a verdict (issue 15, item 4).
     sensitivity: Callable[[Measurements], list] | None = None
 
+    def profile_of(self, exp: Experiment) -> tuple[str, str]:
+        """(TCP profile, reason) of an experiment's runs: its own if it states one, else the paper's."""
+        if exp.tcp_profile is not None:
+            return exp.tcp_profile, exp.tcp_profile_reason
+        return self.tcp_profile, self.tcp_profile_reason
+
     def tcp_line(self) -> str:
-        return f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")
+        """The paper's profile, then each experiment that runs another."""
+        line = f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")
+        others = [e for e in self.experiments if self.profile_of(e)[0] != self.tcp_profile]
+        for profile, reason in dict.fromkeys(self.profile_of(e) for e in others):
+            names = ", ".join(e.name for e in others if self.profile_of(e) == (profile, reason))
+            line += f"; {names}: {profile}" + (f" ({reason})" if reason else "")
+        return line
 
     def check(self) -> None:
         """Raises ValueError if names clash or a claim refers to an unknown figure."""

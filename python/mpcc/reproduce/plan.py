@@ -34,11 +34,12 @@ def load_scenario_data(source) -> tuple[dict, Path]:
         return tomllib.load(f), path.parent
 
 
-def paper_scenario_data(paper: Paper, source) -> tuple[dict, Path]:
-    """`load_scenario_data` in the paper's TCP profile unless the scenario names one:
-    how every run of a reproduction starts."""
-    data, base = load_scenario_data(source)
-    data.setdefault("tcp", {}).setdefault("profile", paper.tcp_profile)
+def paper_scenario_data(paper: Paper, experiment: Experiment) -> tuple[dict, Path]:
+    """The experiment's scenario (`load_scenario_data`) in the experiment's TCP profile
+    (its own, else the paper's: `Paper.profile_of`) unless the scenario names one: how
+    every run of a reproduction starts."""
+    data, base = load_scenario_data(experiment.scenario)
+    data.setdefault("tcp", {}).setdefault("profile", paper.profile_of(experiment)[0])
     return data, base
 
 
@@ -67,7 +68,7 @@ def plan(paper: Paper, quick: bool, version: str) -> list[RunSpec]:
 
     specs = []
     for exp in paper.experiments:
-        base, base_dir = paper_scenario_data(paper, exp.scenario)
+        base, base_dir = paper_scenario_data(paper, exp)
         for variant in exp.variants:
             data = apply_overrides(base, variant.overrides)
             if quick:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .measure import ID_COLUMNS
 from .model import Paper
-from .plan import replications
+from .plan import paper_scenario_data, replications
 from ..version import commit
 
 
@@ -187,9 +187,19 @@ def _setup(paper: Paper, exp, quick: bool, folder: Path) -> dict:
         "scenario": scenario,
         "replications": n,
         "seeds": f"seeds {exp.first_seed} to {exp.first_seed + n - 1}" if n > 1 else f"seed {exp.first_seed}",
+        "tcp": _tcp_profile(paper, exp),
         "quick_overrides": _compact(exp.quick_overrides) if quick and exp.quick_overrides else "",
         "variants": [(v.name, _compact(v.params), _compact(v.overrides)) for v in exp.variants],
     }
+
+
+def _tcp_profile(paper: Paper, exp) -> str:
+    """The TCP profile the experiment's runs use, and why."""
+    profile = paper_scenario_data(paper, exp)[0]["tcp"]["profile"]
+    stated, reason = paper.profile_of(exp)
+    if profile != stated:
+        reason = "named by the scenario"
+    return f"{profile} ({reason})" if reason else profile
 
 
 def _compact(d: dict) -> str:
@@ -266,7 +276,8 @@ def _html(paper, claims, figures, setups, datasets, meta) -> str:
         scenario = s["scenario"]
         link = f'<a href="{e(scenario)}">{e(scenario)}</a>' if scenario.startswith("scenarios/") else e(scenario)
         parts.append(
-            f"<p>Scenario: {link}. Replications: {s['replications']} ({e(s['seeds'])}).</p>"
+            f"<p>Scenario: {link}. Replications: {s['replications']} ({e(s['seeds'])}). "
+            f"TCP profile: {e(s['tcp'])}.</p>"
         )
         if s["quick_overrides"]:
             parts.append(f"<p>Quick mode overrides: <code>{e(s['quick_overrides'])}</code></p>")
@@ -339,7 +350,8 @@ def _markdown(paper, claims, figures, setups, datasets, meta) -> str:
         lines += [f"| {' | '.join(_md_cell(x) for x in row)} |" for row in meta["sensitivity"]] + [""]
     for s in setups:
         lines += [f"### {s['name']}", "", s["description"], "",
-                  f"Scenario: `{s['scenario']}`. Replications: {s['replications']} ({s['seeds']}).", ""]
+                  f"Scenario: `{s['scenario']}`. Replications: {s['replications']} ({s['seeds']}). "
+                  f"TCP profile: {s['tcp']}.", ""]
         if s["quick_overrides"]:
             lines += [f"Quick mode overrides: `{s['quick_overrides']}`", ""]
         if s["identical"]:

@@ -406,7 +406,9 @@ impl Sender {
         debug_assert_eq!(ack.kind, Kind::Ack);
         let rtt = now - ack.ts;
         self.rtt.sample(rtt);
-        // The ACK left the receiver when the segment it echoes arrived there.
+        // TS.Recent: the simulated ACK's TSval is the arrival time of the segment it
+        // echoes, its send time unless it was delayed (a receiver that measures RTT
+        // maps it back to the send time: tcp/ack_clock.rs).
         self.ts_recent = self.ts_recent.max(ack.ts + ack.owd);
         self.rwnd = ack.rwnd();
         let mut delivered = 0u64;
