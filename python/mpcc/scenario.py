@@ -487,6 +487,7 @@ class Tcp(Strict):
     rto_impatient: Optional[bool] = None  # only the first partial ACK of a recovery restarts the RTO (ns-3)
     prr_ns3: Optional[bool] = None  # PRR's accounting as ns-3's TcpPrrRecovery and TcpSocketBase do it
     delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (ns-3)
+    rto_linux: Optional[bool] = None  # RTO = srtt + max(min_rto, 4 x deviation), as Linux
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1096,7 +1097,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
-                 "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel"):
+                 "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

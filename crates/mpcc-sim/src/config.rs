@@ -267,6 +267,8 @@ pub struct TcpConfig {
     pub prr_ns3: Option<bool>,
     /// An ACK sent cancels the delayed-ACK timer (None: the profile's).
     pub delack_cancel: Option<bool>,
+    /// Linux's retransmission timeout rule (None: the profile's).
+    pub rto_linux: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -309,6 +311,7 @@ impl Default for TcpConfig {
             rto_impatient: None,
             prr_ns3: None,
             delack_cancel: None,
+            rto_linux: None,
         }
     }
 }
@@ -320,7 +323,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel);
+        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel, rto_linux);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -95,6 +95,7 @@ impl Profile {
                 rto_impatient: false,
                 prr_ns3: false,
                 delack_cancel: false,
+                rto_linux: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -123,6 +124,7 @@ impl Profile {
                 rto_impatient: false,
                 prr_ns3: false,
                 delack_cancel: false,
+                rto_linux: true,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -161,6 +163,7 @@ impl Profile {
                 prr_ns3: true,
                 // SendEmptyPacket cancels m_delAckEvent; ReceivedData starts it anew.
                 delack_cancel: true,
+                rto_linux: false,
             },
         }
     }
@@ -196,6 +199,7 @@ impl Mechanisms {
             ("rto_impatient", json!(self.rto_impatient)),
             ("prr_ns3", json!(self.prr_ns3)),
             ("delack_cancel", json!(self.delack_cancel)),
+            ("rto_linux", json!(self.rto_linux)),
         ]
     }
 }
@@ -281,6 +285,10 @@ pub struct Mechanisms {
     /// from its own arrival (ns-3's TcpSocketBase::SendEmptyPacket and
     /// ReceivedData). Off: the timer, once armed, runs until it fires.
     pub delack_cancel: bool,
+    /// The retransmission timeout as Linux computes it (`tcp_rtt_estimator`,
+    /// `__tcp_set_rto`): srtt plus max(min_rto, the round trip's largest 4 x mean
+    /// deviation), instead of RFC 6298's max(min_rto, srtt + 4 x rttvar).
+    pub rto_linux: bool,
 }
 
 #[cfg(test)]
@@ -311,6 +319,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 24, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 25, "a new Mechanisms field must be listed in entries()");
     }
 }

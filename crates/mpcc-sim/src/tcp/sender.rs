@@ -265,7 +265,7 @@ impl Sender {
             in_recovery: false,
             recover: 0,
             rto_recover: 0,
-            rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns),
+            rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns, tcp.mechanisms().rto_linux),
             backoff: 0,
             rto_deadline: None,
             rto_event_at: None,
@@ -405,7 +405,7 @@ impl Sender {
     pub fn process_ack(&mut self, now: Nanos, ack: &Packet, cc: &mut Controller, out: &mut Vec<Packet>) {
         debug_assert_eq!(ack.kind, Kind::Ack);
         let rtt = now - ack.ts;
-        self.rtt.sample(rtt);
+        self.rtt.sample(rtt, ack.seq.max(self.una), self.nxt);
         // TS.Recent: the simulated ACK's TSval is the arrival time of the segment it
         // echoes, its send time unless it was delayed (a receiver that measures RTT
         // maps it back to the send time: tcp/ack_clock.rs).
