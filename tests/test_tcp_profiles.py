@@ -202,3 +202,28 @@ def test_host_jitter_is_seeded_and_zero_changes_nothing():
     assert run({**data, "tcp": {"host_jitter": "0s"}}, plots=False).summary["flows"] == plain
     jittered = [run({**data, "tcp": {"host_jitter": "600us"}}, plots=False).summary["flows"] for _ in range(2)]
     assert jittered[0] == jittered[1] != plain
+
+
+def _periodic_loss_goodput(cc: str, profile: str, **tcp) -> float:
+    """One flow alone on a 1 Gbit/s, 100 ms path losing every 1000th packet (60 s)."""
+    route = {"paths": [["l"]]} if cc.startswith("mp") else {"path": ["l"]}
+    data = {"duration": "60s", "warmup": "10s", "sample_interval": "0s",
+            "tcp": {"mss": "1460B", "header_bytes": "40B", "profile": profile, **tcp},
+            "links": {"l": {"rate": "1Gbps", "delay": "50ms", "queue": {"kind": "droptail", "packets": 100000},
+                            "loss": {"kind": "periodic", "every": 1000}}},
+            "flows": [{"name": "f", "cc": cc, **route}]}
+    return run(data, plots=False).summary["flows"]["f"]["goodput_bps"]
+
+
+@pytest.mark.parametrize("cc", ["cubic", "mpmtp"])
+def test_ns3_ack_counting_leaves_segment_counting_controllers_alone(cc):
+    """The ns3 profile counts one growth step per ACK (ns-3's TcpNewReno), except for the
+    controllers that count delivered segments: cubic (ns-3's TcpCubic) and mpmtp (its
+    fairness factor balances an increase per packet, Lee & Chung Eq. 26). Until 2026-11-26
+    the exemption reached only the receivers, and cubic counted ACKs (3.50 against 4.49
+    Mbit/s at 1e-3 periodic loss, 600 s). An explicit `tcp.ack_counting` still wins."""
+    default = _periodic_loss_goodput(cc, "ns3")
+    assert default == _periodic_loss_goodput(cc, "ns3", ack_counting=False)
+    assert default > 1.1 * _periodic_loss_goodput(cc, "ns3", ack_counting=True)
+    # every other controller keeps the profile's per-ACK growth
+    assert _periodic_loss_goodput("reno", "ns3") == _periodic_loss_goodput("reno", "ns3", ack_counting=True)

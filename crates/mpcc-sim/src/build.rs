@@ -14,6 +14,12 @@ use mpcc_core::{Nanos, Rng};
 use mpcc_net::queue::QueueEnv;
 use mpcc_net::{Capacity, LossModel, Queue};
 
+/// Controllers whose window grows by the segments an ACK delivers even in a profile with
+/// `ack_counting` (ns3): `cubic` as ns-3's TcpCubic (TcpCubic::IncreaseWindow), `mpmtp`
+/// because its fairness factor balances an increase per delivered packet (Lee & Chung,
+/// Eq. 26; docs/algorithms/mpmtp.md). An explicit `tcp.ack_counting` wins.
+const SEGMENT_COUNTING: [&str; 2] = ["cubic", "mpmtp"];
+
 /// Random-stream numbers: each component draws from its own stream of the seed.
 const STREAM_LINK_LOSS: u64 = 1 << 32;
 const STREAM_LINK_CAPACITY: u64 = 2 << 32;
@@ -139,12 +145,14 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             Some(b) => (b / tcp.mss as u64).max(1),
             None => u64::MAX / 4,
         };
-        let mut sub_tcp = TcpConfig { rcv_buf_bytes: None, ..tcp.clone() };
-        // ns-3's TcpCubic counts the segments an ACK delivers (TcpCubic::IncreaseWindow),
-        // unlike TcpNewReno: the profile's ACK counting applies to other controllers.
-        if fc.cc == "cubic" && sub_tcp.ack_counting.is_none() {
-            sub_tcp.ack_counting = Some(false);
+        // The senders' configuration: the profile's ACK counting (ns-3's TcpNewReno) does
+        // not apply to the controllers that count segments (SEGMENT_COUNTING). Until
+        // 2026-11-26 this override reached only the receivers, so `cubic` counted ACKs too.
+        let mut snd_tcp = tcp.clone();
+        if SEGMENT_COUNTING.contains(&fc.cc.as_str()) && snd_tcp.ack_counting.is_none() {
+            snd_tcp.ack_counting = Some(false);
         }
+        let sub_tcp = TcpConfig { rcv_buf_bytes: None, ..snd_tcp.clone() };
         let specs = subflow_specs(fc)?;
         let mut subs = Vec::with_capacity(specs.len());
         for (k, spec) in specs.into_iter().enumerate() {
@@ -174,7 +182,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             });
             subs.push(Subflow {
                 nic,
-                snd: Sender::new(i as u32, sf, tcp),
+                snd: Sender::new(i as u32, sf, &snd_tcp),
                 rcv,
                 fwd,
                 rev,
