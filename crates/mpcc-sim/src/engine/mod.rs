@@ -70,13 +70,20 @@ enum Queue {
 pub struct EventQueue {
     queue: Queue,
     seq: u64,
+    /// The time of the latest event popped.
+    now: Nanos,
+    /// An event for `now` scheduled while no other event for `now` was queued: it is
+    /// the next to pop (events are never scheduled before `now`, and any other for
+    /// `now` was scheduled after it), so it skips the heap. A zero-delay reverse path
+    /// makes one of these per ACK.
+    next: Option<Event>,
 }
 
 impl EventQueue {
     /// A queue for a run of `flows` flows.
     pub fn for_flows(flows: usize) -> Self {
         let queue = if flows >= RADIX_FROM_FLOWS { Queue::Radix(RadixHeap::new()) } else { Queue::Quad(QuadHeap::new()) };
-        EventQueue { queue, seq: 0 }
+        EventQueue { queue, seq: 0, now: 0, next: None }
     }
 
     pub fn new() -> Self {
@@ -86,6 +93,10 @@ impl EventQueue {
     #[inline]
     pub fn schedule(&mut self, time: Nanos, ev: Event) {
         self.seq += 1;
+        if time == self.now && self.next.is_none() && !self.heap_more_now() {
+            self.next = Some(ev);
+            return;
+        }
         let e = Entry { time, seq: self.seq, ev };
         match &mut self.queue {
             Queue::Quad(q) => q.push(e),
@@ -95,10 +106,14 @@ impl EventQueue {
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
+        if let Some(ev) = self.next.take() {
+            return Some((self.now, ev));
+        }
         let e = match &mut self.queue {
             Queue::Quad(q) => q.pop(),
             Queue::Radix(q) => q.pop(),
         }?;
+        self.now = e.time;
         Some((e.time, e.ev))
     }
 
@@ -106,6 +121,11 @@ impl EventQueue {
     /// queued.
     #[inline]
     pub fn more_now(&self) -> bool {
+        self.next.is_some() || self.heap_more_now()
+    }
+
+    #[inline]
+    fn heap_more_now(&self) -> bool {
         match &self.queue {
             Queue::Quad(q) => q.more_now(),
             Queue::Radix(q) => q.more_now(),
@@ -150,6 +170,29 @@ mod tests {
             })
             .collect();
         assert_eq!(order, vec![2, 1, 3, 4]);
+    }
+
+    /// An event for the current time with none other queued for it skips the heap
+    /// (`next`) and still pops in (time, sequence) order: before events scheduled
+    /// after it for the same time, after none that came before.
+    #[test]
+    fn an_event_for_now_pops_next_in_order() {
+        for mut q in queues() {
+            q.schedule(10, Event::Rto { flow: FlowId(1), sub: 0 });
+            assert_eq!(q.pop().map(|(t, _)| t), Some(10));
+            q.schedule(10, Event::Rto { flow: FlowId(2), sub: 0 }); // into `next`
+            assert!(q.more_now() && q.next.is_some());
+            q.schedule(10, Event::Rto { flow: FlowId(3), sub: 0 }); // the heap, after it
+            q.schedule(20, Event::Rto { flow: FlowId(4), sub: 0 });
+            let order: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop())
+                .map(|(t, e)| match e {
+                    Event::Rto { flow, .. } => (t, flow.0),
+                    _ => unreachable!(),
+                })
+                .collect();
+            assert_eq!(order, vec![(10, 2), (10, 3), (20, 4)]);
+            assert!(!q.more_now());
+        }
     }
 
     /// Interleaved schedules and pops, with many ties and times far apart, come out
