@@ -65,7 +65,7 @@ impl Cdd {
         Coupled::with_rule(
             init_cwnd,
             CddRule {
-                lia: LiaRule { phi: 1.0 },
+                lia: LiaRule::new(1.0),
                 theta_0,
                 theta_max,
                 delay_smoothing,

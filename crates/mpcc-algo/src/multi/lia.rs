@@ -38,6 +38,48 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
 pub struct LiaRule {
     /// Family parameter in [0, 2]; 1 is RFC 6356.
     pub phi: f64,
+    /// Per subflow, the quotients of the last `increase` (phi = 1), reused while
+    /// their operands are unchanged (`Quotients`).
+    memo: Vec<Quotients>,
+}
+
+impl LiaRule {
+    pub fn new(phi: f64) -> LiaRule {
+        LiaRule { phi, memo: Vec::new() }
+    }
+}
+
+/// A quotient of two doubles `a`, `b` (`a / b`, or `a / (b * b)`), kept with their
+/// bits. The same operations on the same doubles give the same bits (IEEE 754
+/// arithmetic is correctly rounded), so while neither operand changed the stored
+/// value is exactly what computing it again would give.
+#[derive(Clone, Copy, Debug)]
+struct Quotient {
+    a: u64,
+    b: u64,
+    q: f64,
+}
+
+impl Quotient {
+    /// 1 / 1 = 1 / (1 * 1) = 1: a true entry to start from.
+    const ONE: Quotient = Quotient { a: 0x3ff0_0000_0000_0000, b: 0x3ff0_0000_0000_0000, q: 1.0 };
+
+    #[inline]
+    fn get(&mut self, a: f64, b: f64, f: impl FnOnce(f64, f64) -> f64) -> f64 {
+        if a.to_bits() != self.a || b.to_bits() != self.b {
+            *self = Quotient { a: a.to_bits(), b: b.to_bits(), q: f(a, b) };
+        }
+        self.q
+    }
+}
+
+/// A subflow's two quotients in `denominator`: its key `w / (rtt * rtt)` and its
+/// ratio `rtt_b / rtt`. When the ACKs come mostly on one subflow, the others'
+/// are found unchanged.
+#[derive(Clone, Copy, Debug)]
+struct Quotients {
+    key: Quotient,
+    ratio: Quotient,
 }
 
 /// LIA: its rule over the shared per-subflow driver.
@@ -45,7 +87,7 @@ pub type Lia = Coupled<LiaRule>;
 
 impl Lia {
     pub fn new(init_cwnd: f64, phi: f64) -> Lia {
-        Coupled::with_rule(init_cwnd, LiaRule { phi })
+        Coupled::with_rule(init_cwnd, LiaRule::new(phi))
     }
 
     /// `N_r`: the subflow grows by `acked / N_r` in congestion avoidance.
@@ -84,6 +126,45 @@ pub fn denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
     }
 }
 
+/// `denominator` for phi = 1, with the quotients of subflows whose window and RTT
+/// did not change since the last call taken from `memo` (one per subflow): the same
+/// operations on the same operands in the same order, so the same bits. And the
+/// best path's own ratio `rtt_b / rtt_b` is 1 exactly (x / x = 1 for every finite
+/// x > 0, which an eligible subflow's RTT is), so `w_b` enters the sum as it is.
+#[inline]
+fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], r: usize) -> f64 {
+    let me = &paths[r];
+    if !me.eligible() {
+        return me.cwnd;
+    }
+    // argmax of w / rtt^2 over the eligible subflows, ties to the first (`argmax`).
+    let mut best: Option<(usize, f64)> = None;
+    for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
+        if !p.eligible() {
+            continue;
+        }
+        let k = m.key.get(p.cwnd, p.srtt, |w, rtt| w / (rtt * rtt));
+        if best.is_none_or(|(_, bk)| k > bk) {
+            best = Some((i, k));
+        }
+    }
+    let Some((b, _)) = best else { return me.cwnd };
+    let pb = &paths[b];
+    // `scaled_sum(pb.srtt, paths)`.
+    let mut s = 0.0;
+    for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
+        if p.eligible() {
+            s += if i == b { p.cwnd } else { p.cwnd * m.ratio.get(pb.srtt, p.srtt, |x, y| x / y) };
+        }
+    }
+    let n = s * (s / pb.cwnd);
+    if n.is_finite() && n > me.cwnd {
+        n
+    } else {
+        me.cwnd
+    }
+}
+
 /// RFC 6356's alpha over the eligible subflows (NaN while none has an RTT).
 pub fn alpha(paths: &[Path]) -> f64 {
     let mut best: f64 = 0.0;
@@ -99,11 +180,16 @@ pub fn alpha(paths: &[Path]) -> f64 {
 impl CouplingRule for LiaRule {
     type Sub = Path;
     fn new_subflow(&mut self, init_cwnd: f64) -> Path {
+        self.memo.push(Quotients { key: Quotient::ONE, ratio: Quotient::ONE });
         Path::new(init_cwnd)
     }
     #[inline]
     fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
-        let n = denominator(subs, self.phi, sf);
+        let n = if self.phi == 1.0 && self.memo.len() == subs.len() {
+            rfc_denominator(subs, &mut self.memo, sf)
+        } else {
+            denominator(subs, self.phi, sf)
+        };
         subs[sf].cwnd += left / n;
     }
     fn decrease(&mut self, subs: &mut [Path], sf: usize, ev: &CongestionEvent) {
@@ -219,6 +305,31 @@ mod tests {
         assert!(((37.0 / 0.08) / c.denominator(0) - 1.0 / 0.08).abs() < 1e-9);
     }
 
+    /// The increase's denominator with the kept quotients (`rfc_denominator`) is
+    /// bit for bit `denominator`'s, over a walk of states where one subflow's window
+    /// or RTT changes at a time (sometimes none, sometimes to equal RTTs or out of
+    /// the sums), as ACKs change them.
+    #[test]
+    fn kept_quotients_give_the_same_bits() {
+        let mut rng = mpcc_core::Rng::stream(11, 3);
+        for n in 1..=4 {
+            let mut paths: Vec<Path> = (0..n).map(|i| path(10.0 + i as f64, 20.0 + 30.0 * i as f64)).collect();
+            let mut memo = vec![Quotients { key: Quotient::ONE, ratio: Quotient::ONE }; n];
+            for _ in 0..20_000 {
+                let i = (rng.next_u64() % n as u64) as usize;
+                match rng.next_u64() % 8 {
+                    0 => {}
+                    1 => paths[i].srtt = paths[(i + 1) % n].srtt,
+                    2 => paths[i].srtt = if rng.uniform() < 0.5 { 0.0 } else { 0.01 },
+                    3 | 4 => paths[i].srtt = 0.001 + 0.5 * rng.uniform(),
+                    _ => paths[i].cwnd += rng.uniform() * 3.0 - 1.0,
+                }
+                let r = (rng.next_u64() % n as u64) as usize;
+                let (kept, plain) = (rfc_denominator(&paths, &mut memo, r), denominator(&paths, 1.0, r));
+                assert_eq!(kept.to_bits(), plain.to_bits(), "{paths:?} r={r}");
+            }
+        }
+    }
     #[test]
     fn halves_on_loss() {
         let mut c = lia(1.0, &[(20.0, 50.0), (10.0, 50.0)]);

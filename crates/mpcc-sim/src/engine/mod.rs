@@ -70,13 +70,18 @@ enum Queue {
 pub struct EventQueue {
     queue: Queue,
     seq: u64,
+    /// An event for `now` (the time of the latest event popped) scheduled (`schedule_maybe_now`) while no other event for
+    /// `now` was queued: it is the next to pop (events are never scheduled before
+    /// `now`, and any other for `now` was scheduled after it), so it skips the heap.
+    /// A zero-delay reverse path makes one of these per ACK.
+    next: Option<Event>,
 }
 
 impl EventQueue {
     /// A queue for a run of `flows` flows.
     pub fn for_flows(flows: usize) -> Self {
         let queue = if flows >= RADIX_FROM_FLOWS { Queue::Radix(RadixHeap::new()) } else { Queue::Quad(QuadHeap::new()) };
-        EventQueue { queue, seq: 0 }
+        EventQueue { queue, seq: 0, next: None }
     }
 
     pub fn new() -> Self {
@@ -93,8 +98,25 @@ impl EventQueue {
         }
     }
 
+    /// `schedule` for a caller whose events are often due at the current instant
+    /// (an ACK on a zero-delay reverse path): such an event, with no other queued
+    /// for that instant, waits in `next` instead of the heap. Only such callers pay
+    /// the check.
+    #[inline]
+    pub fn schedule_maybe_now(&mut self, time: Nanos, ev: Event) {
+        if time == self.now() && self.next.is_none() && !self.heap_more_now() {
+            self.seq += 1;
+            self.next = Some(ev);
+            return;
+        }
+        self.schedule(time, ev);
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
+        if self.next.is_some() {
+            return self.next.take().map(|ev| (self.now(), ev));
+        }
         let e = match &mut self.queue {
             Queue::Quad(q) => q.pop(),
             Queue::Radix(q) => q.pop(),
@@ -106,6 +128,20 @@ impl EventQueue {
     /// queued.
     #[inline]
     pub fn more_now(&self) -> bool {
+        self.next.is_some() || self.heap_more_now()
+    }
+
+    /// The time of the latest event popped (0 before any).
+    #[inline]
+    fn now(&self) -> Nanos {
+        match &self.queue {
+            Queue::Quad(q) => q.now,
+            Queue::Radix(q) => q.now,
+        }
+    }
+
+    #[inline]
+    fn heap_more_now(&self) -> bool {
         match &self.queue {
             Queue::Quad(q) => q.more_now(),
             Queue::Radix(q) => q.more_now(),
@@ -152,6 +188,29 @@ mod tests {
         assert_eq!(order, vec![2, 1, 3, 4]);
     }
 
+    /// An event for the current time with none other queued for it skips the heap
+    /// (`next`) and still pops in (time, sequence) order: before events scheduled
+    /// after it for the same time, after none that came before.
+    #[test]
+    fn an_event_for_now_pops_next_in_order() {
+        for mut q in queues() {
+            q.schedule(10, Event::Rto { flow: FlowId(1), sub: 0 });
+            assert_eq!(q.pop().map(|(t, _)| t), Some(10));
+            q.schedule_maybe_now(10, Event::Rto { flow: FlowId(2), sub: 0 }); // into `next`
+            assert!(q.more_now() && q.next.is_some());
+            q.schedule_maybe_now(10, Event::Rto { flow: FlowId(3), sub: 0 }); // the heap, after it
+            q.schedule_maybe_now(20, Event::Rto { flow: FlowId(4), sub: 0 });
+            let order: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop())
+                .map(|(t, e)| match e {
+                    Event::Rto { flow, .. } => (t, flow.0),
+                    _ => unreachable!(),
+                })
+                .collect();
+            assert_eq!(order, vec![(10, 2), (10, 3), (20, 4)]);
+            assert!(!q.more_now());
+        }
+    }
+
     /// Interleaved schedules and pops, with many ties and times far apart, come out
     /// in the order of a binary heap on (time, sequence), the queue it replaced.
     #[test]
@@ -183,7 +242,8 @@ mod tests {
                     _ => r >> 16 & 0xff_ffff_ffff,
                 };
                 seq += 1;
-                q.schedule(now + delay, Event::Rto { flow: FlowId(seq), sub: 0 });
+                let ev = Event::Rto { flow: FlowId(seq), sub: 0 };
+                if r >> 12 & 1 == 0 { q.schedule(now + delay, ev) } else { q.schedule_maybe_now(now + delay, ev) }
                 reference.push(Reverse((now + delay, seq)));
             } else {
                 let got = q.pop().map(|(t, e)| match e {

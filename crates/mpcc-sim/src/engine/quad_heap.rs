@@ -10,7 +10,7 @@ use mpcc_core::Nanos;
 pub struct QuadHeap {
     heap: Vec<Entry>,
     /// The time of the latest event popped.
-    now: Nanos,
+    pub(super) now: Nanos,
 }
 
 #[inline]
