@@ -462,7 +462,7 @@ class Tcp(Strict):
     rto_on_retransmit: Optional[bool] = None  # retransmitting the oldest segment restarts the RTO (Linux)
     rto_impatient: Optional[bool] = None  # only the first partial ACK of a recovery restarts the RTO (ns-3)
     prr_ns3: Optional[bool] = None  # PRR's accounting as ns-3's TcpPrrRecovery and TcpSocketBase do it
-    delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (ns-3)
+    delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (Linux, ns-3)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()

@@ -122,7 +122,7 @@ impl Profile {
                 rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
                 rto_impatient: false,
                 prr_ns3: false,
-                delack_cancel: false,
+                delack_cancel: true, // tcp_event_ack_sent clears the delayed-ACK timer (inet_csk_clear_xmit_timer, ICSK_TIME_DACK)
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -279,7 +279,9 @@ pub struct Mechanisms {
     /// Every ACK the receiver sends cancels the delayed-ACK timer and its count
     /// of held segments, so a held segment waits the whole `delack_timeout`
     /// from its own arrival (ns-3's TcpSocketBase::SendEmptyPacket and
-    /// ReceivedData). Off: the timer, once armed, runs until it fires.
+    /// ReceivedData; Linux's tcp_event_ack_sent clears the timer's pending flag
+    /// and tcp_send_delayed_ack arms it anew). Off: the timer, once armed, runs
+    /// until it fires.
     pub delack_cancel: bool,
 }
 
