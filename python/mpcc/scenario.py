@@ -440,6 +440,7 @@ class Tcp(Strict):
     # Mechanism switches (docs/tcp.md); None: the profile's.
     rack: Optional[bool] = None
     tlp: Optional[bool] = None
+    tlp_dsack: Optional[bool] = None  # a DSACK of the probe spares its reduction (RFC 8985 7.4; Linux)
     frto: Optional[bool] = None
     undo: Optional[bool] = None
     prr: Optional[bool] = None
@@ -1070,7 +1071,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     }
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
-    for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
+    for name in ("delayed_ack", "rack", "tlp", "tlp_dsack", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel"):
         if getattr(merged, name) is not None:

@@ -71,6 +71,7 @@ impl Profile {
             Profile::Rfc => Mechanisms {
                 rack: false,
                 tlp: false,
+                tlp_dsack: false,
                 frto: false,
                 undo: false,
                 prr: false,
@@ -99,6 +100,7 @@ impl Profile {
             Profile::Linux => Mechanisms {
                 rack: true,
                 tlp: true,
+                tlp_dsack: true, // tcp_process_tlp_ack: FLAG_DSACK_TLP, after(ack, tlp_high_seq)
                 frto: true,
                 undo: true,
                 prr: true,
@@ -127,6 +129,7 @@ impl Profile {
             Profile::Ns3 => Mechanisms {
                 rack: false,
                 tlp: false,
+                tlp_dsack: false,
                 frto: false,
                 undo: false,
                 prr: true,
@@ -174,6 +177,7 @@ impl Mechanisms {
         vec![
             ("rack", json!(self.rack)),
             ("tlp", json!(self.tlp)),
+            ("tlp_dsack", json!(self.tlp_dsack)),
             ("frto", json!(self.frto)),
             ("undo", json!(self.undo)),
             ("prr", json!(self.prr)),
@@ -207,6 +211,10 @@ pub struct Mechanisms {
     pub rack: bool,
     /// Tail loss probe (RFC 8985 TLP).
     pub tlp: bool,
+    /// The probe's reduction waits for an ACK beyond the probe's end and is spared
+    /// by a DSACK of the probe or a pure duplicate ACK (RFC 8985 7.4, Linux's
+    /// tcp_process_tlp_ack). Off: the ACK reaching the probe's end reduces.
+    pub tlp_dsack: bool,
     /// Spurious-timeout detection (RFC 5682 F-RTO).
     pub frto: bool,
     /// Undo of a spurious window reduction (timestamps / DSACK; Linux's tcp_try_undo_*).
@@ -313,6 +321,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 24, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 25, "a new Mechanisms field must be listed in entries()");
     }
 }
