@@ -464,6 +464,7 @@ class Tcp(Strict):
     # Mechanism switches (docs/tcp.md); None: the profile's.
     rack: Optional[bool] = None
     tlp: Optional[bool] = None
+    tlp_dsack: Optional[bool] = None  # a DSACK of the probe spares its reduction (RFC 8985 7.4; Linux)
     frto: Optional[bool] = None
     undo: Optional[bool] = None
     prr: Optional[bool] = None
@@ -486,7 +487,7 @@ class Tcp(Strict):
     rto_on_retransmit: Optional[bool] = None  # retransmitting the oldest segment restarts the RTO (Linux)
     rto_impatient: Optional[bool] = None  # only the first partial ACK of a recovery restarts the RTO (ns-3)
     prr_ns3: Optional[bool] = None  # PRR's accounting as ns-3's TcpPrrRecovery and TcpSocketBase do it
-    delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (ns-3)
+    delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (Linux, ns-3)
     rto_linux: Optional[bool] = None  # RTO = srtt + max(min_rto, 4 x deviation), as Linux
 
     def resolved_profile(self) -> str:
@@ -1095,7 +1096,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     }
     tcp["profile"] = merged.resolved_profile()
     # Switches left unset take the profile's value in the simulator.
-    for name in ("delayed_ack", "rack", "tlp", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
+    for name in ("delayed_ack", "rack", "tlp", "tlp_dsack", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux"):
         if getattr(merged, name) is not None:

@@ -209,6 +209,14 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let setup = sched::Setup { n: n_subs, costs: &costs, hops: &hops, mss: tcp.mss, count_from: fc.start_ns.max(cfg.warmup_ns) };
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
         let sched = sched::build(sched_name, &fc.scheduler_params, &setup).map_err(|e| field(&e))?;
+        if sched::Scheduler::paces(&sched) {
+            // The scheduler sets the subflows' pacing rates: they send through the
+            // host's pacing (host.rs), with no line rate unless a NIC switch is on.
+            for (sf, s) in subs.iter_mut().enumerate() {
+                let rng = Rng::stream(cfg.seed, STREAM_HOST_JITTER + ((i as u64) << 12) + sf as u64);
+                s.nic.get_or_insert_with(|| crate::host::Nic::new(f64::INFINITY, false, false, 0, rng)).sched_paced = true;
+            }
+        }
         // Likewise `receiver` or `receiver_params.<name>`.
         let rx_name = fc.receiver.as_deref().unwrap_or(mpcc_algo::receiver::DEFAULT);
         let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len()).map_err(|e| field(&e))?;
@@ -246,6 +254,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             penalized_at: vec![0; n_subs],
             sched,
             sched_wake: sched::Wake::default(),
+            pace_at: None,
             data_rtx: {
                 let m = tcp.mechanisms();
                 (m.data_rtx && n_subs > 1).then(|| crate::flow::DataRtx::new(n_subs, m.stale_loss_cnt))

@@ -232,6 +232,7 @@ pub struct TcpConfig {
     /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
     pub rack: Option<bool>,
     pub tlp: Option<bool>,
+    pub tlp_dsack: Option<bool>,
     pub frto: Option<bool>,
     pub undo: Option<bool>,
     pub prr: Option<bool>,
@@ -289,6 +290,7 @@ impl Default for TcpConfig {
             cwnd_validation: false,
             rack: None,
             tlp: None,
+            tlp_dsack: None,
             frto: None,
             undo: None,
             prr: None,
@@ -323,7 +325,7 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel, rto_linux);
+        over!(rack, tlp, tlp_dsack, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel, rto_linux);
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }

@@ -147,8 +147,12 @@ pub struct Flow {
     pub cc: Controller,
     pub subs: Vec<Subflow>,
     pub sched: AnyScheduler,
-    /// The wake-up event pending for the scheduler (`Scheduler::poll_at`).
+    /// The wake-up event pending for the connection: the scheduler's
+    /// (`Scheduler::poll_at`) or a scheduler-paced subflow's next pacing time (`pace_at`).
     pub sched_wake: Wake,
+    /// While data waits: when the first scheduler-paced subflow with window space
+    /// may send again (host.rs).
+    pub pace_at: Option<Nanos>,
     /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
     pub opportunistic: bool,
     pub penalize: bool,
@@ -243,11 +247,25 @@ impl Flow {
                 }
             },
         );
-        for s in subs.iter_mut().filter(|s| s.active) {
+        let mut pace_at: Option<Nanos> = None;
+        for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
             s.cwnd = s.snd.send_window(cc);
-            if let Some(nic) = &mut s.nic {
+            if let Some(nic) = &s.nic {
+                // A scheduler-paced subflow takes a segment only at its pacing time (host.rs).
+                let at = nic.sched_paced.then(|| {
+                    let full = s.snd.mss() + self.header;
+                    nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios))
+                });
+                let nic = s.nic.as_mut().expect("checked above");
                 // TCP Small Queues: no more than the local queue may hold.
-                s.cwnd = s.cwnd.min(s.snd.pipe + nic.room());
+                let mut room = nic.room();
+                if let Some(t) = at.filter(|&t| t > now) {
+                    if s.cwnd > s.snd.pipe {
+                        pace_at = Some(pace_at.map_or(t, |p: Nanos| p.min(t)));
+                    }
+                    room = 0;
+                }
+                s.cwnd = s.cwnd.min(s.snd.pipe + room);
             }
             s.snd.send_lost(now, s.cwnd, out);
         }
@@ -298,6 +316,7 @@ impl Flow {
             self.opportunistic_retransmission(now, out);
         }
         let Flow { subs, sched, data, .. } = self;
+        self.pace_at = pace_at.filter(|_| data.has_new() || data.next_reinjection().is_some());
         sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));
         for s in subs.iter_mut().filter(|s| s.active) {
             s.snd.note_window_use(s.cwnd);
@@ -532,4 +551,20 @@ impl Flow {
         }
         r
     }
+}
+
+/// The rate subflow `sub` is paced at for packets of `bytes`, bytes per second: the
+/// controller's own (`pacing_rate`) or Linux's rule (tcp_update_pacing_rate) with the
+/// pacing ratios `ratios`, capped by the scheduler's (`host::paced_rate`: the lower
+/// applies). None before an RTT sample when the scheduler asks for nothing.
+#[inline]
+pub fn pacing_rate(cc: &Controller, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32)) -> Option<f64> {
+    use mpcc_algo::CongestionControl;
+    let sf = snd.sf;
+    let own = match CongestionControl::pacing_rate(cc, sf) {
+        Some(segs) => Some(segs * bytes as f64),
+        None => crate::host::pacing_rate(cc.cwnd(sf), cc.ssthresh(sf), snd.rtt.srtt, snd.mss(), ratios.0, ratios.1),
+    };
+    let cap = sched.pacing_rate(sub).map(|segs| segs * bytes as f64);
+    crate::host::paced_rate(own, cap)
 }

@@ -13,6 +13,17 @@
 //! controller asks for (`CongestionControl::pacing_rate`). No pacing before the
 //! first RTT sample.
 //!
+//! A scheduler's pacing (`Scheduler::pacing_rate`, TSC's allocated rates): as
+//! Linux's SO_MAX_PACING_RATE, it caps the rate above (the lower of the two
+//! applies, `paced_rate`) and turns pacing on for the subflow whatever
+//! `tcp.pacing` says, as that socket option turns on TCP's internal pacing (the
+//! segment waits in the socket until its time, tcp_pacing_check in
+//! tcp_write_xmit). The subflow takes a segment only when it may send it: one at
+//! a time, `bytes / rate` after the previous one started (`paced_at`, checked in
+//! `Flow::push`, which asks for a wake-up then while data waits). So the
+//! scheduler puts a segment on a subflow only when that subflow may send it.
+//! Without a NIC switch such a host has no line rate.
+//!
 //! Host jitter (`tcp.host_jitter`): each packet leaves the host after a processing
 //! delay drawn uniformly from [0, host_jitter), in order (never before an earlier
 //! packet of its subflow). A real host's softirq and scheduling delays vary by tens
@@ -43,8 +54,13 @@ pub struct Nic {
     pub busy: bool,
     /// Pacing: the earliest time the next packet may start.
     pub pace_next: Nanos,
+    /// When the last packet started, and its bytes (a scheduler-paced subflow's
+    /// next segment may go `bytes / rate` after it, at the rate then in force).
+    pub last: (Nanos, u32),
     pub pacing: bool,
     pub backpressure: bool,
+    /// The scheduler sets this subflow's pacing rate: one segment at a time.
+    pub sched_paced: bool,
     /// The sender found the queue full: wake it when the NIC sends.
     pub blocked: bool,
     /// Packets allowed to wait (TSQ), from the latest rate.
@@ -63,8 +79,10 @@ impl Nic {
             rate_bps,
             busy: false,
             pace_next: 0,
+            last: (0, 0),
             pacing,
             backpressure,
+            sched_paced: false,
             blocked: false,
             limit: TSQ_MIN_PACKETS,
             jitter_ns,
@@ -104,17 +122,32 @@ impl Nic {
         self.pacing || self.backpressure
     }
 
-    /// Segments the sender may still hand to the NIC (unbounded without backpressure).
+    /// Segments the sender may still hand to the NIC (unbounded without backpressure;
+    /// one at a time when the scheduler paces the subflow).
     #[inline]
     pub fn room(&mut self) -> u64 {
-        if !self.backpressure {
-            return u64::MAX / 4;
-        }
-        let room = self.limit.saturating_sub(self.queue.len()) as u64;
+        let limit = match (self.sched_paced, self.backpressure) {
+            (true, _) => 1,
+            (false, true) => self.limit,
+            (false, false) => return u64::MAX / 4,
+        };
+        let room = limit.saturating_sub(self.queue.len()) as u64;
         if room == 0 {
             self.blocked = true;
         }
         room
+    }
+
+    /// A scheduler-paced subflow: when its next segment may go at `bytes_per_s`
+    /// (None: no rate, at once). The gap after a segment is its length at the rate in
+    /// force now, so a new rate applies at once.
+    #[inline]
+    pub fn paced_at(&self, bytes_per_s: Option<f64>) -> Nanos {
+        let (start, bytes) = self.last;
+        match bytes_per_s {
+            Some(r) if bytes > 0 => start + (bytes as f64 * 1e9 / r) as Nanos,
+            _ => start,
+        }
     }
 
     /// The TSQ limit for a sending rate of `bytes_per_s` (infinite before an RTT
@@ -129,6 +162,18 @@ impl Nic {
     #[inline]
     pub fn tx_time(&self, bytes: u32) -> Nanos {
         mpcc_core::time::ceil_ns(bytes as f64 * 8e9 / self.rate_bps)
+    }
+}
+
+/// The rate a subflow is paced at, bytes per second: the transport's own (`own`: a
+/// controller's, or Linux's rule) capped by the scheduler's (`cap`), the lower of
+/// the two when both are set, as sk_max_pacing_rate caps sk_pacing_rate in Linux's
+/// tcp_update_pacing_rate. None: neither is known.
+#[inline]
+pub fn paced_rate(own: Option<f64>, cap: Option<f64>) -> Option<f64> {
+    match (own, cap) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -153,6 +198,29 @@ mod tests {
         assert_eq!(pacing_rate(10.0, 100.0, 100_000_000, 1000, 200, 120), Some(200_000.0));
         assert_eq!(pacing_rate(10.0, 15.0, 100_000_000, 1000, 200, 120), Some(120_000.0));
         assert_eq!(pacing_rate(10.0, 15.0, 0, 1000, 200, 120), None);
+    }
+
+    #[test]
+    fn the_lower_of_the_transports_and_the_schedulers_rate_applies() {
+        assert_eq!(paced_rate(Some(2e5), Some(1e5)), Some(1e5));
+        assert_eq!(paced_rate(Some(1e5), Some(2e5)), Some(1e5));
+        assert_eq!(paced_rate(None, Some(2e5)), Some(2e5), "before an RTT sample: the scheduler's");
+        assert_eq!(paced_rate(Some(2e5), None), Some(2e5));
+        assert_eq!(paced_rate(None, None), None);
+        // A scheduler-paced subflow may hold one segment in the host, whatever TSQ says.
+        let mut n = Nic::new(f64::INFINITY, false, false, 0, Rng::stream(1, 0));
+        assert_eq!(n.room(), u64::MAX / 4, "no switch: no bound");
+        n.sched_paced = true;
+        assert_eq!(n.room(), 1);
+        n.push(Packet::data(0, 0, 1500, 0), 0);
+        assert_eq!(n.room(), 0);
+        assert!(n.blocked, "woken when the segment leaves");
+        assert_eq!(n.tx_time(1500), 0, "no line rate");
+        // The next may go its length at the current rate after the last one started.
+        n.last = (1_000_000, 1500);
+        assert_eq!(n.paced_at(Some(1.5e6)), 2_000_000, "1500 B at 1.5 MB/s: 1 ms");
+        assert_eq!(n.paced_at(Some(3e6)), 1_500_000, "a higher rate applies at once");
+        assert_eq!(n.paced_at(None), 1_000_000);
     }
 
     #[test]

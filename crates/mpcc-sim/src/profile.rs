@@ -71,6 +71,7 @@ impl Profile {
             Profile::Rfc => Mechanisms {
                 rack: false,
                 tlp: false,
+                tlp_dsack: false,
                 frto: false,
                 undo: false,
                 prr: false,
@@ -100,6 +101,7 @@ impl Profile {
             Profile::Linux => Mechanisms {
                 rack: true,
                 tlp: true,
+                tlp_dsack: true, // tcp_process_tlp_ack: FLAG_DSACK_TLP, after(ack, tlp_high_seq)
                 frto: true,
                 undo: true,
                 prr: true,
@@ -123,12 +125,13 @@ impl Profile {
                 rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
                 rto_impatient: false,
                 prr_ns3: false,
-                delack_cancel: false,
+                delack_cancel: true, // tcp_event_ack_sent clears the delayed-ACK timer (inet_csk_clear_xmit_timer, ICSK_TIME_DACK)
                 rto_linux: true,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
                 tlp: false,
+                tlp_dsack: false,
                 frto: false,
                 undo: false,
                 prr: true,
@@ -177,6 +180,7 @@ impl Mechanisms {
         vec![
             ("rack", json!(self.rack)),
             ("tlp", json!(self.tlp)),
+            ("tlp_dsack", json!(self.tlp_dsack)),
             ("frto", json!(self.frto)),
             ("undo", json!(self.undo)),
             ("prr", json!(self.prr)),
@@ -211,6 +215,10 @@ pub struct Mechanisms {
     pub rack: bool,
     /// Tail loss probe (RFC 8985 TLP).
     pub tlp: bool,
+    /// The probe's reduction waits for an ACK beyond the probe's end and is spared
+    /// by a DSACK of the probe or a pure duplicate ACK (RFC 8985 7.4, Linux's
+    /// tcp_process_tlp_ack). Off: the ACK reaching the probe's end reduces.
+    pub tlp_dsack: bool,
     /// Spurious-timeout detection (RFC 5682 F-RTO).
     pub frto: bool,
     /// Undo of a spurious window reduction (timestamps / DSACK; Linux's tcp_try_undo_*).
@@ -283,7 +291,9 @@ pub struct Mechanisms {
     /// Every ACK the receiver sends cancels the delayed-ACK timer and its count
     /// of held segments, so a held segment waits the whole `delack_timeout`
     /// from its own arrival (ns-3's TcpSocketBase::SendEmptyPacket and
-    /// ReceivedData). Off: the timer, once armed, runs until it fires.
+    /// ReceivedData; Linux's tcp_event_ack_sent clears the timer's pending flag
+    /// and tcp_send_delayed_ack arms it anew). Off: the timer, once armed, runs
+    /// until it fires.
     pub delack_cancel: bool,
     /// The retransmission timeout as Linux computes it (`tcp_rtt_estimator`,
     /// `__tcp_set_rto`): srtt plus max(min_rto, the round trip's largest 4 x mean
@@ -319,6 +329,6 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
-        assert_eq!(names.len(), 25, "a new Mechanisms field must be listed in entries()");
+        assert_eq!(names.len(), 26, "a new Mechanisms field must be listed in entries()");
     }
 }

@@ -358,7 +358,11 @@ impl Sim {
             self.arm_rto(flow, sub as u16);
         }
         let f = &mut self.flows[flow];
-        if let Some(t) = f.sched_wake.arm(f.sched.poll_at()) {
+        let wake = match (f.sched.poll_at(), f.pace_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(t) = f.sched_wake.arm(wake) {
             self.events.schedule(t, Event::Pace { flow });
         }
         if f.data_rtx.is_some() {
@@ -383,34 +387,25 @@ impl Sim {
         let now = self.now;
         let f = &mut self.flows[flow];
         let s = &mut f.subs[sub as usize];
-        let sf = s.snd.sf;
         let Some(nic) = &mut s.nic else { return };
         let Some(head) = nic.queue.front() else {
             nic.busy = false;
             return;
         };
         let bytes = head.bytes;
-        // The rate TSQ and pacing use: the controller's own, or Linux's rule.
-        let cc = &f.cc;
-        let rate = match mpcc_algo::CongestionControl::pacing_rate(cc, sf) {
-            Some(segs) => Some(segs * bytes as f64),
-            None => crate::host::pacing_rate(
-                mpcc_algo::CongestionControl::cwnd(cc, sf),
-                mpcc_algo::CongestionControl::ssthresh(cc, sf),
-                s.snd.rtt.srtt,
-                s.snd.mss(),
-                f.pacing_ratios.0,
-                f.pacing_ratios.1,
-            ),
-        };
+        // The rate TSQ and pacing use: the controller's own, or Linux's rule,
+        // capped by the scheduler's (host.rs: the lower applies).
+        let rate = crate::flow::pacing_rate(&f.cc, &f.sched, &s.snd, sub as usize, bytes, f.pacing_ratios);
         nic.set_rate(rate.unwrap_or(f64::INFINITY), bytes);
         let ready = nic.ready_at(now);
+        // A scheduler-paced segment was let in at its time (`Flow::push`).
         let start = if nic.pacing { ready.max(nic.pace_next) } else { ready };
         if nic.pacing {
             if let Some(r) = rate {
                 nic.pace_next = start + (bytes as f64 * 1e9 / r) as Nanos;
             }
         }
+        nic.last = (start, bytes);
         nic.busy = true;
         let done = if nic.serialises() { start + nic.tx_time(bytes) } else { start };
         self.events.schedule(done, Event::NicDone { flow, sub });
@@ -423,7 +418,8 @@ impl Sim {
         let s = &mut self.flows[flow].subs[sub as usize];
         let Some(nic) = &mut s.nic else { return };
         let p = nic.pop().expect("NicDone without a packet");
-        let wake = std::mem::take(&mut nic.blocked);
+        // A scheduler-paced subflow has room again each time its segment leaves.
+        let wake = std::mem::take(&mut nic.blocked) || nic.sched_paced;
         let first = s.fwd[0];
         self.arrive(first, p);
         self.nic_start(flow, sub);

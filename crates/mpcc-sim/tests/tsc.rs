@@ -215,3 +215,43 @@ fn bad_parameters_name_the_field() {
     let e = err(cfg);
     assert_eq!(e, "flows.v.subflows.1.cost_per_mbit: -10; allowed: a finite number at least 0");
 }
+
+/// TSC's allocation reaches the host as the subflow's pacing rate (docs/schedulers.md,
+/// "A scheduler's pacing rate"): on two uncongested 100 Mbit/s paths a 3 Mbit/s stream of
+/// 25 frames per second goes on the cheap subflow at x_s = f + 1 / d_send, about 270
+/// segments per second, so its segments leave at least a few milliseconds apart, where
+/// minrtt sends each frame's 10 segments back to back.
+#[test]
+fn the_host_paces_tscs_subflows_at_their_allocation() {
+    let link = |name: &str| {
+        json!({"name": name, "capacity": {"kind": "constant", "bps": 100e6}, "delay_ns": 10 * MS,
+               "queue": {"kind": "droptail", "packets": 1000}})
+    };
+    let gaps = |scheduler: &str| -> Vec<f64> {
+        let params = if scheduler == "tsc" { json!({"slot": 0.1}) } else { json!({}) };
+        let cfg = json!({"duration_ns": 10 * S, "seed": 1, "warmup_ns": 0, "sample_interval_ns": 0, "event_log": true,
+            "links": [link("cheap"), link("dear")],
+            "flows": [{"name": "v", "cc": "reno", "scheduler": scheduler, "scheduler_params": params,
+                       "subflows": [{"path": [0], "cost_per_mbit": 1.0}, {"path": [1], "cost_per_mbit": 10.0}],
+                       "tcp": {"init_ssthresh_bytes": 65535},
+                       "app": {"kind": "vbr", "fps": 25.0, "rate_bps": 3e6, "cv": 0.0}}]});
+        let out = mpcc_sim::run_json(&cfg.to_string()).unwrap();
+        let log = &out.tables["event_log"];
+        // Sends (kind 0) on the cheap subflow after the first second.
+        let t: Vec<f64> = (0..log["t_s"].len())
+            .filter(|&i| log["kind"][i] == 0.0 && log["subflow"][i] == 0.0 && log["t_s"][i] > 1.0)
+            .map(|i| log["t_s"][i])
+            .collect();
+        t.windows(2).map(|w| w[1] - w[0]).collect()
+    };
+    let tsc = gaps("tsc");
+    let min = tsc.iter().copied().fold(f64::INFINITY, f64::min);
+    let mean = tsc.iter().sum::<f64>() / tsc.len() as f64;
+    eprintln!("tsc: {} sends on the cheap subflow, gaps min {:.2} ms mean {:.2} ms", tsc.len() + 1, min * 1e3, mean * 1e3);
+    assert!(tsc.len() > 1000, "the cheap subflow carries the stream");
+    assert!(min > 1e-3, "paced: no two segments closer than 1 ms ({} ms)", min * 1e3);
+    let minrtt = gaps("minrtt");
+    let back_to_back = minrtt.iter().filter(|&&g| g < 1e-6).count();
+    eprintln!("minrtt: {} of {} gaps under 1 us", back_to_back, minrtt.len());
+    assert!(back_to_back > minrtt.len() / 2, "unpaced: each frame's segments leave together");
+}

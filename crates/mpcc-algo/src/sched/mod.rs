@@ -11,7 +11,8 @@
 //! One file per scheduler, holding its registry entry (`INFO`), its builder
 //! (`from_params`), its rule and its unit tests. Adding one: the file, one line in
 //! `schedulers!` below, a section in docs/schedulers.md. A scheduler that wants
-//! to be woken (pacing) answers [`Scheduler::poll_at`]; figures for the summary
+//! to be woken (a slot, a round) answers [`Scheduler::poll_at`]; one that paces its
+//! subflows answers [`Scheduler::pacing_rate`] (the host paces); figures for the summary
 //! come from [`Scheduler::metrics`]. The simulator names no scheduler.
 
 pub mod state;
@@ -84,10 +85,25 @@ pub trait Scheduler {
     #[inline]
     fn sent(&mut self, _now: Nanos, _waiting: impl FnOnce() -> bool, _state: impl Fn(usize) -> SubflowState) {}
 
-    /// When the scheduler next wants the connection to try sending (pacing),
-    /// None: only when an ACK or the application brings something.
+    /// When the scheduler next wants the connection to try sending (a slot or a
+    /// round), None: only when an ACK, the host or the application brings something.
     #[inline]
     fn poll_at(&self) -> Option<Nanos> {
+        None
+    }
+
+    /// Whether the scheduler sets its subflows' pacing rates (`pacing_rate`): the
+    /// connection then sends through the host's pacing (mpcc-sim's host.rs), as a
+    /// socket with SO_MAX_PACING_RATE does. Asked once, when the connection is built.
+    #[inline]
+    fn paces(&self) -> bool {
+        false
+    }
+
+    /// The pacing rate the scheduler asks for on subflow `sub`, segments per second
+    /// (None: none). The host paces at the lower of this and the transport's own rate.
+    #[inline]
+    fn pacing_rate(&self, _sub: usize) -> Option<f64> {
         None
     }
 
@@ -222,6 +238,14 @@ macro_rules! schedulers {
             #[inline]
             fn poll_at(&self) -> Option<Nanos> {
                 match self { $(AnyScheduler::$t(s) => s.poll_at(),)* }
+            }
+            #[inline]
+            fn paces(&self) -> bool {
+                match self { $(AnyScheduler::$t(s) => s.paces(),)* }
+            }
+            #[inline]
+            fn pacing_rate(&self, sub: usize) -> Option<f64> {
+                match self { $(AnyScheduler::$t(s) => s.pacing_rate(sub),)* }
             }
             #[inline]
             fn on_subflow_removed(&mut self, sub: usize) {

@@ -5,12 +5,14 @@
 //! must carry from the send-buffer delay threshold (2.16) and fills subflows
 //! cheapest first within their window rate and cap, with a floor (2.14, 2.17).
 //!
-//! The allocation is a rate: each subflow is paced at x_s by a token bucket one
-//! segment deep, refilled whenever the connection tries to send; while data
-//! waits for tokens, `poll_at` asks for a wake-up when the next token is due.
-//! The per-packet path (`pick`) only reads the cost order and the token counts:
-//! no allocation, no dynamic dispatch. All slot work happens in `advance`, once
-//! per send round (`prepare`), and costs O(subflows) except at slot boundaries.
+//! The allocation is a rate: each subflow is paced at x_s by the sending host
+//! (`pacing_rate`, the path a controller's pacing rate takes; mpcc-sim's
+//! host.rs), which takes one segment of a scheduler-paced subflow at a time, so
+//! a subflow has room for the next segment only once the previous one has left
+//! at its rate. The per-packet path (`pick`) only reads the cost order, the
+//! allocations and the subflows' space: no allocation, no dynamic dispatch. All
+//! slot work happens in `advance`, once per send round (`prepare`), and costs
+//! O(subflows) at slot boundaries only.
 
 use super::{AppState, ConnState, Metric, Scheduler, Setup, SubflowDetail, SubflowState};
 use crate::ParamInfo;
@@ -122,11 +124,9 @@ pub struct Tsc {
     rtt_n: Vec<u64>,
     /// Last capacity estimate (kept through slots without RTT samples).
     cap: Vec<f64>,
-    /// Allocated rates, packets/s, and token counts, segments.
+    /// Allocated rates, packets/s (the subflows' pacing rates).
     alloc: Vec<f64>,
-    tokens: Vec<f64>,
-    refilled: Nanos,
-    /// Pacing: the wake-up wanted while data waits for tokens (`poll_at`).
+    /// The next slot, while data waits that only a new allocation can let out (`poll_at`).
     wake: Option<Nanos>,
     pub last: Slot,
     pub slots: u64,
@@ -167,8 +167,6 @@ impl Tsc {
             rtt_n: vec![0; n],
             cap: vec![f64::INFINITY; n],
             alloc: vec![f64::INFINITY; n],
-            tokens: vec![0.0; n],
-            refilled: 0,
             wake: None,
             last: Slot::default(),
             slots: 0,
@@ -196,20 +194,13 @@ impl Tsc {
     }
 
     /// Called before every send attempt: renews the allocation at slot
-    /// boundaries and refills the token buckets. `written`: bytes the application
+    /// boundaries. `written`: bytes the application
     /// has written so far (None: a bulk or file sender, whose demand is unbounded);
     /// `backlog`: bytes written and not yet sent.
     #[inline]
     pub fn advance(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: impl Fn(usize) -> SubflowDetail) {
         if !self.started || now >= self.next_slot {
             self.new_slot(now, written, backlog, &input);
-        }
-        let dt = now.saturating_sub(self.refilled) as f64 * 1e-9;
-        self.refilled = now;
-        // One segment deep: a deeper bucket lets a subflow burst a slot's worth
-        // into its bottleneck queue at once (docs/algorithms/tsc.md, "pacing").
-        for i in 0..self.tokens.len() {
-            self.tokens[i] = (self.tokens[i] + self.alloc[i] * dt).min(1.0);
         }
     }
 
@@ -304,39 +295,19 @@ impl Tsc {
         }
     }
 
-    /// After a send loop: with data still waiting, asks for a wake-up when the
-    /// first subflow with window space has a token again, or at the next slot
-    /// (without window space, an ACK wakes the connection).
-    pub fn plan_wake(&mut self, now: Nanos, waiting: bool, state: impl Fn(usize) -> SubflowState) {
-        self.wake = None;
-        if !waiting {
-            return;
-        }
-        for &i in &self.order {
-            // Only a subflow short of a token: one that has a token and was not
-            // picked (a reinjection's own subflow) would wake the loop for nothing.
-            if self.alloc[i] > 0.0 && self.tokens[i] <= 0.0 && state(i).has_space() {
-                // Tokens must be positive to send: the deficit refills in -tokens / x_s.
-                let t = now + (-self.tokens[i] / self.alloc[i] * 1e9) as Nanos + 1;
-                self.wake = Some(self.wake.map_or(t, |w| w.min(t)));
-            }
-        }
-        if self.wake.is_some() {
-            self.wake = self.wake.map(|w| w.min(self.next_slot.max(now + 1)));
-        }
+    /// After a send loop: while data waits, asks for a wake-up at the next slot, so
+    /// that every slot of the grid renews the allocation (the host wakes the
+    /// connection at each subflow's pacing time, an ACK when a window opens).
+    pub fn plan_wake(&mut self, now: Nanos, waiting: bool) {
+        self.wake = waiting.then(|| self.next_slot.max(now + 1));
     }
 
-    /// The subflow for the next segment: the cheapest with window space and
-    /// tokens left (never `exclude`); None makes the connection wait.
+    /// The subflow for the next segment: the cheapest with an allocation and
+    /// window space, the host's room for it included (never `exclude`); None
+    /// makes the connection wait.
     #[inline]
-    pub fn pick_paced(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
-        for &i in &self.order {
-            if Some(i) != exclude && self.tokens[i] > 0.0 && state(i).has_space() {
-                self.tokens[i] -= 1.0;
-                return Some(i);
-            }
-        }
-        None
+    pub fn pick_cheapest(&self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+        self.order.iter().copied().find(|&i| Some(i) != exclude && self.alloc[i] > 0.0 && state(i).has_space())
     }
 
     /// Allocated rate of subflow `i`, bit/s.
@@ -359,17 +330,29 @@ impl Scheduler for Tsc {
 
     #[inline]
     fn pick(&mut self, _n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
-        self.pick_paced(exclude, state)
+        self.pick_cheapest(exclude, state)
     }
 
     #[inline]
-    fn sent(&mut self, now: Nanos, waiting: impl FnOnce() -> bool, state: impl Fn(usize) -> SubflowState) {
-        self.plan_wake(now, waiting(), state);
+    fn sent(&mut self, now: Nanos, waiting: impl FnOnce() -> bool, _state: impl Fn(usize) -> SubflowState) {
+        self.plan_wake(now, waiting());
     }
 
     #[inline]
     fn poll_at(&self) -> Option<Nanos> {
         self.wake
+    }
+
+    /// With one subflow no scheduler runs, and TSC paces nothing.
+    fn paces(&self) -> bool {
+        self.order.len() > 1
+    }
+
+    /// x_s once a slot has set it (before: none, the subflow is not paced).
+    #[inline]
+    fn pacing_rate(&self, sub: usize) -> Option<f64> {
+        let x = self.alloc[sub];
+        (x.is_finite() && x > 0.0).then_some(x)
     }
 
     /// The delay bound d_send + d_net the allocation aims at, with the fraction of
@@ -447,53 +430,44 @@ mod tests {
     }
 
     #[test]
-    fn tokens_bound_the_picks_cheapest_first() {
+    fn the_allocation_is_the_pacing_rate_and_picks_go_cheapest_first() {
         let mut t = Tsc::new(0.1, 0.2, 0.1, 0.0, 2);
         t.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
+        assert!(t.paces());
         let subs = [input(0, 1000, 0, Nanos::MAX, true), input(0, 1000, 0, Nanos::MAX, true)];
+        let st = |i: usize| subs[i].state;
+        assert_eq!(t.pacing_rate(1), None, "before the first slot: no rate");
         t.advance(0, Some(0), 0, |i| subs[i]);
         // T = 10 packets/s all on subflow 1 (window rate unknown: infinite), 0 on subflow 0.
         assert_eq!(t.last.x, vec![0.0, 10.0]);
-        t.advance(50 * MS, Some(0), 0, |i| subs[i]);
-        let st = |i: usize| subs[i].state;
-        // 0.5 packets of tokens: one segment (tokens go negative), then wait.
-        assert_eq!(t.pick_paced(None, st), Some(1));
-        assert_eq!(t.pick_paced(None, st), None);
-        assert_eq!(t.pick_paced(Some(1), st), None);
-        // Data waits: the 0.5-segment deficit refills at 10/s in 50 ms, just
-        // after the next slot starts (100 ms), which comes first.
+        assert_eq!(t.pacing_rate(1), Some(10.0), "the host paces subflow 1 at x_1");
+        assert_eq!(t.pacing_rate(0), None);
+        // Per segment: the cheapest with space; the host's room is part of the
+        // space (a paced subflow whose segment has not left has none).
+        assert_eq!(t.pick_cheapest(None, st), Some(1));
+        let held = |i: usize| SubflowState { pipe: if i == 1 { 1000 } else { 0 }, ..subs[i].state };
+        assert_eq!(t.pick_cheapest(None, held), None, "subflow 0 has space but no allocation");
+        assert_eq!(t.pick_cheapest(Some(1), st), None);
+        // Data waits: wake at the next slot (100 ms), which renews the allocation.
         // `w` is the simulator's side: the one pending wake-up event.
         let mut w = Wake::default();
-        t.plan_wake(50 * MS, true, st);
+        t.plan_wake(50 * MS, true);
         assert_eq!(w.arm(t.poll_at()), Some(100 * MS));
-        // A later request does not replace the pending wake-up.
-        t.plan_wake(60 * MS, true, st);
-        assert_eq!(w.arm(t.poll_at()), None);
-        assert!(!w.fire(99 * MS), "not the pending event");
-        assert!(w.fire(100 * MS));
-        // Within a slot: wake when the token is due (the 0.5 deficit at 20 ms, +1 ns).
-        let mut t = Tsc::new(0.1, 0.2, 1.0, 0.0, 2);
-        t.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
-        t.advance(0, Some(0), 0, |i| subs[i]);
-        t.advance(50 * MS, Some(0), 0, |i| subs[i]);
-        assert_eq!(t.pick_paced(None, st), Some(1));
-        t.plan_wake(50 * MS, true, st);
-        assert_eq!(w.arm(t.poll_at()), Some(100 * MS + 1));
-        assert!(w.fire(100 * MS + 1));
-        t.advance(100 * MS + 1, Some(0), 0, |i| subs[i]);
-        assert_eq!(t.pick_paced(None, st), Some(1), "the token is there");
-        // Nothing waiting: no wake-up. Waiting, but the subflow short of tokens has
-        // no window space and the other has its token: no wake-up either.
-        t.plan_wake(100 * MS + 1, false, st);
-        assert_eq!(w.arm(t.poll_at()), None);
-        let full = |i: usize| SubflowState { pipe: 1000, ..subs[i].state };
-        t.plan_wake(100 * MS + 1, true, full);
-        assert_eq!(w.arm(t.poll_at()), None);
-        // A subflow that has its token but was not picked (a reinjection cannot go on
-        // its own subflow) is no reason to wake: nothing changes until an ACK.
-        t.advance(300 * MS, Some(0), 0, |i| subs[i]);
-        t.plan_wake(300 * MS, true, st);
-        assert_eq!(w.arm(t.poll_at()), None);
+        t.plan_wake(60 * MS, true);
+        assert_eq!(w.arm(t.poll_at()), None, "a later request does not replace the pending one");
+        assert!(!w.fire(99 * MS) && w.fire(100 * MS));
+        // Nothing waiting: no wake-up.
+        t.plan_wake(100 * MS, false);
+        assert_eq!(t.poll_at(), None);
+        // With the floor every usable subflow has a rate: x_min 100 kbit/s = 12.5 packets/s.
+        let mut f = Tsc::new(0.1, 0.2, 0.1, 100e3, 2);
+        f.configure(&[5.0, 1.0], &[1, 1], 1000, 0);
+        f.advance(0, Some(0), 0, |i| subs[i]);
+        assert_eq!(f.pacing_rate(0), Some(12.5));
+        // One subflow: no scheduler runs, nothing is paced.
+        let mut one = Tsc::new(0.1, 0.2, 0.1, 0.0, 1);
+        one.configure(&[1.0], &[1], 1000, 0);
+        assert!(!one.paces());
     }
 
     #[test]

@@ -191,8 +191,11 @@ pub struct Sender {
     frto: u8,
     /// New segments F-RTO's step 2b may still send.
     frto_budget: u64,
-    /// The outstanding probe was a retransmission.
+    /// The outstanding probe was a retransmission, of this segment; this ACK
+    /// carried a DSACK of exactly it (`tlp_dsack`; Linux's FLAG_DSACK_TLP).
     tlp_retx: bool,
+    tlp_seq: u64,
+    tlp_dsacked: bool,
     /// PRR (RFC 6937): data delivered and sent since recovery began, the flight
     /// size then, and how many segments this ACK allows.
     prr_delivered: u64,
@@ -294,6 +297,8 @@ impl Sender {
             frto: 0,
             frto_budget: 0,
             tlp_retx: false,
+            tlp_seq: 0,
+            tlp_dsacked: false,
             prr_delivered: 0,
             prr_out: 0,
             recover_fs: 0,
@@ -518,7 +523,7 @@ impl Sender {
             }
         }
         if self.tlp_high.is_some() {
-            self.tlp_ack(now, cc);
+            self.tlp_ack(now, cc, advanced || newly_sacked > 0);
         }
 
         let round_start = advanced && self.una >= self.round_end;
@@ -626,6 +631,10 @@ impl Sender {
         if ack.first_is_dsack() {
             first = 1;
             self.stats.dsacks += 1;
+            if self.mech.tlp_dsack && self.tlp_retx && self.tlp_high.is_some() {
+                let (lo, hi) = ack.sack_block(0);
+                self.tlp_dsacked = lo == self.tlp_seq && hi == lo + 1;
+            }
             if self.mech.dsack {
                 let (lo, hi) = ack.sack_block(0);
                 self.on_dsack(lo, hi);
@@ -1296,6 +1305,7 @@ impl Sender {
                 self.retransmit(now, seq, out);
                 self.retx_next = next;
                 self.tlp_retx = true;
+                self.tlp_seq = seq;
                 return;
             }
         }
@@ -1310,26 +1320,39 @@ impl Sender {
         self.restart_rto(now);
     }
 
-    /// TLP (RFC 8985 7.4): the probe's episode ends when everything sent up to
-    /// it is acknowledged. If the probe was a retransmission and recovery did not
-    /// start, the probe repaired a tail loss: the controller reduces once, as
-    /// Linux's tcp_process_tlp_ack does (with no DSACK to prove it unneeded).
+    /// TLP (RFC 8985 7.4): the probe's episode, once everything sent up to it is
+    /// acknowledged. A probe of new data ends it. A retransmitting probe, if
+    /// recovery did not start, repaired a tail loss: the controller reduces once.
+    /// With `tlp_dsack`, as Linux's tcp_process_tlp_ack: a DSACK of the probe or
+    /// a pure duplicate ACK (`progress` false: nothing new acknowledged or SACKed)
+    /// shows that both copies arrived and ends it without a reduction; only an ACK
+    /// beyond the probe's end reduces; one that just reaches it waits.
     #[inline(never)]
-    fn tlp_ack(&mut self, now: Nanos, cc: &mut Controller) {
+    fn tlp_ack(&mut self, now: Nanos, cc: &mut Controller, progress: bool) {
         let Some(high) = self.tlp_high else { return };
+        let dsacked = std::mem::take(&mut self.tlp_dsacked);
         if self.in_recovery || self.episode == Episode::Timeout {
             self.tlp_high = None;
             self.tlp_retx = false;
             return;
         }
-        if self.una >= high {
-            self.tlp_high = None;
-            if std::mem::take(&mut self.tlp_retx) {
-                self.dsack_marker = u64::MAX; // a reduction of its own: the saved state is gone
-                let ev = self.congestion_event(now, CongestionKind::Loss);
-                cc.on_congestion(self.sf, &ev);
-                cc.on_recovery_exit(self.sf, now);
-            }
+        if self.una < high {
+            return;
+        }
+        let reduce = match (self.tlp_retx, self.mech.tlp_dsack) {
+            (false, _) => false,
+            (true, false) => true,
+            (true, true) if dsacked || !progress => false,
+            (true, true) if self.una > high => true,
+            (true, true) => return, // at the probe's end: wait for the next ACK
+        };
+        self.tlp_high = None;
+        self.tlp_retx = false;
+        if reduce {
+            self.dsack_marker = u64::MAX; // a reduction of its own: the saved state is gone
+            let ev = self.congestion_event(now, CongestionKind::Loss);
+            cc.on_congestion(self.sf, &ev);
+            cc.on_recovery_exit(self.sf, now);
         }
     }
 
@@ -1512,6 +1535,64 @@ mod tests {
         assert_eq!(s.stats.tlp_probes, 1);
         assert_eq!(out.last().unwrap().seq, 9, "the probe resends the tail");
         assert_eq!(s.stats.timeouts, 0);
+    }
+
+    /// The linux sender with `tlp_dsack` set: ten segments out at 0, all but the
+    /// last acknowledged at 100 ms, the probe fired (it resends segment 9).
+    fn probed_tail(tlp_dsack: bool) -> (Sender, Controller, Vec<Packet>, Nanos) {
+        let mut cc = build("reno", &Params::new()).unwrap();
+        cc.add_subflow(0);
+        let tcp = TcpConfig { profile: crate::profile::Profile::Linux, tlp_dsack: Some(tlp_dsack), ..Default::default() };
+        let mut s = Sender::new(0, 0, &tcp);
+        s.set_app_bytes(10 * 1448);
+        let mut out = Vec::new();
+        s.send(0, &cc, &mut out);
+        for t in 0..9 {
+            s.on_ack(100 * MS, &ack(t + 1, t, 0, 0, 0), &mut cc, &mut out);
+        }
+        let at = s.rto_deadline.unwrap();
+        assert_eq!(s.timer, Timer::Probe);
+        out.clear();
+        s.on_timeout(at, &mut cc, &mut out);
+        assert_eq!((out.len(), out[0].seq, s.stats.tlp_probes), (1, 9, 1), "the probe resends the tail");
+        (s, cc, out, at)
+    }
+
+    #[test]
+    fn a_dsack_of_the_probe_spares_the_reduction() {
+        // The original segment 9 was only late: its ACK reaches the probe's end, then
+        // the probe's copy comes back as a DSACK [9, 10).
+        for on in [false, true] {
+            let (mut s, mut cc, mut out, at) = probed_tail(on);
+            let before = cc.cwnd(0);
+            s.on_ack(at + 10 * MS, &acks(10, 9, &[], 0), &mut cc, &mut out);
+            s.on_ack(at + 110 * MS, &acks(10, 9, &[(9, 10)], at), &mut cc, &mut out);
+            assert_eq!(s.stats.dsacks, 1);
+            assert!(s.tlp_high.is_none(), "the episode is over");
+            if on {
+                assert!(cc.cwnd(0) >= before, "no reduction: {} -> {}", before, cc.cwnd(0));
+            } else {
+                assert!(cc.cwnd(0) < 0.6 * before, "without the switch the probe's ACK reduces: {} -> {}", before, cc.cwnd(0));
+            }
+        }
+        // The original was lost and the probe repaired it: the ACK at the probe's end
+        // waits, the next one beyond it reduces once.
+        let (mut s, mut cc, mut out, at) = probed_tail(true);
+        let before = cc.cwnd(0);
+        s.set_app_bytes(11 * 1448);
+        s.on_ack(at + 100 * MS, &acks(10, 9, &[], at), &mut cc, &mut out);
+        assert!(s.tlp_high.is_some() && cc.cwnd(0) >= before, "at the probe's end: not yet");
+        assert_eq!(out.last().map(|p| p.seq), Some(10), "new data after the probe");
+        s.on_ack(at + 200 * MS, &acks(11, 10, &[], at + 100 * MS), &mut cc, &mut out);
+        assert!(s.tlp_high.is_none());
+        assert!(cc.cwnd(0) < 0.6 * before, "reduced, by the ACK beyond the probe: {} -> {}", before, cc.cwnd(0));
+        assert_eq!(cc.ssthresh(0), (before + 1.0) / 2.0, "once: half the window the probe's end grew to");
+        // A pure duplicate ACK at the probe's end: both copies arrived, no reduction.
+        let (mut s, mut cc, mut out, at) = probed_tail(true);
+        let before = cc.cwnd(0);
+        s.on_ack(at + 10 * MS, &acks(10, 9, &[], 0), &mut cc, &mut out);
+        s.on_ack(at + 110 * MS, &acks(10, 9, &[], at), &mut cc, &mut out);
+        assert!(s.tlp_high.is_none() && cc.cwnd(0) >= before);
     }
 
     #[test]
