@@ -22,8 +22,8 @@ pub mod event;
 pub mod multi;
 pub mod params;
 pub mod receiver;
-pub mod sched;
 pub mod registry;
+pub mod sched;
 pub mod single;
 pub mod uncoupled;
 

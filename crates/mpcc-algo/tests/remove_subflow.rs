@@ -8,8 +8,18 @@ use mpcc_algo::{build, registry, AckEvent, CongestionControl, Params};
 const MS: u64 = 1_000_000;
 
 fn ack(now: u64, rtt_ms: u64) -> AckEvent {
-    AckEvent { now, acked: 1.0, rtt: rtt_ms * MS, srtt: rtt_ms * MS, min_rtt: 20 * MS, owd: 10 * MS,
-               in_flight: 10.0, in_recovery: false, round_start: false, app_limited: false }
+    AckEvent {
+        now,
+        acked: 1.0,
+        rtt: rtt_ms * MS,
+        srtt: rtt_ms * MS,
+        min_rtt: 20 * MS,
+        owd: 10 * MS,
+        in_flight: 10.0,
+        in_recovery: false,
+        round_start: false,
+        app_limited: false,
+    }
 }
 
 /// Two subflows of `name` (30 ms and 60 ms RTTs) grown into congestion avoidance,

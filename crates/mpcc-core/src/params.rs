@@ -200,7 +200,12 @@ impl Problem {
 }
 
 impl Info {
-    pub const fn new(name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo]) -> Info {
+    pub const fn new(
+        name: &'static str,
+        summary: &'static str,
+        doc: &'static str,
+        params: &'static [ParamInfo],
+    ) -> Info {
         Info { name, summary, doc, params, units: &[], rule: None, names: &[] }
     }
     pub const fn with_rule(self, rule: Rule) -> Info {
@@ -239,7 +244,10 @@ impl Info {
             let Some(p) = self.param(k) else {
                 let names: Vec<&str> = self.params.iter().map(|p| p.name).collect();
                 let allowed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-                return Err(Problem::at(k, format!("unknown parameter of {family} '{}'; allowed: {allowed}", self.name)));
+                return Err(Problem::at(
+                    k,
+                    format!("unknown parameter of {family} '{}'; allowed: {allowed}", self.name),
+                ));
             };
             if !self.unit(k).is_number() {
                 continue; // given; its value is the builder's to check
@@ -247,7 +255,9 @@ impl Info {
             if !p.allows(v) {
                 return Err(Problem::at(k, format!("{v}; allowed: {}", p.range_text())));
             }
-            if matches!(self.unit(k), Unit::Whole | Unit::Flag | Unit::Duration | Unit::Size | Unit::Choice(_)) && v.fract() != 0.0 {
+            if matches!(self.unit(k), Unit::Whole | Unit::Flag | Unit::Duration | Unit::Size | Unit::Choice(_))
+                && v.fract() != 0.0
+            {
                 return Err(Problem::at(k, format!("{v}; allowed: a whole number")));
             }
         }

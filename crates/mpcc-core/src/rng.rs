@@ -87,9 +87,24 @@ mod tests {
 
     #[test]
     fn streams_and_seeds_differ() {
-        let a: Vec<u64> = (0..4).map({ let mut r = Rng::stream(7, 3); move |_| r.next_u64() }).collect();
-        let b: Vec<u64> = (0..4).map({ let mut r = Rng::stream(7, 4); move |_| r.next_u64() }).collect();
-        let c: Vec<u64> = (0..4).map({ let mut r = Rng::stream(8, 3); move |_| r.next_u64() }).collect();
+        let a: Vec<u64> = (0..4)
+            .map({
+                let mut r = Rng::stream(7, 3);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map({
+                let mut r = Rng::stream(7, 4);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let c: Vec<u64> = (0..4)
+            .map({
+                let mut r = Rng::stream(8, 3);
+                move |_| r.next_u64()
+            })
+            .collect();
         assert_ne!(a, b);
         assert_ne!(a, c);
     }

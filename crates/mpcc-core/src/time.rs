@@ -48,8 +48,17 @@ mod tests {
 
     #[test]
     fn ceil_ns_is_ceil_to_the_bit() {
-        let mut xs = vec![0.0, -0.0, -0.5, -3.0, 0.5, 1.0, 1.0 + f64::EPSILON, 2.5, 4503599627370495.5, 9007199254740993.0];
-        xs.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.8446744073709552e19, 3e19, f64::MAX, f64::MIN_POSITIVE]);
+        let mut xs =
+            vec![0.0, -0.0, -0.5, -3.0, 0.5, 1.0, 1.0 + f64::EPSILON, 2.5, 4503599627370495.5, 9007199254740993.0];
+        xs.extend([
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1.8446744073709552e19,
+            3e19,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ]);
         let mut bits = 0x1234_5678_9abc_def1u64;
         for _ in 0..100_000 {
             bits ^= bits << 13;

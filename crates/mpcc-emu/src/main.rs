@@ -65,8 +65,17 @@ impl Lateness {
 }
 
 fn link_row(t: Nanos, l: usize, s: &LinkState) -> serde_json::Value {
-    json!([t, l, s.capacity_bps, s.queue_packets, s.queue_bytes, s.tx_bytes,
-           s.queue_drops + s.loss_drops, s.dequeued, s.sojourn_sum_ns])
+    json!([
+        t,
+        l,
+        s.capacity_bps,
+        s.queue_packets,
+        s.queue_bytes,
+        s.tx_bytes,
+        s.queue_drops + s.loss_drops,
+        s.dequeued,
+        s.sojourn_sum_ns
+    ])
 }
 
 fn fail(msg: String) -> ! {

@@ -1,10 +1,10 @@
 //! Thin Python bindings (`mpcc._core`): run a canonical configuration, export every
 //! family's registry (`kinds`) and check a member's parameters (`check`). Everything
 //! user-facing lives in python/mpcc.
+use mpcc_core::params::{find, Info, Params, Problem, Unit};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use mpcc_core::params::{find, Info, Params, Problem, Unit};
 use std::collections::BTreeMap;
 
 type Tables = BTreeMap<String, BTreeMap<String, Vec<f64>>>;
@@ -22,7 +22,11 @@ static ALLOC: mpcc_sim::mem::CountingAlloc = mpcc_sim::mem::CountingAlloc;
 /// A rejected configuration raises ValueError with the simulator's one-line message.
 #[pyfunction]
 #[pyo3(signature = (config_json, max_memory_bytes=None))]
-fn run(py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>) -> PyResult<(String, Tables, Bound<'_, PyDict>)> {
+fn run(
+    py: Python<'_>,
+    config_json: String,
+    max_memory_bytes: Option<u64>,
+) -> PyResult<(String, Tables, Bound<'_, PyDict>)> {
     // Python runs signal handlers only in its main thread, so only a run there polls
     // for them; a run in another thread never takes the GIL back (which would abort
     // the process if the interpreter were shutting down around a daemon thread).
@@ -130,7 +134,9 @@ fn check(family: &str, name: &str, params: BTreeMap<String, f64>) -> PyResult<()
     let params = Params(params);
     let problem = |p: Problem| PyValueError::new_err((p.param, p.msg));
     match family {
-        "cc" => mpcc_algo::registry::check(name, &params).map(|_| ()).map_err(|e| PyValueError::new_err((None::<String>, e))),
+        "cc" => mpcc_algo::registry::check(name, &params)
+            .map(|_| ())
+            .map_err(|e| PyValueError::new_err((None::<String>, e))),
         "loss" => mpcc_net::loss::build(name, &params, mpcc_core::Rng::stream(0, 0)).map(|_| ()).map_err(problem),
         "queue" => {
             let env = mpcc_net::queue::QueueEnv { link_bps: 1e6, rng: mpcc_core::Rng::stream(0, 0) };

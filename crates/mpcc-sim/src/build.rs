@@ -3,12 +3,12 @@
 
 use crate::config::{CapacityConfig, Config, FlowConfig, TcpConfig};
 use crate::conn::{AppTiming, DataReceiver, DataSender};
-use crate::ids::LinkId;
 use crate::flow::{Flow, FlowCounters, ReverseRoute, Subflow};
+use crate::ids::LinkId;
 use crate::link::{Link, LinkStats};
 use crate::metrics::{Quantiles, RttStats};
-use mpcc_algo::sched;
 use crate::tcp::{Receiver, Sender};
+use mpcc_algo::sched;
 use mpcc_algo::{CongestionControl, Params};
 use mpcc_core::{Nanos, Rng};
 use mpcc_net::queue::QueueEnv;
@@ -110,7 +110,11 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                     if l < links.len() {
                         Ok(LinkId(l as u32))
                     } else {
-                        Err(format!("{}: link index {l} does not exist; {} links are defined", field(name), links.len()))
+                        Err(format!(
+                            "{}: link index {l} does not exist; {} links are defined",
+                            field(name),
+                            links.len()
+                        ))
                     }
                 })
                 .collect()
@@ -120,11 +124,20 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             return Err(format!("{}: {}; allowed: 1 to 65000 bytes", field("tcp.mss"), tcp.mss));
         }
         if tcp.dupthresh == 0 || tcp.dupthresh as usize > crate::tcp::sender::MAX_DUPTHRESH {
-            return Err(format!("{}: {}; allowed: 1 to {}", field("tcp.dupthresh"), tcp.dupthresh, crate::tcp::sender::MAX_DUPTHRESH));
+            return Err(format!(
+                "{}: {}; allowed: 1 to {}",
+                field("tcp.dupthresh"),
+                tcp.dupthresh,
+                crate::tcp::sender::MAX_DUPTHRESH
+            ));
         }
         if let Some(b) = tcp.init_ssthresh_bytes {
             if b < 2 * tcp.mss as u64 {
-                return Err(format!("{}: {b}; allowed: at least 2 segments ({} bytes)", field("tcp.init_ssthresh_bytes"), 2 * tcp.mss));
+                return Err(format!(
+                    "{}: {b}; allowed: at least 2 segments ({} bytes)",
+                    field("tcp.init_ssthresh_bytes"),
+                    2 * tcp.mss
+                ));
             }
         }
         let mut params = Params(fc.cc_params.clone());
@@ -164,7 +177,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             let fwd = check_route(path, &path_field)?;
             let rev = match reverse {
                 Some(r) => ReverseRoute::Links(check_route(r, &rev_field)?),
-                None => ReverseRoute::Delay(fwd.iter().fold(0, |d: Nanos, &l| d.saturating_add(links[l.0 as usize].delay))),
+                None => {
+                    ReverseRoute::Delay(fwd.iter().fold(0, |d: Nanos, &l| d.saturating_add(links[l.0 as usize].delay)))
+                }
             };
             // Subflow ids are dense and equal to the index in `subs`.
             let sf = cc.add_subflow(start);
@@ -176,7 +191,8 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             // The sending host's NIC (host.rs): at the first link's rate unless given.
             let mech = tcp.mechanisms();
             let nic = (mech.nic_backpressure || mech.pacing || mech.host_jitter_ns > 0).then(|| {
-                let rate = tcp.nic_rate_bps.map_or_else(|| links[fwd[0].0 as usize].capacity.nominal_bps(), |r| r as f64);
+                let rate =
+                    tcp.nic_rate_bps.map_or_else(|| links[fwd[0].0 as usize].capacity.nominal_bps(), |r| r as f64);
                 let rng = Rng::stream(cfg.seed, STREAM_HOST_JITTER + ((i as u64) << 12) + sf as u64);
                 crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure, mech.host_jitter_ns, rng)
             });
@@ -206,7 +222,13 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let sched_name = fc.scheduler.as_deref().unwrap_or(sched::DEFAULT);
         let costs: Vec<f64> = subs.iter().map(|s| s.cost_per_mbit).collect();
         let hops: Vec<usize> = subs.iter().map(|s| s.fwd.len()).collect();
-        let setup = sched::Setup { n: n_subs, costs: &costs, hops: &hops, mss: tcp.mss, count_from: fc.start_ns.max(cfg.warmup_ns) };
+        let setup = sched::Setup {
+            n: n_subs,
+            costs: &costs,
+            hops: &hops,
+            mss: tcp.mss,
+            count_from: fc.start_ns.max(cfg.warmup_ns),
+        };
         // The error starts with the field it concerns (scheduler or scheduler_params.<name>).
         let sched = sched::build(sched_name, &fc.scheduler_params, &setup).map_err(|e| field(&e))?;
         if sched::Scheduler::paces(&sched) {
@@ -214,12 +236,14 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             // host's pacing (host.rs), with no line rate unless a NIC switch is on.
             for (sf, s) in subs.iter_mut().enumerate() {
                 let rng = Rng::stream(cfg.seed, STREAM_HOST_JITTER + ((i as u64) << 12) + sf as u64);
-                s.nic.get_or_insert_with(|| crate::host::Nic::new(f64::INFINITY, false, false, 0, rng)).sched_paced = true;
+                s.nic.get_or_insert_with(|| crate::host::Nic::new(f64::INFINITY, false, false, 0, rng)).sched_paced =
+                    true;
             }
         }
         // Likewise `receiver` or `receiver_params.<name>`.
         let rx_name = fc.receiver.as_deref().unwrap_or(mpcc_algo::receiver::DEFAULT);
-        let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len()).map_err(|e| field(&e))?;
+        let rctl = mpcc_algo::receiver::RxController::build(rx_name, &fc.receiver_params, subs.len())
+            .map_err(|e| field(&e))?;
         if !rctl.is_none() {
             for s in &mut subs {
                 s.ack_clock = Some(crate::tcp::AckClock::default());
@@ -323,14 +347,25 @@ struct SubflowSpec<'a> {
 fn subflow_specs(fc: &FlowConfig) -> Result<Vec<SubflowSpec<'_>>, String> {
     let field = |f: &str| format!("flows.{}.{}", fc.name, f);
     match (&fc.path, &fc.subflows) {
-        (Some(_), Some(_)) => Err(format!("{}: given with path; allowed: either path (one route) or subflows", field("subflows"))),
-        (None, None) => Err(format!("{}: missing; allowed: path (one route) or subflows (a list of routes)", field("path"))),
-        (Some(p), None) => {
-            Ok(vec![SubflowSpec { path: p, reverse: fc.reverse_path.as_deref(), start: fc.start_ns, stop: None, cost: 0.0 }])
+        (Some(_), Some(_)) => {
+            Err(format!("{}: given with path; allowed: either path (one route) or subflows", field("subflows")))
         }
+        (None, None) => {
+            Err(format!("{}: missing; allowed: path (one route) or subflows (a list of routes)", field("path")))
+        }
+        (Some(p), None) => Ok(vec![SubflowSpec {
+            path: p,
+            reverse: fc.reverse_path.as_deref(),
+            start: fc.start_ns,
+            stop: None,
+            cost: 0.0,
+        }]),
         (None, Some(list)) => {
             if fc.reverse_path.is_some() {
-                return Err(format!("{}: only with path; allowed: a reverse_path in each subflow", field("reverse_path")));
+                return Err(format!(
+                    "{}: only with path; allowed: a reverse_path in each subflow",
+                    field("reverse_path")
+                ));
             }
             if list.is_empty() || list.len() > MAX_SUBFLOWS {
                 return Err(format!("{}: {} subflows; allowed: 1 to {MAX_SUBFLOWS}", field("subflows"), list.len()));
@@ -347,7 +382,10 @@ fn subflow_specs(fc: &FlowConfig) -> Result<Vec<SubflowSpec<'_>>, String> {
                         ));
                     }
                     if sc.stop_ns.is_some_and(|t| t <= start) {
-                        return Err(format!("{}: allowed: after the subflow's start", field(&format!("subflows.{k}.stop_ns"))));
+                        return Err(format!(
+                            "{}: allowed: after the subflow's start",
+                            field(&format!("subflows.{k}.stop_ns"))
+                        ));
                     }
                     if !(sc.cost_per_mbit.is_finite() && sc.cost_per_mbit >= 0.0) {
                         return Err(format!(
@@ -357,7 +395,13 @@ fn subflow_specs(fc: &FlowConfig) -> Result<Vec<SubflowSpec<'_>>, String> {
                         ));
                     }
                     let cost = sc.cost_per_mbit;
-                    Ok(SubflowSpec { path: &sc.path, reverse: sc.reverse_path.as_deref(), start, stop: sc.stop_ns, cost })
+                    Ok(SubflowSpec {
+                        path: &sc.path,
+                        reverse: sc.reverse_path.as_deref(),
+                        start,
+                        stop: sc.stop_ns,
+                        cost,
+                    })
                 })
                 .collect()
         }

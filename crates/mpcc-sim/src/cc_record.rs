@@ -24,7 +24,6 @@ use std::rc::Rc;
 
 use mpcc_algo::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 
-
 /// Shared by the senders of the recorded connection (the simulator is single-threaded).
 pub type Recorder = Rc<RefCell<CcRecorder>>;
 
@@ -44,8 +43,7 @@ impl CcRecorder {
     }
 
     pub fn ack(&mut self, sf: usize, ev: &AckEvent, cc: &Controller) {
-        let flags =
-            ev.in_recovery as u8 | (ev.round_start as u8) << 1 | (ev.app_limited as u8) << 2;
+        let flags = ev.in_recovery as u8 | (ev.round_start as u8) << 1 | (ev.app_limited as u8) << 2;
         self.line(format_args!(
             "A {sf} {} {} {} {} {} {flags} {} {}\n",
             ev.now,
@@ -64,21 +62,11 @@ impl CcRecorder {
             CongestionKind::Ecn => 'E',
             CongestionKind::Timeout => 'T',
         };
-        self.line(format_args!(
-            "C {sf} {} {kind} {} {} {}\n",
-            ev.now,
-            cc.cwnd(sf),
-            cc.ssthresh(sf),
-            ev.srtt
-        ));
+        self.line(format_args!("C {sf} {} {kind} {} {} {}\n", ev.now, cc.cwnd(sf), cc.ssthresh(sf), ev.srtt));
     }
 
     pub fn recovery_exit(&mut self, sf: usize, now: u64, cc: &Controller) {
-        self.line(format_args!(
-            "X {sf} {now} {} {}\n",
-            cc.cwnd(sf),
-            cc.ssthresh(sf)
-        ));
+        self.line(format_args!("X {sf} {now} {} {}\n", cc.cwnd(sf), cc.ssthresh(sf)));
     }
 
     /// Flushes the file; the first error of the run, if any.

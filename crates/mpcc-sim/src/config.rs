@@ -84,15 +84,31 @@ pub struct LinkConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CapacityConfig {
-    Constant { bps: f64 },
+    Constant {
+        bps: f64,
+    },
     /// Piecewise-constant rate: `steps` are (start time, bps), sorted, first at 0.
     /// With `period_ns` > 0 the schedule repeats with that period.
-    Schedule { steps: Vec<(u64, f64)>, #[serde(default)] period_ns: u64 },
+    Schedule {
+        steps: Vec<(u64, f64)>,
+        #[serde(default)]
+        period_ns: u64,
+    },
     /// Multiplicative random walk: every `step_ns` the rate is multiplied by
     /// exp(sigma * N(0,1)) and clamped to [min_bps, max_bps].
-    RandomWalk { initial_bps: f64, min_bps: f64, max_bps: f64, step_ns: u64, sigma: f64 },
+    RandomWalk {
+        initial_bps: f64,
+        min_bps: f64,
+        max_bps: f64,
+        step_ns: u64,
+        sigma: f64,
+    },
     /// A mahimahi packet-delivery trace (see docs/links.md for the convention).
-    Trace { path: String, #[serde(default = "default_mtu")] bytes_per_opportunity: u32 },
+    Trace {
+        path: String,
+        #[serde(default = "default_mtu")]
+        bytes_per_opportunity: u32,
+    },
 }
 
 fn default_mtu() -> u32 {
@@ -325,7 +341,29 @@ impl TcpConfig {
         macro_rules! over {
             ($($f:ident),*) => { $(if let Some(v) = self.$f { m.$f = v; })* };
         }
-        over!(rack, tlp, tlp_dsack, frto, undo, prr, quickack, pacing, nic_backpressure, hystart, dsack, data_rtx, stale_loss_cnt, sack_growth, ack_counting, ssthresh_from_flight, rto_on_retransmit, rto_impatient, prr_ns3, delack_cancel, rto_linux);
+        over!(
+            rack,
+            tlp,
+            tlp_dsack,
+            frto,
+            undo,
+            prr,
+            quickack,
+            pacing,
+            nic_backpressure,
+            hystart,
+            dsack,
+            data_rtx,
+            stale_loss_cnt,
+            sack_growth,
+            ack_counting,
+            ssthresh_from_flight,
+            rto_on_retransmit,
+            rto_impatient,
+            prr_ns3,
+            delack_cancel,
+            rto_linux
+        );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;
         }
@@ -363,11 +401,17 @@ mod tests {
     fn capacity_tables_are_checked_by_their_entries() {
         assert_eq!(problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 0.0]], "period_ns": 10})), None);
         assert_eq!(problem(json!({"kind": "schedule", "steps": [[1, 1e6]]})), Some(Some("steps".into())));
-        assert_eq!(problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 1e6]], "period_ns": 5})), Some(Some("period_ns".into())));
+        assert_eq!(
+            problem(json!({"kind": "schedule", "steps": [[0, 1e6], [5, 1e6]], "period_ns": 5})),
+            Some(Some("period_ns".into()))
+        );
         let walk = json!({"kind": "random_walk", "initial_bps": 20e6, "min_bps": 1e6, "max_bps": 10e6, "step_ns": 1, "sigma": 0.1});
         assert_eq!(problem(walk), Some(Some("initial_bps".into())));
         assert_eq!(problem(json!({"kind": "trace"})), Some(Some("path".into())));
-        assert_eq!(problem(json!({"kind": "trace", "path": "t", "bytes_per_opportunity": 0})), Some(Some("bytes_per_opportunity".into())));
+        assert_eq!(
+            problem(json!({"kind": "trace", "path": "t", "bytes_per_opportunity": 0})),
+            Some(Some("bytes_per_opportunity".into()))
+        );
         assert_eq!(default_mtu(), 1500);
     }
 }

@@ -48,8 +48,20 @@ pub enum Event {
 }
 
 pub const EVENT_NAMES: [&str; 14] = [
-    "send", "receive", "drop", "loss", "rto", "recovery_enter", "recovery_exit", "subflow_on", "subflow_off", "undo",
-    "probe", "receiver_dupack", "receiver_off", "receiver_on",
+    "send",
+    "receive",
+    "drop",
+    "loss",
+    "rto",
+    "recovery_enter",
+    "recovery_exit",
+    "subflow_on",
+    "subflow_off",
+    "undo",
+    "probe",
+    "receiver_dupack",
+    "receiver_off",
+    "receiver_on",
 ];
 
 /// What the log compares of a sender before and after the simulator drives it.
@@ -99,7 +111,18 @@ impl EventLog {
         EventLog { fresh: vec![0; flows], ..Default::default() }
     }
 
-    fn push(&mut self, t: Nanos, event: Event, flow: u32, sub: u16, seq: u64, dsn: u64, link: i64, ack: bool, count: u64) {
+    fn push(
+        &mut self,
+        t: Nanos,
+        event: Event,
+        flow: u32,
+        sub: u16,
+        seq: u64,
+        dsn: u64,
+        link: i64,
+        ack: bool,
+        count: u64,
+    ) {
         self.t.push(t);
         self.kind.push(event as u8);
         self.flow.push(flow);

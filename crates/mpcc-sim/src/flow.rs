@@ -10,6 +10,7 @@ pub use data_rtx::DataRtx;
 
 use crate::app::Application;
 use crate::conn::{AppTiming, DataReceiver, DataSender};
+use crate::ids::LinkId;
 use crate::metrics::RttStats;
 use crate::packet::Packet;
 use crate::tcp::receiver::AckAction;
@@ -18,7 +19,6 @@ use crate::tcp::{Receiver, Sender};
 use mpcc_algo::receiver::{AppView, Arrival, RxAction, RxController};
 use mpcc_algo::sched::{AckSample, AnyScheduler, AppState, ConnState, Scheduler, SubflowDetail, SubflowState, Wake};
 use mpcc_algo::Controller;
-use crate::ids::LinkId;
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
 
@@ -235,7 +235,10 @@ impl Flow {
         // subflows in detail; the closures run only if the scheduler calls them.
         sched.prepare(
             now,
-            || AppState { written: data.sizes.as_ref().map(|z| z.written), backlog: data.unsent_written().unwrap_or(0) },
+            || AppState {
+                written: data.sizes.as_ref().map(|z| z.written),
+                backlog: data.unsent_written().unwrap_or(0),
+            },
             |i| {
                 let s: &Subflow = &subs[i];
                 let sf = s.snd.sf;
@@ -243,7 +246,8 @@ impl Flow {
                     state: s.sched_state(s.snd.cwnd_segs(cc)),
                     acked_segs: s.snd.una,
                     min_rtt: s.snd.rtt.min_rtt,
-                    slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, sf) < mpcc_algo::CongestionControl::ssthresh(&*cc, sf),
+                    slow_start: mpcc_algo::CongestionControl::cwnd(&*cc, sf)
+                        < mpcc_algo::CongestionControl::ssthresh(&*cc, sf),
                 }
             },
         );
@@ -558,7 +562,14 @@ impl Flow {
 /// pacing ratios `ratios`, capped by the scheduler's (`host::paced_rate`: the lower
 /// applies). None before an RTT sample when the scheduler asks for nothing.
 #[inline]
-pub fn pacing_rate(cc: &Controller, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32)) -> Option<f64> {
+pub fn pacing_rate(
+    cc: &Controller,
+    sched: &AnyScheduler,
+    snd: &Sender,
+    sub: usize,
+    bytes: u32,
+    ratios: (u32, u32),
+) -> Option<f64> {
     use mpcc_algo::CongestionControl;
     let sf = snd.sf;
     let own = match CongestionControl::pacing_rate(cc, sf) {

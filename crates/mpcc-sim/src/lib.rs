@@ -135,6 +135,7 @@ fn run_sim(
     if let Some(log) = &sim.log {
         tables.insert("event_log".to_string(), log.table());
     }
-    let pcaps = sim.pcap.take().map(|p| p.captures.into_iter().map(|c| (c.name, c.bytes)).collect()).unwrap_or_default();
+    let pcaps =
+        sim.pcap.take().map(|p| p.captures.into_iter().map(|c| (c.name, c.bytes)).collect()).unwrap_or_default();
     Ok(RunOutput { summary_json, tables, pcaps })
 }

@@ -67,13 +67,18 @@ fn flow(cfg: &Config, f: &FlowConfig) -> Result<(), String> {
         }
     }
     // A route's total delay is a time too (a delay-only reverse path is that sum).
-    let routes = f.path.iter().chain(f.reverse_path.iter()).chain(
-        f.subflows.iter().flatten().flat_map(|s| std::iter::once(&s.path).chain(s.reverse_path.iter())),
-    );
+    let routes = f
+        .path
+        .iter()
+        .chain(f.reverse_path.iter())
+        .chain(f.subflows.iter().flatten().flat_map(|s| std::iter::once(&s.path).chain(s.reverse_path.iter())));
     for route in routes {
         let total = route.iter().filter_map(|&i| cfg.links.get(i)).fold(0u128, |d, l| d + l.delay_ns as u128);
         if total > MAX_TIME_NS as u128 {
-            return Err(format!("{}: a route's delays add up to {total} ns; allowed: at most {MAX_TIME_NS} ns", field("path")));
+            return Err(format!(
+                "{}: a route's delays add up to {total} ns; allowed: at most {MAX_TIME_NS} ns",
+                field("path")
+            ));
         }
     }
     tcp(&field, &f.tcp)?;
@@ -85,17 +90,30 @@ const MAX_HOST_JITTER_NS: u64 = 1_000_000_000;
 
 fn tcp(field: &dyn Fn(&str) -> String, t: &TcpConfig) -> Result<(), String> {
     if t.header_bytes > MAX_HEADER_BYTES {
-        return Err(format!("{}: {}; allowed: 0 to {MAX_HEADER_BYTES} bytes", field("tcp.header_bytes"), t.header_bytes));
+        return Err(format!(
+            "{}: {}; allowed: 0 to {MAX_HEADER_BYTES} bytes",
+            field("tcp.header_bytes"),
+            t.header_bytes
+        ));
     }
     let m = t.mechanisms();
     time(&field("tcp.min_rto_ns"), m.min_rto_ns, 1)?;
     time(&field("tcp.max_rto_ns"), t.max_rto_ns, 1)?;
     time(&field("tcp.delack_timeout_ns"), m.delack_timeout_ns, 0)?;
     if m.host_jitter_ns > MAX_HOST_JITTER_NS {
-        return Err(format!("{}: {}; allowed: 0 to {MAX_HOST_JITTER_NS} ns (1 s)", field("tcp.host_jitter_ns"), m.host_jitter_ns));
+        return Err(format!(
+            "{}: {}; allowed: 0 to {MAX_HOST_JITTER_NS} ns (1 s)",
+            field("tcp.host_jitter_ns"),
+            m.host_jitter_ns
+        ));
     }
     if m.min_rto_ns > t.max_rto_ns {
-        return Err(format!("{}: {}; allowed: at most max_rto_ns ({})", field("tcp.min_rto_ns"), m.min_rto_ns, t.max_rto_ns));
+        return Err(format!(
+            "{}: {}; allowed: at most max_rto_ns ({})",
+            field("tcp.min_rto_ns"),
+            m.min_rto_ns,
+            t.max_rto_ns
+        ));
     }
     if let Some(n) = t.nic_rate_bps {
         rate(&field("tcp.nic_rate_bps"), n as f64, false)?;
@@ -114,7 +132,11 @@ fn tcp(field: &dyn Fn(&str) -> String, t: &TcpConfig) -> Result<(), String> {
             t.max_rto_ns
         ));
     }
-    for (name, b) in [("tcp.rcv_buf_bytes", t.rcv_buf_bytes), ("tcp.send_buf_bytes", t.send_buf_bytes), ("tcp.init_ssthresh_bytes", t.init_ssthresh_bytes)] {
+    for (name, b) in [
+        ("tcp.rcv_buf_bytes", t.rcv_buf_bytes),
+        ("tcp.send_buf_bytes", t.send_buf_bytes),
+        ("tcp.init_ssthresh_bytes", t.init_ssthresh_bytes),
+    ] {
         if let Some(b) = b {
             size(&field(name), b)?;
         }

@@ -33,7 +33,11 @@ impl Quantiles {
     }
 
     pub fn count(&self) -> u64 {
-        if self.exact { self.samples.len() as u64 } else { self.sketch.count() }
+        if self.exact {
+            self.samples.len() as u64
+        } else {
+            self.sketch.count()
+        }
     }
 
     /// Nearest rank of quantile `q` (0-1) among `n` samples, 1-based.
@@ -152,14 +156,26 @@ impl RttStats {
         self.n
     }
     pub fn mean_s(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.mean }
+        if self.n == 0 {
+            f64::NAN
+        } else {
+            self.mean
+        }
     }
     /// Population variance, s^2.
     pub fn var_s2(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.m2 / self.n as f64 }
+        if self.n == 0 {
+            f64::NAN
+        } else {
+            self.m2 / self.n as f64
+        }
     }
     pub fn min_s(&self) -> f64 {
-        if self.n == 0 { f64::NAN } else { self.min as f64 * 1e-9 }
+        if self.n == 0 {
+            f64::NAN
+        } else {
+            self.min as f64 * 1e-9
+        }
     }
 
     /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
@@ -213,7 +229,11 @@ impl RttStats {
 pub fn jain(xs: &[f64]) -> f64 {
     let s: f64 = xs.iter().sum();
     let s2: f64 = xs.iter().map(|x| x * x).sum();
-    if s2 == 0.0 { f64::NAN } else { s * s / (xs.len() as f64 * s2) }
+    if s2 == 0.0 {
+        f64::NAN
+    } else {
+        s * s / (xs.len() as f64 * s2)
+    }
 }
 
 /// A columnar table built row by row.
@@ -267,7 +287,8 @@ mod tests {
     fn sketch_and_exact_agree_within_the_error() {
         use crate::sketch::RELATIVE_ERROR;
         // Two subflows' RTTs, one of them with a heavy tail, merged like a flow's.
-        let (mut e1, mut e2, mut k1, mut k2) = (RttStats::new(true), RttStats::new(true), RttStats::new(false), RttStats::new(false));
+        let (mut e1, mut e2, mut k1, mut k2) =
+            (RttStats::new(true), RttStats::new(true), RttStats::new(false), RttStats::new(false));
         let mut x = 1u64;
         for i in 0..20_000u64 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -280,7 +301,10 @@ mod tests {
         }
         e1.merge(&e2);
         k1.merge(&k2);
-        assert_eq!((e1.count(), e1.mean_s(), e1.var_s2(), e1.min_s()), (k1.count(), k1.mean_s(), k1.var_s2(), k1.min_s()));
+        assert_eq!(
+            (e1.count(), e1.mean_s(), e1.var_s2(), e1.min_s()),
+            (k1.count(), k1.mean_s(), k1.var_s2(), k1.min_s())
+        );
         let ps = [0.0, 1.0, 25.0, 50.0, 90.0, 95.0, 99.0, 99.9, 100.0];
         for (a, e) in k1.percentiles(&ps).into_iter().zip(e1.percentiles(&ps)) {
             assert!((a - e).abs() <= e * RELATIVE_ERROR * (1.0 + 1e-9), "{a} against {e}");
@@ -291,7 +315,8 @@ mod tests {
         }
         assert_eq!(k1.cdf(201).len(), 201);
         for t in [0.0001, 0.02, 0.03, 0.5, 2.0, 10.0] {
-            let (lo, hi) = (e1.fraction_at_most(t / (1.0 + RELATIVE_ERROR)), e1.fraction_at_most(t / (1.0 - RELATIVE_ERROR)));
+            let (lo, hi) =
+                (e1.fraction_at_most(t / (1.0 + RELATIVE_ERROR)), e1.fraction_at_most(t / (1.0 - RELATIVE_ERROR)));
             let f = k1.fraction_at_most(t);
             assert!(lo <= f && f <= hi, "at most {t} s: {f} outside [{lo}, {hi}]");
         }

@@ -74,7 +74,21 @@ impl Packet {
     /// A data segment of subflow `sub` carrying data sequence number `dsn`.
     #[inline]
     pub fn segment(flow: u32, sub: u16, seq: u64, dsn: u64, bytes: u32, ts: Nanos) -> Packet {
-        Packet { flow, sub, hop: 0, kind: Kind::Data, nsack: 0, bytes, seq, dsn, ts, owd: 0, trig: 0, rwnd: 0, sack: [[0; 2]; MAX_SACK_BLOCKS] }
+        Packet {
+            flow,
+            sub,
+            hop: 0,
+            kind: Kind::Data,
+            nsack: 0,
+            bytes,
+            seq,
+            dsn,
+            ts,
+            owd: 0,
+            trig: 0,
+            rwnd: 0,
+            sack: [[0; 2]; MAX_SACK_BLOCKS],
+        }
     }
 
     /// An ACK with cumulative acknowledgement `seq` (DATA_ACK the same until the
@@ -108,7 +122,11 @@ impl Packet {
     /// ACK: the advertised window in segments (u64::MAX: unlimited).
     #[inline]
     pub fn rwnd(&self) -> u64 {
-        if self.rwnd == u32::MAX { u64::MAX } else { self.rwnd as u64 }
+        if self.rwnd == u32::MAX {
+            u64::MAX
+        } else {
+            self.rwnd as u64
+        }
     }
 
     /// Sets the advertised window; 2^32 - 1 segments or more (6 TB of 1448-byte

@@ -202,8 +202,19 @@ fn ip_header(h: &mut [u8; 80], src: [u8; 4], dst: [u8; 4]) {
 
 impl Pcap {
     /// `links` / `flows`: (index, capture name) of what to capture.
-    pub fn new(n_links: usize, flows: Vec<FlowInfo>, links_wanted: &[(usize, String)], flows_wanted: &[(usize, String)]) -> Pcap {
-        let mut p = Pcap { captures: Vec::new(), by_link: vec![None; n_links], by_flow: vec![None; flows.len()], flows, ip_id: 0 };
+    pub fn new(
+        n_links: usize,
+        flows: Vec<FlowInfo>,
+        links_wanted: &[(usize, String)],
+        flows_wanted: &[(usize, String)],
+    ) -> Pcap {
+        let mut p = Pcap {
+            captures: Vec::new(),
+            by_link: vec![None; n_links],
+            by_flow: vec![None; flows.len()],
+            flows,
+            ip_id: 0,
+        };
         for (i, name) in links_wanted {
             p.by_link[*i] = Some(p.captures.len());
             p.captures.push(Capture::new(name.clone()));
@@ -225,12 +236,18 @@ impl Pcap {
             .collect();
         let mut links = Vec::new();
         for &i in &p.links {
-            let l = cfg.links.get(i).ok_or_else(|| format!("pcap.links: link index {i}; allowed: below {}", cfg.links.len()))?;
+            let l = cfg
+                .links
+                .get(i)
+                .ok_or_else(|| format!("pcap.links: link index {i}; allowed: below {}", cfg.links.len()))?;
             links.push((i, format!("link-{}", l.name)));
         }
         let mut wanted = Vec::new();
         for &i in &p.flows {
-            let f = cfg.flows.get(i).ok_or_else(|| format!("pcap.flows: flow index {i}; allowed: below {}", cfg.flows.len()))?;
+            let f = cfg
+                .flows
+                .get(i)
+                .ok_or_else(|| format!("pcap.flows: flow index {i}; allowed: below {}", cfg.flows.len()))?;
             wanted.push((i, format!("flow-{}", f.name)));
         }
         Ok(Pcap::new(cfg.links.len(), flows, &links, &wanted))
@@ -375,7 +392,8 @@ fn sha256(msg: &[u8]) -> [u8; 32] {
         0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
         0xc67178f2,
     ];
-    let mut state: [u32; 8] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    let mut state: [u32; 8] =
+        [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
     // Padding: 0x80, zeros, the bit length as a big-endian u64, to a multiple of 64 bytes.
     let mut data = msg.to_vec();
     data.push(0x80);
@@ -401,7 +419,8 @@ fn sha256(msg: &[u8]) -> [u8; 32] {
                 .wrapping_add((e & f) ^ (!e & g))
                 .wrapping_add(K[i])
                 .wrapping_add(w[i]);
-            let t2 = (a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22)).wrapping_add((a & b) ^ (a & c) ^ (b & c));
+            let t2 =
+                (a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22)).wrapping_add((a & b) ^ (a & c) ^ (b & c));
             v = [t1.wrapping_add(t2), a, b, c, d.wrapping_add(t1), e, f, g];
         }
         for (s, x) in state.iter_mut().zip(v) {

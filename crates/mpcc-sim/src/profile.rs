@@ -52,8 +52,12 @@ impl Profile {
     pub fn description(self) -> &'static str {
         match self {
             Profile::Rfc => "textbook RFC 6675 SACK recovery and RFC 6298 timeouts (mpcc before profiles)",
-            Profile::Linux => "a stock Linux 6.x sender, default qdisc: RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs",
-            Profile::Ns3 => "ns-3 3.44 TcpSocketBase defaults: dupthresh recovery with PRR, delayed ACKs, 1 s minimum RTO",
+            Profile::Linux => {
+                "a stock Linux 6.x sender, default qdisc: RACK-TLP, F-RTO, PRR, undo, delayed and quick ACKs"
+            }
+            Profile::Ns3 => {
+                "ns-3 3.44 TcpSocketBase defaults: dupthresh recovery with PRR, delayed ACKs, 1 s minimum RTO"
+            }
         }
     }
 
@@ -61,7 +65,11 @@ impl Profile {
     /// (`cnt` at most 20 while `last_max_cwnd` is 0); none in RFC 9438 (and not
     /// modelled for ns-3).
     pub fn cubic_initial_growth(self) -> f64 {
-        if self == Profile::Linux { 0.05 } else { 0.0 }
+        if self == Profile::Linux {
+            0.05
+        } else {
+            0.0
+        }
     }
 
     /// The switches this profile stands for.
@@ -122,7 +130,7 @@ impl Profile {
                 sack_growth: true, // tcp_cong_avoid gets every delivered segment, SACKed ones too
                 ack_counting: false,
                 ssthresh_from_flight: false, // tcp_reno_ssthresh halves cwnd
-                rto_on_retransmit: true, // tcp_retransmit_skb of the head rearms the timer
+                rto_on_retransmit: true,     // tcp_retransmit_skb of the head rearms the timer
                 rto_impatient: false,
                 prr_ns3: false,
                 delack_cancel: true, // tcp_event_ack_sent clears the delayed-ACK timer (inet_csk_clear_xmit_timer, ICSK_TIME_DACK)
@@ -308,7 +316,12 @@ mod tests {
 
     #[test]
     fn a_switch_set_in_tcp_overrides_the_profile() {
-        let tcp = TcpConfig { profile: Profile::Linux, rack: Some(false), min_rto_ns: Some(300_000_000), ..Default::default() };
+        let tcp = TcpConfig {
+            profile: Profile::Linux,
+            rack: Some(false),
+            min_rto_ns: Some(300_000_000),
+            ..Default::default()
+        };
         let m = tcp.mechanisms();
         assert!(!m.rack);
         assert_eq!(m.min_rto_ns, 300_000_000);

@@ -11,7 +11,11 @@ use serde_json::{json, Map, Value};
 
 /// NaN and infinities are not JSON: they become null.
 fn num(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
 }
 
 /// Mean, variance, minimum, percentiles and count of a set of delays, as
@@ -30,7 +34,11 @@ fn delay_fields(m: &mut Map<String, Value>, prefix: &str, d: &RttStats) {
 /// Bits per second over [from, to] (NaN for an empty interval).
 fn rate(bytes: u64, from: u64, to: u64) -> f64 {
     let s = to.saturating_sub(from) as f64 * 1e-9;
-    if s > 0.0 { bytes as f64 * 8.0 / s } else { f64::NAN }
+    if s > 0.0 {
+        bytes as f64 * 8.0 / s
+    } else {
+        f64::NAN
+    }
 }
 
 /// End of the window a flow's or subflow's counters cover: the run's end while it
@@ -59,8 +67,9 @@ fn sub_cost(s: &crate::flow::Subflow) -> f64 {
 
 /// The summary as a JSON value: `{"flows": {NAME: {...}}, "links": {...}, "sim": {...}}`.
 pub fn summary(sim: &mut Sim, wall_s: f64) -> Value {
-    let flows: Map<String, Value> =
-        (0..sim.flows.len()).map(|i| (sim.flows[FlowId(i as u32)].name.clone(), Value::Object(flow_summary(sim, i)))).collect();
+    let flows: Map<String, Value> = (0..sim.flows.len())
+        .map(|i| (sim.flows[FlowId(i as u32)].name.clone(), Value::Object(flow_summary(sim, i))))
+        .collect();
     let links = links_summary(sim);
     json!({ "flows": flows, "links": links, "sim": run_summary(sim, wall_s) })
 }

@@ -105,7 +105,8 @@ pub fn sample_links(out: &mut Columns, now: Nanos, links: &mut Arena<LinkId, Lin
     for (i, l) in links.iter_mut().enumerate() {
         let q = *l.queue.stats();
         let (d0, s0) = last[i];
-        let sojourn_mean_s = if q.dequeued > d0 { (q.sojourn_sum - s0) as f64 * 1e-9 / (q.dequeued - d0) as f64 } else { 0.0 };
+        let sojourn_mean_s =
+            if q.dequeued > d0 { (q.sojourn_sum - s0) as f64 * 1e-9 / (q.dequeued - d0) as f64 } else { 0.0 };
         last[i] = (q.dequeued, q.sojourn_sum);
         let capacity_bps = l.capacity.rate_at(now);
         push(out, LINK_COLUMNS, &LinkRow { t, link: i, l, sojourn_mean_s, capacity_bps });
@@ -137,7 +138,10 @@ impl MetricSeries {
     /// The column of `prefix` + `name`, added (NaN for the rows before) when new.
     /// A linear search: a handful of columns, read at sample times only.
     fn column(&mut self, prefix: &str, name: &str) -> usize {
-        let found = self.names.iter().position(|n| n.len() == prefix.len() + name.len() && n.starts_with(prefix) && n.ends_with(name));
+        let found = self
+            .names
+            .iter()
+            .position(|n| n.len() == prefix.len() + name.len() && n.starts_with(prefix) && n.ends_with(name));
         found.unwrap_or_else(|| {
             self.names.push(format!("{prefix}{name}"));
             self.data.push(vec![f64::NAN; self.rows]);
@@ -233,25 +237,28 @@ mod tests {
         let mut out = table(FLOW_COLUMNS);
         sample_flows(&mut out, 1_500_000_000, &flows);
         let f = &flows[FlowId(0)];
-        assert_named(&out, &[
-            ("t_s", 1.5),
-            ("flow", 0.0),
-            ("subflow", 1.0),
-            ("cwnd", f.cc.cwnd(1)),
-            ("ssthresh", f.cc.ssthresh(1)),
-            ("srtt_s", 0.003),
-            ("rtt_s", 0.004),
-            ("in_flight_bytes", 5.0 * 1448.0),
-            ("sent_bytes", 2001.0),
-            ("delivered_bytes", 1001.0),
-            ("received_bytes", 2006.0),
-            ("retransmissions", 2002.0),
-            ("losses", 2003.0),
-            ("timeouts", 2004.0),
-            ("ooo_segments", 2007.0),
-            ("reinjections", 2005.0),
-            ("data_ooo_segments", 1002.0),
-        ]);
+        assert_named(
+            &out,
+            &[
+                ("t_s", 1.5),
+                ("flow", 0.0),
+                ("subflow", 1.0),
+                ("cwnd", f.cc.cwnd(1)),
+                ("ssthresh", f.cc.ssthresh(1)),
+                ("srtt_s", 0.003),
+                ("rtt_s", 0.004),
+                ("in_flight_bytes", 5.0 * 1448.0),
+                ("sent_bytes", 2001.0),
+                ("delivered_bytes", 1001.0),
+                ("received_bytes", 2006.0),
+                ("retransmissions", 2002.0),
+                ("losses", 2003.0),
+                ("timeouts", 2004.0),
+                ("ooo_segments", 2007.0),
+                ("reinjections", 2005.0),
+                ("data_ooo_segments", 1002.0),
+            ],
+        );
     }
 
     #[test]
@@ -266,15 +273,18 @@ mod tests {
         (l.stats.tx_bytes, l.stats.loss_drops) = (7001, 7002);
         let mut out = table(LINK_COLUMNS);
         sample_links(&mut out, 2_000_000_000, &mut links, &mut [(0, 0)]);
-        assert_named(&out, &[
-            ("t_s", 2.0),
-            ("link", 0.0),
-            ("queue_packets", 3.0),
-            ("queue_bytes", 4500.0),
-            ("tx_bytes", 7001.0),
-            ("drops", 7002.0),
-            ("sojourn_mean_s", 0.5),
-            ("capacity_bps", 5e6),
-        ]);
+        assert_named(
+            &out,
+            &[
+                ("t_s", 2.0),
+                ("link", 0.0),
+                ("queue_packets", 3.0),
+                ("queue_bytes", 4500.0),
+                ("tx_bytes", 7001.0),
+                ("drops", 7002.0),
+                ("sojourn_mean_s", 0.5),
+                ("capacity_bps", 5e6),
+            ],
+        );
     }
 }

@@ -3,15 +3,15 @@
 
 use crate::app::Application;
 use crate::config::Config;
-use crate::ids::{Arena, FlowId, LinkId};
 use crate::engine::{Event, EventQueue};
 use crate::event_log::{Event as Logged, EventLog, SenderMark};
-use crate::pcap::Pcap;
 use crate::flow::{Flow, ReverseRoute};
+use crate::ids::{Arena, FlowId, LinkId};
 use crate::link::{Link, TxDone};
 use crate::metrics::Columns;
-use crate::series;
 use crate::packet::{Kind, Packet};
+use crate::pcap::Pcap;
+use crate::series;
 use crate::tcp::receiver::AckAction;
 use mpcc_algo::sched::Scheduler;
 use mpcc_algo::CongestionControl;

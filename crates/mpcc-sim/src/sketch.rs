@@ -186,25 +186,27 @@ impl Sketch {
     pub fn at_ranks(&self, ranks: &[u64]) -> Vec<f64> {
         let mut k = 0usize;
         let mut below = 0u64; // samples in the buckets before k
-        ranks.iter().map(|&r| {
-            if self.n == 0 {
-                return f64::NAN;
-            }
-            let r = r.clamp(1, self.n);
-            if r == 1 {
-                return self.min as f64;
-            }
-            if r == self.n {
-                return self.max as f64;
-            }
-            debug_assert!(r > below, "ranks must not decrease");
-            while below + self.count_at(k) < r {
-                below += self.count_at(k);
-                k += 1;
-            }
-            representative(self.lo + k as u32).clamp(self.min as f64, self.max as f64)
-        })
-        .collect()
+        ranks
+            .iter()
+            .map(|&r| {
+                if self.n == 0 {
+                    return f64::NAN;
+                }
+                let r = r.clamp(1, self.n);
+                if r == 1 {
+                    return self.min as f64;
+                }
+                if r == self.n {
+                    return self.max as f64;
+                }
+                debug_assert!(r > below, "ranks must not decrease");
+                while below + self.count_at(k) < r {
+                    below += self.count_at(k);
+                    k += 1;
+                }
+                representative(self.lo + k as u32).clamp(self.min as f64, self.max as f64)
+            })
+            .collect()
     }
 
     /// Fraction of the values at most `t` (counted as their buckets' representatives:
@@ -353,8 +355,9 @@ mod tests {
         let loguniform: Vec<u32> = (0..50_000).map(|_| (2f64.powf(32.0 * uniform01(&mut r))) as u32).collect();
         check(&loguniform);
         // Two far-apart modes (a queue that is empty or full), most mass at one.
-        let bimodal: Vec<u32> =
-            (0..20_000).map(|i| if i % 97 == 0 { 2_000_000 + (r() % 1000) as u32 } else { 40_000 + (r() % 50) as u32 }).collect();
+        let bimodal: Vec<u32> = (0..20_000)
+            .map(|i| if i % 97 == 0 { 2_000_000 + (r() % 1000) as u32 } else { 40_000 + (r() % 50) as u32 })
+            .collect();
         check(&bimodal);
         // Values on bucket edges, zeros, u32::MAX, one value, and a constant.
         let edges: Vec<u32> = (0..BUCKETS).flat_map(|i| [bounds(i).0, bounds(i).1]).chain([0, 0, u32::MAX]).collect();
@@ -374,7 +377,11 @@ mod tests {
         let (mut all, mut a, mut b) = (Sketch::default(), Sketch::default(), Sketch::default());
         for (i, &v) in values.iter().enumerate() {
             all.add(v);
-            if i % 3 == 0 { a.add(v) } else { b.add(v) }
+            if i % 3 == 0 {
+                a.add(v)
+            } else {
+                b.add(v)
+            }
         }
         // Merged into sketches that hold only a small and only a large value, so that
         // merging grows the array at either end.

@@ -23,8 +23,12 @@ fn scenario(duration: u64, warmup: u64, links: Value, flows: Value) -> Value {
 #[test]
 fn cbr_below_capacity_gets_its_rate_without_stalls() {
     // One path, and two subflows whose sum (but neither alone) carries the stream.
-    let one = scenario(30 * S, 5 * S, json!([link("l", 10e6, 20, 100)]),
-                       json!([flow("s", json!({"kind": "cbr", "rate_bps": 5e6, "startup_ns": 500 * MS}))]));
+    let one = scenario(
+        30 * S,
+        5 * S,
+        json!([link("l", 10e6, 20, 100)]),
+        json!([flow("s", json!({"kind": "cbr", "rate_bps": 5e6, "startup_ns": 500 * MS}))]),
+    );
     let mut mp = flow("s", json!({"kind": "cbr", "rate_bps": 12e6, "startup_ns": 500 * MS}));
     mp["cc"] = json!("lia");
     mp.as_object_mut().unwrap().remove("path");
@@ -56,9 +60,15 @@ fn cbr_above_capacity_stalls_and_blocks_the_send_buffer() {
         let g = |k: &str| num(&s, &format!("/flows/s/{k}"));
         let offered = rate / 8.0 * dur as f64 * 1e-9;
         let unaccounted = offered - g("app_blocked_bytes") - g("delivered_bytes");
-        eprintln!("send buffer {buf} B: goodput {:.0}, stalls {}, stall {:.3} s, blocked {} B of {offered} offered \
+        eprintln!(
+            "send buffer {buf} B: goodput {:.0}, stalls {}, stall {:.3} s, blocked {} B of {offered} offered \
                    ({unaccounted} B neither blocked nor delivered), app delay p99 {:.3} s",
-                  g("goodput_bps"), g("stalls"), g("stall_s"), g("app_blocked_bytes"), g("app_delay_p99_s"));
+            g("goodput_bps"),
+            g("stalls"),
+            g("stall_s"),
+            g("app_blocked_bytes"),
+            g("app_delay_p99_s")
+        );
         assert!(g("goodput_bps") < 10e6);
         assert!(g("app_blocked_bytes") > 0.2 * offered * (1.0 - 10.0 / 12.0), "the excess is blocked");
         // Offered bytes are blocked, delivered, or still in the buffer or the network.
@@ -99,7 +109,12 @@ fn vbr_from_a_trace_reproduces_its_mean_rate() {
 
     let bad = write_trace("bad", &[100, 200]).replace(".txt", "-x.txt");
     std::fs::write(&bad, "100\n\n12k\n").unwrap();
-    let cfg = scenario(S, 0, json!([link("l", 20e6, 20, 100)]), json!([flow("v", json!({"kind": "vbr", "fps": 25.0, "trace": bad}))]));
+    let cfg = scenario(
+        S,
+        0,
+        json!([link("l", 20e6, 20, 100)]),
+        json!([flow("v", json!({"kind": "vbr", "fps": 25.0, "trace": bad}))]),
+    );
     let e = mpcc_sim::run_json(&cfg.to_string()).err().expect("a bad trace is an error");
     eprintln!("{e}");
     assert!(e.contains(&format!("{bad}:3:")), "names the file and the line: {e}");
@@ -130,7 +145,12 @@ fn web_page_load_time_follows_the_slow_start_model_and_grows_with_rtt() {
             let s = run(&scenario(20 * S, 0, json!([link("l", c, rtt_ms / 2, 10_000)]), json!([flow("w", app)])));
             let plt = num(&s, "/flows/w/page_load_mean_s");
             let model = slow_start_model(b, rtt_ms as f64 * 1e-3, c);
-            eprintln!("web {b} B, RTT {rtt_ms} ms: page load {:.2} ms, model {:.2} ms (ratio {:.3})", plt * 1e3, model * 1e3, plt / model);
+            eprintln!(
+                "web {b} B, RTT {rtt_ms} ms: page load {:.2} ms, model {:.2} ms (ratio {:.3})",
+                plt * 1e3,
+                model * 1e3,
+                plt / model
+            );
             assert_eq!(num(&s, "/flows/w/pages"), 1.0);
             assert!((plt / model - 1.0).abs() < 0.03, "{plt} vs {model}");
             assert!(plt > last, "grows with RTT");
@@ -150,8 +170,13 @@ fn web_pages_with_think_times_and_sequential_objects() {
                          "think_ns": {"kind": "fixed", "value": 1e9}});
         let s = run(&scenario(20 * S, 0, json!([link("l", 100e6, 25, 10_000)]), json!([flow("w", app)])));
         let g = |k: &str| num(&s, &format!("/flows/w/{k}"));
-        eprintln!("{fetch}: {} pages, page load mean {:.1} ms p50 {:.1} ms p95 {:.1} ms",
-                  g("pages"), g("page_load_mean_s") * 1e3, g("page_load_p50_s") * 1e3, g("page_load_p95_s") * 1e3);
+        eprintln!(
+            "{fetch}: {} pages, page load mean {:.1} ms p50 {:.1} ms p95 {:.1} ms",
+            g("pages"),
+            g("page_load_mean_s") * 1e3,
+            g("page_load_p50_s") * 1e3,
+            g("page_load_p95_s") * 1e3
+        );
         // Every page: load time + 1 s of thinking.
         let expected_pages = (20.0 / (1.0 + g("page_load_mean_s"))).floor();
         assert!((g("pages") - expected_pages).abs() <= 1.0, "{} pages", g("pages"));
@@ -164,14 +189,21 @@ fn web_pages_with_think_times_and_sequential_objects() {
 #[test]
 fn onoff_background_halves_a_bulk_flow_while_on_and_not_while_off() {
     // 10 s on, 10 s off, against a bulk Reno flow on a 10 Mbit/s bottleneck.
-    let on = json!({"kind": "onoff", "on_ns": {"kind": "fixed", "value": 1e10}, "off_ns": {"kind": "fixed", "value": 1e10}});
-    let mut cfg = scenario(80 * S, 0, json!([link("l", 10e6, 20, 100)]), json!([flow("bulk", json!({"kind": "bulk"})), flow("bg", on)]));
+    let on =
+        json!({"kind": "onoff", "on_ns": {"kind": "fixed", "value": 1e10}, "off_ns": {"kind": "fixed", "value": 1e10}});
+    let mut cfg = scenario(
+        80 * S,
+        0,
+        json!([link("l", 10e6, 20, 100)]),
+        json!([flow("bulk", json!({"kind": "bulk"})), flow("bg", on)]),
+    );
     cfg["sample_interval_ns"] = json!(S);
     let out = mpcc_sim::run_json(&cfg.to_string()).unwrap();
     let s: Value = serde_json::from_str(&out.summary_json).unwrap();
     let t = &out.tables["flow_series"];
     // Bulk (flow 0) goodput per second from its delivered bytes.
-    let rows: Vec<(f64, f64)> = (0..t["t_s"].len()).filter(|&i| t["flow"][i] == 0.0).map(|i| (t["t_s"][i], t["delivered_bytes"][i])).collect();
+    let rows: Vec<(f64, f64)> =
+        (0..t["t_s"].len()).filter(|&i| t["flow"][i] == 0.0).map(|i| (t["t_s"][i], t["delivered_bytes"][i])).collect();
     let (mut on_rates, mut off_rates) = (Vec::new(), Vec::new());
     for w in rows.windows(2) {
         let (t0, rate) = (w[0].0, (w[1].1 - w[0].1) * 8.0 / (w[1].0 - w[0].0));
@@ -185,8 +217,10 @@ fn onoff_background_halves_a_bulk_flow_while_on_and_not_while_off() {
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let (r_on, r_off) = (mean(&on_rates) / 10e6, mean(&off_rates) / 10e6);
-    eprintln!("bulk share of the link: {r_on:.3} while the background is on, {r_off:.3} while off; on periods {}",
-              s["flows"]["bg"]["on_periods"]);
+    eprintln!(
+        "bulk share of the link: {r_on:.3} while the background is on, {r_off:.3} while off; on periods {}",
+        s["flows"]["bg"]["on_periods"]
+    );
     assert!((0.35..0.65).contains(&r_on), "about half while on: {r_on}");
     assert!(r_off > 0.9, "about all while off: {r_off}");
     assert_eq!(num(&s, "/flows/bg/on_periods"), 4.0, "on at 0, 20, 40 and 60 s");
@@ -221,9 +255,15 @@ fn runs_are_deterministic_and_seeds_matter() {
     let (b, tb) = go(1);
     let (c, _) = go(2);
     let f = &a["flows"];
-    eprintln!("cbr: goodput {}, stalls {}; vbr: goodput {}; web: {} pages, mean {} s; bg: {} on periods",
-              f["cbr"]["goodput_bps"], f["cbr"]["stalls"], f["vbr"]["goodput_bps"], f["web"]["pages"],
-              f["web"]["page_load_mean_s"], f["bg"]["on_periods"]);
+    eprintln!(
+        "cbr: goodput {}, stalls {}; vbr: goodput {}; web: {} pages, mean {} s; bg: {} on periods",
+        f["cbr"]["goodput_bps"],
+        f["cbr"]["stalls"],
+        f["vbr"]["goodput_bps"],
+        f["web"]["pages"],
+        f["web"]["page_load_mean_s"],
+        f["bg"]["on_periods"]
+    );
     assert_eq!(a, b);
     assert_eq!(ta, tb);
     for k in ["/flows/vbr/delivered_bytes", "/flows/web/pages", "/flows/bg/delivered_bytes"] {
@@ -247,9 +287,21 @@ fn bad_application_settings_name_the_field() {
         (json!({"kind": "vbr", "fps": 30.0}), json!({}), "flows.f.app.trace"),
         (json!({"kind": "vbr", "fps": 30.0, "trace": "/nonexistent/frames.txt"}), json!({}), "/nonexistent/frames.txt"),
         (json!({"kind": "web", "objects": []}), json!({}), "flows.f.app.objects"),
-        (json!({"kind": "web", "objects": [1], "object_count": {"kind": "fixed", "value": 2.0}}), json!({}), "flows.f.app.objects"),
-        (json!({"kind": "web", "objects": [1], "think_ns": {"kind": "pareto", "mean": 1.0, "shape": 0.5}}), json!({}), "flows.f.app.think_ns"),
-        (json!({"kind": "onoff", "on_ns": {"kind": "exponential", "mean": -1.0}, "off_ns": {"kind": "fixed", "value": 1.0}}), json!({}), "flows.f.app.on_ns"),
+        (
+            json!({"kind": "web", "objects": [1], "object_count": {"kind": "fixed", "value": 2.0}}),
+            json!({}),
+            "flows.f.app.objects",
+        ),
+        (
+            json!({"kind": "web", "objects": [1], "think_ns": {"kind": "pareto", "mean": 1.0, "shape": 0.5}}),
+            json!({}),
+            "flows.f.app.think_ns",
+        ),
+        (
+            json!({"kind": "onoff", "on_ns": {"kind": "exponential", "mean": -1.0}, "off_ns": {"kind": "fixed", "value": 1.0}}),
+            json!({}),
+            "flows.f.app.on_ns",
+        ),
         (json!({"kind": "bulk"}), json!({"send_buf_bytes": 100_000}), "flows.f.tcp.send_buf_bytes"),
         (json!({"kind": "cbr", "rate_bps": 1e6}), json!({"send_buf_bytes": 10}), "flows.f.tcp.send_buf_bytes: 10"),
         (json!({"kind": "cbr", "rate_bps": 1e6, "startup": 1}), json!({}), "unknown field `startup`"),
@@ -288,9 +340,8 @@ fn cwnd_validation_stops_an_application_limited_window_from_growing() {
     let cbr = json!({"kind": "cbr", "rate_bps": 5e6});
     for cc in ["reno", "lia"] {
         let (off, on) = (cfg(cc, false, cbr.clone()), cfg(cc, true, cbr.clone()));
-        let goodput = |o: &mpcc_sim::RunOutput| {
-            num(&serde_json::from_str(&o.summary_json).unwrap(), "/flows/s/goodput_bps")
-        };
+        let goodput =
+            |o: &mpcc_sim::RunOutput| num(&serde_json::from_str(&o.summary_json).unwrap(), "/flows/s/goodput_bps");
         let (w_off, w_on) = (max_cwnd(&off, 0.0), max_cwnd(&on, 0.0));
         eprintln!("{cc}: cbr 5 Mbit/s, largest cwnd {w_off:.0} segments without validation, {w_on:.0} with; goodput {:.3} / {:.3} Mbit/s",
                   goodput(&off) * 1e-6, goodput(&on) * 1e-6);

@@ -5,8 +5,8 @@
 //! binary alone; the tests take a lock, so that no other test's allocations mix in.
 
 use mpcc_sim::mem::{in_use, peak, reset_peak, CountingAlloc};
-use std::sync::Mutex;
 use serde_json::{json, Value};
+use std::sync::Mutex;
 
 mod common;
 use common::{MS, S};
@@ -22,8 +22,10 @@ static ONE: Mutex<()> = Mutex::new(());
 /// them, so that every kind of delay statistic is kept; no time series.
 fn scenario(n: usize, mbps: f64, duration_s: u64, exact: bool) -> Value {
     let mut flows: Vec<Value> = (0..n)
-        .map(|i| json!({"name": format!("f{i}"), "cc": "reno", "app": {"kind": "bulk"}, "path": [0],
-                        "start_ns": (i as u64 % 100) * MS}))
+        .map(|i| {
+            json!({"name": format!("f{i}"), "cc": "reno", "app": {"kind": "bulk"}, "path": [0],
+                        "start_ns": (i as u64 % 100) * MS})
+        })
         .collect();
     flows.push(json!({"name": "web", "cc": "cubic", "path": [1],
                       "app": {"kind": "web", "objects": [20_000, 60_000], "think_ns": {"kind": "fixed", "value": 0.5e9}}}));
@@ -74,8 +76,11 @@ fn heap_at_end(cfg: &Value) -> usize {
     let mut sim = mpcc_sim::sim::Sim::new(&cfg).unwrap();
     sim.run();
     let held = in_use() - before;
-    let sketches: usize =
-        sim.flows.iter().map(|f| f.app_delay.heap_bytes() + f.subs.iter().map(|s| s.rtt.heap_bytes()).sum::<usize>()).sum();
+    let sketches: usize = sim
+        .flows
+        .iter()
+        .map(|f| f.app_delay.heap_bytes() + f.subs.iter().map(|s| s.rtt.heap_bytes()).sum::<usize>())
+        .sum();
     drop(sim);
     held - sketches
 }

@@ -34,9 +34,7 @@ fn competition(flow: Value) -> Value {
 fn coupled_connection_on_two_disjoint_paths_beats_reno_on_the_better_one() {
     // RFC 6356 goal 1: at least the throughput of one TCP on the best path
     // available (here the less congested one, b).
-    let best = (0..2)
-        .map(|p| num(&run(&competition(reno_on("mp", p))), "/flows/mp/goodput_bps"))
-        .fold(0.0, f64::max);
+    let best = (0..2).map(|p| num(&run(&competition(reno_on("mp", p))), "/flows/mp/goodput_bps")).fold(0.0, f64::max);
     for cc in ["lia", "olia", "balia"] {
         let s = run(&competition(mp_flow(cc, "minrtt", &[0, 1])));
         let got = num(&s, "/flows/mp/goodput_bps");
@@ -75,7 +73,8 @@ fn one_subflow_connection_equals_the_single_path_flow() {
     };
     let single = mpcc_sim::run_json(&cfg(json!({"path": [0], "reverse_path": [1]})).to_string()).unwrap();
     let conn = mpcc_sim::run_json(&cfg(json!({"subflows": [{"path": [0], "reverse_path": [1]}]})).to_string()).unwrap();
-    let (mut a, mut b): (Value, Value) = (serde_json::from_str(&single.summary_json).unwrap(), serde_json::from_str(&conn.summary_json).unwrap());
+    let (mut a, mut b): (Value, Value) =
+        (serde_json::from_str(&single.summary_json).unwrap(), serde_json::from_str(&conn.summary_json).unwrap());
     a["sim"]["wall_s"] = Value::Null;
     b["sim"]["wall_s"] = Value::Null;
     eprintln!("fct {} s, {} retransmissions", a["flows"]["x"]["fct_s"], a["flows"]["x"]["retransmissions"]);
@@ -115,16 +114,46 @@ fn bad_multipath_configurations_name_the_field() {
     let base = |flow: Value| json!({"duration_ns": S, "seed": 1, "links": [link("a", 1e6, 1, 10)], "flows": [flow]});
     let err = |flow: Value| mpcc_sim::run_json(&base(flow).to_string()).err().expect("rejected");
     let cases = [
-        (json!({"name": "m", "cc": "lia", "app": {"kind": "bulk"}}), "flows.m.path: missing; allowed: path (one route) or subflows"),
-        (json!({"name": "m", "cc": "lia", "path": [0], "subflows": [{"path": [0]}], "app": {"kind": "bulk"}}), "flows.m.subflows: given with path"),
-        (json!({"name": "m", "cc": "lia", "subflows": [], "app": {"kind": "bulk"}}), "flows.m.subflows: 0 subflows; allowed: 1 to"),
-        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0]}, {"path": [3]}], "app": {"kind": "bulk"}}), "flows.m.subflows.1.path: link index 3 does not exist"),
-        (json!({"name": "m", "cc": "lia", "subflows": [{"path": []}], "app": {"kind": "bulk"}}), "flows.m.subflows.0.path: empty"),
-        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0]}], "reverse_path": [0], "app": {"kind": "bulk"}}), "flows.m.reverse_path: only with path"),
-        (json!({"name": "m", "cc": "lia", "start_ns": 5, "subflows": [{"path": [0], "start_ns": 4}], "app": {"kind": "bulk"}}), "flows.m.subflows.0.start_ns: 4 ns; allowed: at or after the flow's start_ns"),
-        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0], "start_ns": 4, "stop_ns": 4}], "app": {"kind": "bulk"}}), "flows.m.subflows.0.stop_ns: allowed: after the subflow's start"),
-        (json!({"name": "m", "cc": "lia", "scheduler": "blast", "subflows": [{"path": [0]}], "app": {"kind": "bulk"}}), "flows.m.scheduler: unknown scheduler 'blast'; allowed: minrtt, roundrobin"),
-        (json!({"name": "m", "cc": "lia", "subflows": [{"path": [0], "delay": 1}], "app": {"kind": "bulk"}}), "unknown field `delay`"),
+        (
+            json!({"name": "m", "cc": "lia", "app": {"kind": "bulk"}}),
+            "flows.m.path: missing; allowed: path (one route) or subflows",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "path": [0], "subflows": [{"path": [0]}], "app": {"kind": "bulk"}}),
+            "flows.m.subflows: given with path",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "subflows": [], "app": {"kind": "bulk"}}),
+            "flows.m.subflows: 0 subflows; allowed: 1 to",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "subflows": [{"path": [0]}, {"path": [3]}], "app": {"kind": "bulk"}}),
+            "flows.m.subflows.1.path: link index 3 does not exist",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "subflows": [{"path": []}], "app": {"kind": "bulk"}}),
+            "flows.m.subflows.0.path: empty",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "subflows": [{"path": [0]}], "reverse_path": [0], "app": {"kind": "bulk"}}),
+            "flows.m.reverse_path: only with path",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "start_ns": 5, "subflows": [{"path": [0], "start_ns": 4}], "app": {"kind": "bulk"}}),
+            "flows.m.subflows.0.start_ns: 4 ns; allowed: at or after the flow's start_ns",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "subflows": [{"path": [0], "start_ns": 4, "stop_ns": 4}], "app": {"kind": "bulk"}}),
+            "flows.m.subflows.0.stop_ns: allowed: after the subflow's start",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "scheduler": "blast", "subflows": [{"path": [0]}], "app": {"kind": "bulk"}}),
+            "flows.m.scheduler: unknown scheduler 'blast'; allowed: minrtt, roundrobin",
+        ),
+        (
+            json!({"name": "m", "cc": "lia", "subflows": [{"path": [0], "delay": 1}], "app": {"kind": "bulk"}}),
+            "unknown field `delay`",
+        ),
     ];
     for (flow, want) in cases {
         let e = err(flow);
@@ -148,8 +177,12 @@ fn a_receive_buffer_below_the_bdp_caps_goodput_at_buffer_per_rtt() {
         let rtt = num(&s, "/flows/x/rtt_min_s");
         let cap = (buf / 1448 * 1448 * 8) as f64 / rtt;
         let got = num(&s, "/flows/x/goodput_bps");
-        eprintln!("{} subflow(s): goodput {got:.0}, buffer / RTT {cap:.0} ({:.3}), path capacity {:.0}",
-                  s["flows"]["x"]["subflows"].as_array().unwrap().len(), got / cap, 20e6 * 1448.0 / 1500.0);
+        eprintln!(
+            "{} subflow(s): goodput {got:.0}, buffer / RTT {cap:.0} ({:.3}), path capacity {:.0}",
+            s["flows"]["x"]["subflows"].as_array().unwrap().len(),
+            got / cap,
+            20e6 * 1448.0 / 1500.0
+        );
         assert!((got / cap - 1.0).abs() < 0.03, "goodput {got} vs {cap}");
     }
 }
@@ -192,7 +225,8 @@ fn data_stuck_on_a_dark_path_is_reinjected_and_the_connection_keeps_delivering()
 fn goodput_between(tables: &std::collections::BTreeMap<String, mpcc_sim::Table>, sub: f64, t0: f64, t1: f64) -> f64 {
     let fs = &tables["flow_series"];
     let at = |t: f64| {
-        let i = (0..fs["t_s"].len()).find(|&i| (fs["t_s"][i] - t).abs() < 1e-6 && fs["subflow"][i] == sub).expect("a row");
+        let i =
+            (0..fs["t_s"].len()).find(|&i| (fs["t_s"][i] - t).abs() < 1e-6 && fs["subflow"][i] == sub).expect("a row");
         fs["delivered_bytes"][i]
     };
     (at(t1) - at(t0)) * 8.0 / (t1 - t0)
@@ -213,7 +247,9 @@ fn subflows_join_and_leave_at_their_times() {
     let during = goodput_between(&out.tables, 0.0, 8.0, 15.0);
     let after = goodput_between(&out.tables, 0.0, 18.0, 25.0);
     let reinjected = num(&s, "/flows/x/subflows/0/reinjections");
-    eprintln!("goodput alone {before:.0}, with b {during:.0}, after b left {after:.0}; {reinjected} segments reinjected");
+    eprintln!(
+        "goodput alone {before:.0}, with b {during:.0}, after b left {after:.0}; {reinjected} segments reinjected"
+    );
     let a = 10e6 * 1448.0 / 1500.0;
     assert!(before > 0.9 * a && before <= a * 1.001, "{before}");
     assert!(during > 1.35 * a, "{during}");
@@ -245,7 +281,12 @@ fn opportunistic_retransmission_resends_the_blocking_data() {
     let pen = run(&cfg(json!({"opportunistic": 1.0, "penalize": 1.0})));
     let goodput = |s: &Value| num(s, "/flows/mp/goodput_bps");
     let reinjected = |s: &Value| num(s, "/flows/mp/reinjections");
-    println!("goodput: plain {:.0}, opportunistic {:.0}, with penalization {:.0}", goodput(&plain), goodput(&opp), goodput(&pen));
+    println!(
+        "goodput: plain {:.0}, opportunistic {:.0}, with penalization {:.0}",
+        goodput(&plain),
+        goodput(&opp),
+        goodput(&pen)
+    );
     assert_eq!(reinjected(&plain), 0.0);
     assert!(reinjected(&opp) > 100.0, "the blocking data is re-sent");
     assert!(goodput(&opp) >= goodput(&plain), "re-sending the window's left edge does not cost goodput");
@@ -272,8 +313,13 @@ fn the_connection_timer_marks_a_dark_subflow_stale_and_takes_it_back_after_the_o
     let (on, tables): (Value, _) = (serde_json::from_str(&out.summary_json).unwrap(), &out.tables);
     let off = run(&cfg(false));
     let marks = |s: &Value, k: usize| num(s, &format!("/flows/x/subflows/{k}/stale_marks"));
-    eprintln!("stale marks on b: {} (off: {}); reinjections on a: {} (off: {})", marks(&on, 1), marks(&off, 1),
-              num(&on, "/flows/x/subflows/0/reinjections"), num(&off, "/flows/x/subflows/0/reinjections"));
+    eprintln!(
+        "stale marks on b: {} (off: {}); reinjections on a: {} (off: {})",
+        marks(&on, 1),
+        marks(&off, 1),
+        num(&on, "/flows/x/subflows/0/reinjections"),
+        num(&off, "/flows/x/subflows/0/reinjections")
+    );
     assert!(marks(&on, 1) >= 1.0);
     assert_eq!(marks(&on, 0), 0.0);
     assert_eq!(marks(&off, 1), 0.0, "the timer is off");

@@ -129,6 +129,10 @@ fn cdd_goodput_is_closer_to_the_aggregate_than_lia() {
             n += 1;
         }
     }
-    eprintln!("mean goodput CDD {:.3}, LIA {:.3} Mbit/s; CDD higher in {wins} of {n}", sum_cdd / n as f64 / 1e6, sum_lia / n as f64 / 1e6);
+    eprintln!(
+        "mean goodput CDD {:.3}, LIA {:.3} Mbit/s; CDD higher in {wins} of {n}",
+        sum_cdd / n as f64 / 1e6,
+        sum_lia / n as f64 / 1e6
+    );
     assert!(sum_cdd > sum_lia, "CDD {sum_cdd} vs LIA {sum_lia}");
 }

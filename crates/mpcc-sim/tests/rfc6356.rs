@@ -64,7 +64,8 @@ fn lia_moves_traffic_to_the_less_lossy_path() {
     let s = run(&cfg);
     // Mean window = throughput x RTT / segment; the RTTs are equal (50 ms, no queueing).
     let w = |i: usize| {
-        num(&s, &format!("/flows/mp/subflows/{i}/throughput_bps")) * num(&s, &format!("/flows/mp/subflows/{i}/rtt_mean_s"))
+        num(&s, &format!("/flows/mp/subflows/{i}/throughput_bps"))
+            * num(&s, &format!("/flows/mp/subflows/{i}/rtt_mean_s"))
             / (1448.0 * 8.0)
     };
     let (w1, w2) = (w(0), w(1));

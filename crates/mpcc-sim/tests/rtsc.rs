@@ -88,7 +88,6 @@ fn compare(scheduler: &str, c1: f64, ca: f64) -> (Figures, Figures) {
         g("t_p_s_0") * 1e3, g("t_p_s_1") * 1e3, g("w_bar_0"), g("w_bar_1"), g("x_star_pps_0"), g("x_star_pps_1")
     );
     (cr, t)
-
 }
 
 /// Round-robin: the conventional receiver lets both windows inflate into the
@@ -114,7 +113,14 @@ fn rtsc_roundrobin() {
 #[test]
 fn rtsc_minrtt() {
     let (cr, t) = compare("minrtt", 12e6, CA);
-    assert!(t.p95 <= cr.p95 + 0.001 && t.p99 <= cr.p99 + 0.001, "{:.3}/{:.3} vs {:.3}/{:.3}", t.p95, t.p99, cr.p95, cr.p99);
+    assert!(
+        t.p95 <= cr.p95 + 0.001 && t.p99 <= cr.p99 + 0.001,
+        "{:.3}/{:.3} vs {:.3}/{:.3}",
+        t.p95,
+        t.p99,
+        cr.p95,
+        cr.p99
+    );
 }
 
 /// A stream above both capacities (60 Mbit/s over 40 + 12): the receiver sees only
@@ -132,7 +138,12 @@ fn stream_above_all_capacities_is_reported() {
     let (solves, sat) = (num(&s, "/flows/s/receiver_solves"), num(&s, "/flows/s/receiver_saturated_solves"));
     let (rate, goodput) = (num(&s, "/flows/s/app_rate_bps"), num(&s, "/flows/s/goodput_bps"));
     let backlog = num(&s, "/flows/s/send_backlog_bytes");
-    eprintln!("60 Mbit/s: {sat} of {solves} solves saturated; app rate {:.1} Mbit/s, goodput {:.1}, backlog {:.1} MB", rate * 1e-6, goodput * 1e-6, backlog * 1e-6);
+    eprintln!(
+        "60 Mbit/s: {sat} of {solves} solves saturated; app rate {:.1} Mbit/s, goodput {:.1}, backlog {:.1} MB",
+        rate * 1e-6,
+        goodput * 1e-6,
+        backlog * 1e-6
+    );
     assert!(solves > 150.0 && sat > 0.3 * solves, "{sat} of {solves}");
     assert!((rate - 60e6).abs() < 0.01 * 60e6, "{rate}");
     assert!(goodput < 0.9 * rate);
@@ -140,8 +151,12 @@ fn stream_above_all_capacities_is_reported() {
     assert!(backlog > 10e6, "{backlog}");
     // A feasible stream leaves no backlog worth a frame.
     let ok = run(&scenario("roundrobin", "rtsc", 12e6, CA));
-    eprintln!("35.85 Mbit/s: {} of {} solves saturated, backlog {} B", num(&ok, "/flows/s/receiver_saturated_solves"),
-              num(&ok, "/flows/s/receiver_solves"), num(&ok, "/flows/s/send_backlog_bytes"));
+    eprintln!(
+        "35.85 Mbit/s: {} of {} solves saturated, backlog {} B",
+        num(&ok, "/flows/s/receiver_saturated_solves"),
+        num(&ok, "/flows/s/receiver_solves"),
+        num(&ok, "/flows/s/send_backlog_bytes")
+    );
     assert!(num(&ok, "/flows/s/send_backlog_bytes") < 100e3);
     assert!(num(&ok, "/flows/s/receiver_saturated_solves") < 0.1 * num(&ok, "/flows/s/receiver_solves"));
 }

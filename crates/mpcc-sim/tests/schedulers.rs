@@ -31,8 +31,11 @@ fn redundant_sends_every_segment_on_every_subflow() {
                             "flows": [mp_flow("redundant", &[0, 1], file.clone())]}));
         let g = |k: &str| num(&s, &format!("/flows/mp/{k}"));
         let (a, b) = (g("subflows/0/sent_packets"), g("subflows/1/sent_packets"));
-        eprintln!("redundant, {label}: {segs} segments, sent {a} + {b}, duplicates dropped {}, completion {:.3} s",
-                  g("data_dup_segments"), g("fct_s"));
+        eprintln!(
+            "redundant, {label}: {segs} segments, sent {a} + {b}, duplicates dropped {}, completion {:.3} s",
+            g("data_dup_segments"),
+            g("fct_s")
+        );
         assert_eq!(g("delivered_bytes") as u64, segs * MSS);
         assert_eq!((g("losses"), g("retransmissions"), g("reinjections")), (0.0, 0.0, 0.0));
         assert_eq!(g("data_dup_segments"), a + b - segs as f64, "every copy but the first is a duplicate");
@@ -84,7 +87,12 @@ fn blest_and_ecf_avoid_head_of_line_blocking_with_a_small_receive_buffer() {
             let x = hetero(sched, Some(buf), json!({}));
             assert!(x.0 < 0.2 * rr.0, "{sched} {buf}: reordering {} vs round-robin {}", x.0, rr.0);
             assert!(x.1 < 0.5 * rr.1, "{sched} {buf}: application delay {} vs round-robin {}", x.1, rr.1);
-            assert!(x.2 >= (1.0 - GOODPUT_TOLERANCE) * minrtt.2, "{sched} {buf}: goodput {} vs minrtt {}", x.2, minrtt.2);
+            assert!(
+                x.2 >= (1.0 - GOODPUT_TOLERANCE) * minrtt.2,
+                "{sched} {buf}: goodput {} vs minrtt {}",
+                x.2,
+                minrtt.2
+            );
             assert!(x.1 <= minrtt.1 * 1.05, "{sched} {buf}: application delay {} vs minrtt {}", x.1, minrtt.1);
         }
         if buf == 256_000 {
@@ -106,8 +114,16 @@ fn blest_and_ecf_equal_minrtt_without_a_window_limit() {
     }
     assert!(minrtt.3 > 5e6, "both paths used ({})", minrtt.3);
     let small = Some(256_000);
-    assert_eq!(hetero("blest", small, json!({"lambda": 0.0})), hetero("minrtt", small, json!({})), "lambda = 0 is minrtt");
-    assert_ne!(hetero("blest", small, json!({"lambda": 0.0})), hetero("blest", small, json!({})), "the parameter takes effect");
+    assert_eq!(
+        hetero("blest", small, json!({"lambda": 0.0})),
+        hetero("minrtt", small, json!({})),
+        "lambda = 0 is minrtt"
+    );
+    assert_ne!(
+        hetero("blest", small, json!({"lambda": 0.0})),
+        hetero("blest", small, json!({})),
+        "the parameter takes effect"
+    );
 }
 
 #[test]
@@ -124,8 +140,11 @@ fn reinjections_never_go_to_the_subflow_they_are_stuck_on() {
                             "links": [link("a", 10e6, 20, 100), dark], "flows": [f]}));
         let g = |k: &str| num(&s, &format!("/flows/mp/{k}"));
         let (r0, r1) = (g("subflows/0/reinjections"), g("subflows/1/reinjections"));
-        eprintln!("{sched}: reinjected on a {r0}, on b {r1}; sent on b {}; completion {:.3} s",
-                  g("subflows/1/sent_packets"), g("fct_s"));
+        eprintln!(
+            "{sched}: reinjected on a {r0}, on b {r1}; sent on b {}; completion {:.3} s",
+            g("subflows/1/sent_packets"),
+            g("fct_s")
+        );
         assert_eq!(g("delivered_bytes") as u64, bytes, "{sched}");
         assert_eq!(r1, 0.0, "{sched}");
         if sched == "redundant" {
@@ -139,9 +158,7 @@ fn reinjections_never_go_to_the_subflow_they_are_stuck_on() {
 #[test]
 fn scheduler_parameters_are_checked_and_errors_name_the_field() {
     let base = |flow: Value| json!({"duration_ns": S, "seed": 1, "links": [link("a", 1e6, 1, 10)], "flows": [flow]});
-    let flow = |sched: &str, params: Value| {
-        json!({"name": "m", "cc": "lia", "scheduler": sched, "scheduler_params": params, "subflows": [{"path": [0]}], "app": {"kind": "bulk"}})
-    };
+    let flow = |sched: &str, params: Value| json!({"name": "m", "cc": "lia", "scheduler": sched, "scheduler_params": params, "subflows": [{"path": [0]}], "app": {"kind": "bulk"}});
     let cases = [
         (flow("ecf", json!({"lambda": 1.0})), "flows.m.scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta, opportunistic, penalize"),
         (flow("blest", json!({"beta": 1.0})), "flows.m.scheduler_params.beta: unknown parameter of scheduler 'blest'; allowed: lambda, opportunistic, penalize"),

@@ -83,7 +83,10 @@ fn compare(path: &str, exact: &Value, sketch: &Value, seen: &mut (usize, f64)) {
                 match from_sketch(k) {
                     Some(true) if x.is_number() => {
                         let (e, s) = (x.as_f64().unwrap(), y.as_f64().unwrap());
-                        assert!((s - e).abs() <= e * RELATIVE_ERROR * (1.0 + 1e-9), "{path}/{k}: sketch {s} against exact {e}");
+                        assert!(
+                            (s - e).abs() <= e * RELATIVE_ERROR * (1.0 + 1e-9),
+                            "{path}/{k}: sketch {s} against exact {e}"
+                        );
                         let err = if e > 0.0 { (s - e).abs() / e } else { 0.0 };
                         seen.0 += 1;
                         seen.1 = seen.1.max(err);
@@ -173,7 +176,8 @@ fn queueing_delay_percentiles_are_bounded_by_the_buffer() {
         let out = mpcc_sim::run_json(&with_exact(&cfg, exact).to_string()).unwrap();
         let s: Value = serde_json::from_str(&out.summary_json).unwrap();
         let g = |k: &str| s["links"]["b"][k].as_f64().unwrap();
-        let (p50, p95, p99, mean) = (g("queue_delay_p50_s"), g("queue_delay_p95_s"), g("queue_delay_p99_s"), g("queue_delay_mean_s"));
+        let (p50, p95, p99, mean) =
+            (g("queue_delay_p50_s"), g("queue_delay_p95_s"), g("queue_delay_p99_s"), g("queue_delay_mean_s"));
         eprintln!("exact {exact}: queueing delay mean {mean:.4} p50 {p50:.4} p95 {p95:.4} p99 {p99:.4} s");
         assert!(p50 <= p95 && p95 <= p99 && p99 <= 0.090 * (1.0 + RELATIVE_ERROR), "{p50} {p95} {p99}");
         assert!(p50 > 0.02 && p95 > mean, "a standing queue: {p50}, mean {mean}");

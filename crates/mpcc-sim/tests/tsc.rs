@@ -96,7 +96,12 @@ fn tsc_meets_its_bound_at_a_fraction_of_the_cost() {
         assert!(ft.goodput > 0.95 * fu.goodput && ft.blocked == 0.0);
         // Delay: within d_send + d_net, as conventional MPTCP is on these short buffers.
         assert!(ft.within > 0.99, "TSC within 200 ms: {}", ft.within);
-        assert!(fu.within > 0.99 && fc.within > 0.99, "conventional MPTCP within 200 ms: {} / {}", fu.within, fc.within);
+        assert!(
+            fu.within > 0.99 && fc.within > 0.99,
+            "conventional MPTCP within 200 ms: {} / {}",
+            fu.within,
+            fc.within
+        );
         // 3 Mbit/s fits; a few slots are short of window (x_cw) while the
         // windows grow in congestion avoidance from the 65535-byte ssthresh
         // (3-4 of 551 measured).
@@ -151,7 +156,9 @@ fn tsc_beats_round_robin_over_bufferbloated_wifi() {
         let share = num(&t, "/flows/v/subflows/0/tsc_rtt_within_2dnet");
         eprintln!("seed {seed}: {share:.3} of the WiFi RTT samples within 200 ms");
         assert!(share > 0.5 && share > ft.within, "seed {seed}: {share}");
-        assert!(run(&cfg("reno", "roundrobin", json!({}), seed)).pointer("/flows/v/subflows/0/tsc_rtt_within_2dnet").is_none());
+        assert!(run(&cfg("reno", "roundrobin", json!({}), seed))
+            .pointer("/flows/v/subflows/0/tsc_rtt_within_2dnet")
+            .is_none());
     }
 }
 
@@ -180,7 +187,10 @@ fn looser_network_delay_threshold_lowers_cost() {
 fn stream_above_all_capacities_reports_infeasible_slots() {
     let s = run(&scenario("reno", "tsc", tsc(0.2), 30e6, 1));
     let (slots, bad) = (num(&s, "/flows/v/tsc_slots"), num(&s, "/flows/v/tsc_infeasible_slots"));
-    eprintln!("30 Mbit/s stream: {bad} of {slots} slots infeasible, goodput {:.2} Mbit/s", num(&s, "/flows/v/goodput_bps") * 1e-6);
+    eprintln!(
+        "30 Mbit/s stream: {bad} of {slots} slots infeasible, goodput {:.2} Mbit/s",
+        num(&s, "/flows/v/goodput_bps") * 1e-6
+    );
     assert!(bad > 0.5 * slots, "{bad} of {slots}");
 }
 
@@ -247,7 +257,12 @@ fn the_host_paces_tscs_subflows_at_their_allocation() {
     let tsc = gaps("tsc");
     let min = tsc.iter().copied().fold(f64::INFINITY, f64::min);
     let mean = tsc.iter().sum::<f64>() / tsc.len() as f64;
-    eprintln!("tsc: {} sends on the cheap subflow, gaps min {:.2} ms mean {:.2} ms", tsc.len() + 1, min * 1e3, mean * 1e3);
+    eprintln!(
+        "tsc: {} sends on the cheap subflow, gaps min {:.2} ms mean {:.2} ms",
+        tsc.len() + 1,
+        min * 1e3,
+        mean * 1e3
+    );
     assert!(tsc.len() > 1000, "the cheap subflow carries the stream");
     assert!(min > 1e-3, "paced: no two segments closer than 1 ms ({} ms)", min * 1e3);
     let minrtt = gaps("minrtt");

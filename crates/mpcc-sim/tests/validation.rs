@@ -44,7 +44,11 @@ fn reno_matches_mathis_and_padhye_under_random_loss() {
         let t0 = (rtt + 0.2f64).max(0.2);
         let padhye = mss_bits
             / (rtt * (2.0 * p / 3.0).sqrt() + t0 * (3.0 * (3.0 * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p));
-        eprintln!("p={p}: goodput {got:.0}, Mathis {mathis:.0} ({:.3}), Padhye {padhye:.0} ({:.3})", got / mathis, got / padhye);
+        eprintln!(
+            "p={p}: goodput {got:.0}, Mathis {mathis:.0} ({:.3}), Padhye {padhye:.0} ({:.3})",
+            got / mathis,
+            got / padhye
+        );
         assert!(rel(got, mathis) < 0.10, "p={p}: {got} vs Mathis {mathis}");
         assert!(rel(got, padhye) < 0.10, "p={p}: {got} vs Padhye {padhye}");
     }
@@ -147,7 +151,8 @@ fn veno_gains_sqrt3_over_reno_under_random_loss() {
     // times an AIMD(1, 1/2) flow's rate at the same loss rate.
     for p in [0.001, 0.005] {
         let link = lossy_link(json!({"kind": "bernoulli", "p": p}));
-        let reno = single("reno", json!({}), link.clone(), 400 * S, 20 * S)["flows"]["a"]["goodput_bps"].as_f64().unwrap();
+        let reno =
+            single("reno", json!({}), link.clone(), 400 * S, 20 * S)["flows"]["a"]["goodput_bps"].as_f64().unwrap();
         let veno = single("veno", json!({}), link, 400 * S, 20 * S)["flows"]["a"]["goodput_bps"].as_f64().unwrap();
         eprintln!("p {p}: Veno/Reno = {:.3} (sqrt 3 = 1.732)", veno / reno);
         assert!(rel(veno / reno, 3f64.sqrt()) < 0.15, "ratio {}", veno / reno);
@@ -161,9 +166,7 @@ fn codel_keeps_a_long_flow_near_its_target() {
     // buffer. (With a BDP far above the queue a single flow drains the queue after
     // each back-off and the mean sojourn sits below target: see docs/validation.md.)
     for cc in ["reno", "cubic"] {
-        let link = |queue: Value| {
-            json!({"name": "l", "capacity": {"kind": "constant", "bps": 10e6}, "delay_ns": 5 * MS, "queue": queue})
-        };
+        let link = |queue: Value| json!({"name": "l", "capacity": {"kind": "constant", "bps": 10e6}, "delay_ns": 5 * MS, "queue": queue});
         let codel = json!({"kind": "codel", "target_ns": 5 * MS, "interval_ns": 100 * MS, "limit": 1000});
         let s = single(cc, json!({}), link(codel), 120 * S, 10 * S);
         let q = s["links"]["l"]["queue_delay_mean_s"].as_f64().unwrap();

@@ -7,9 +7,9 @@
 
 use super::base::Path;
 use super::window::{Coupled, CouplingRule};
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -23,7 +23,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Balia(Balia::new(p("init_cwnd")))
 }
-
 
 /// BALIA's rule (no parameters).
 #[derive(Clone, Debug, Default)]
@@ -89,9 +88,9 @@ impl CouplingRule for BaliaRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
     use crate::CongestionKind;
 
     fn balia(flows: &[(f64, f64)]) -> Balia {
@@ -150,7 +149,8 @@ mod tests {
         let mut rng = mpcc_core::Rng::stream(3, 3);
         for _ in 0..2000 {
             let n = 1 + (rng.next_u64() % 4) as usize;
-            let flows: Vec<(f64, f64)> = (0..n).map(|_| (1.0 + 300.0 * rng.uniform(), 5.0 + 300.0 * rng.uniform())).collect();
+            let flows: Vec<(f64, f64)> =
+                (0..n).map(|_| (1.0 + 300.0 * rng.uniform(), 5.0 + 300.0 * rng.uniform())).collect();
             let c = balia(&flows);
             for r in 0..n {
                 assert!(ai(&c, r) >= flows[r].0 * (1.0 - 1e-12), "{flows:?} r {r}");

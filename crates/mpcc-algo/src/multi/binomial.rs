@@ -11,9 +11,9 @@
 
 use super::base::Path;
 use super::window::{Coupled, CouplingRule};
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -50,7 +50,6 @@ pub const MPIAD: Info = Info::new(
 pub fn build_mpiad(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Mpiad(Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta")))
 }
-
 
 /// The binomial rule's exponents and constants.
 #[derive(Clone, Debug)]
@@ -120,9 +119,9 @@ impl CouplingRule for BinomialRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
     use crate::CongestionKind;
 
     #[test]

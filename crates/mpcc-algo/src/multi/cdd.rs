@@ -12,10 +12,10 @@ use super::base::Path;
 use super::lia::{alpha, LiaRule};
 use super::window::{Coupled, CouplingRule};
 use crate::common::{secs, MIN_CWND};
-use crate::{AckEvent, CongestionEvent};
-use mpcc_core::Nanos;
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -34,9 +34,15 @@ pub const INFO: Info = Info::new(
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
-    Controller::Cdd(Cdd::new(p("init_cwnd"), p("theta_0"), p("theta_max"), p("delay_smoothing"), p("theta_smoothing"), p("period")))
+    Controller::Cdd(Cdd::new(
+        p("init_cwnd"),
+        p("theta_0"),
+        p("theta_max"),
+        p("delay_smoothing"),
+        p("theta_smoothing"),
+        p("period"),
+    ))
 }
-
 
 /// CDD's rule: LIA's, plus the delay state (kept out of the records, so an undo
 /// does not rewind it).
@@ -61,7 +67,14 @@ pub struct CddRule {
 pub type Cdd = Coupled<CddRule>;
 
 impl Cdd {
-    pub fn new(init_cwnd: f64, theta_0: f64, theta_max: f64, delay_smoothing: f64, theta_smoothing: f64, period_s: f64) -> Cdd {
+    pub fn new(
+        init_cwnd: f64,
+        theta_0: f64,
+        theta_max: f64,
+        delay_smoothing: f64,
+        theta_smoothing: f64,
+        period_s: f64,
+    ) -> Cdd {
         Coupled::with_rule(
             init_cwnd,
             CddRule {
@@ -166,9 +179,9 @@ impl CouplingRule for CddRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
 
     fn cdd() -> Cdd {
         let mut c = Cdd::new(10.0, 1.5, 3.0, 0.75, 0.75, 0.5);

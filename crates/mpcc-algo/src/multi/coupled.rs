@@ -8,9 +8,9 @@
 use super::base::Path;
 use super::window::{self, CouplingRule};
 use crate::common::MIN_CWND;
-use crate::{AckEvent, CongestionEvent, CongestionKind};
 use crate::params::{Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent, CongestionKind};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -24,7 +24,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Coupled(Coupled::new(p("init_cwnd")))
 }
-
 
 /// The fully coupled rule (no parameters).
 #[derive(Clone, Debug, Default)]
@@ -70,9 +69,9 @@ impl CouplingRule for FullyCoupled {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
 
     #[test]
     fn increase_and_decrease_use_the_total() {

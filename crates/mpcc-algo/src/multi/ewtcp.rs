@@ -11,9 +11,9 @@
 
 use super::base::Path;
 use super::window::{Coupled, CouplingRule};
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -21,16 +21,12 @@ pub const INFO: Info = Info::new(
     "ewtcp",
     "equally weighted TCP: Reno per subflow with increase a/w; a = 1/N^2 by default",
     "docs/algorithms/ewtcp.md",
-    &[
-        INIT_CWND,
-        param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)"),
-    ],
+    &[INIT_CWND, param("a", 0.0, 0.0, 1.0, "increase weight; 0 = 1/N^2 (fair with one Reno on a shared bottleneck)")],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Ewtcp(Ewtcp::new(p("init_cwnd"), p("a")))
 }
-
 
 /// EWTCP's rule.
 #[derive(Clone, Debug)]
@@ -93,10 +89,10 @@ impl CouplingRule for EwtcpRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
     use crate::single::reno::Reno;
+    use crate::CongestionControl;
     use crate::{CongestionKind, Uncoupled};
     use mpcc_core::Rng;
 

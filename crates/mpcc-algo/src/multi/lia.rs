@@ -12,9 +12,9 @@
 
 use super::base::{argmax, scaled_sum, Path};
 use super::window::{Coupled, CouplingRule};
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -24,14 +24,19 @@ pub const INFO: Info = Info::new(
     "docs/algorithms/lia.md",
     &[
         INIT_CWND,
-        param("phi", 1.0, 0.0, 2.0, "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled"),
+        param(
+            "phi",
+            1.0,
+            0.0,
+            2.0,
+            "family parameter: 1 = RFC 6356, 0 = fully coupled direction, 2 = weighted uncoupled",
+        ),
     ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Lia(Lia::new(p("init_cwnd"), p("phi")))
 }
-
 
 /// LIA's coupling rule.
 #[derive(Clone, Debug)]
@@ -204,9 +209,9 @@ impl CouplingRule for LiaRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
 
     /// Two (or more) subflows with set windows and RTTs (ms), in CA.
     fn lia(phi: f64, flows: &[(f64, f64)]) -> Lia {
@@ -245,11 +250,11 @@ mod tests {
         // mptcp_coupled.c), "ideal" column: per-segment 1/N.
         // srtt_us raw 800000 = 100 ms etc. (raw is 8x microseconds).
         let cases: &[(&[(f64, f64)], f64)] = &[
-            (&[(10.0, 100.0), (10.0, 100.0)], 40.0),  // L1 (kernel: +1 per 41 ACKs)
-            (&[(40.0, 10.0), (20.0, 50.0)], 48.40),   // L2 (kernel N 48)
-            (&[(10.0, 100.0), (10.0, 200.0)], 22.5),  // L3 (kernel 91: best-path quirk)
-            (&[(10.0, 200.0), (10.0, 100.0)], 22.5),  // L3' (kernel 22)
-            (&[(100.0, 100.0)], 100.0),               // L4 (kernel 102)
+            (&[(10.0, 100.0), (10.0, 100.0)], 40.0), // L1 (kernel: +1 per 41 ACKs)
+            (&[(40.0, 10.0), (20.0, 50.0)], 48.40),  // L2 (kernel N 48)
+            (&[(10.0, 100.0), (10.0, 200.0)], 22.5), // L3 (kernel 91: best-path quirk)
+            (&[(10.0, 200.0), (10.0, 100.0)], 22.5), // L3' (kernel 22)
+            (&[(100.0, 100.0)], 100.0),              // L4 (kernel 102)
         ];
         for (flows, n) in cases {
             let c = lia(1.0, flows);

@@ -6,9 +6,9 @@
 //! terms from that table.
 
 pub mod balia;
+pub mod base;
 pub mod binomial;
 pub mod cdd;
-pub mod base;
 pub mod coupled;
 pub mod ewtcp;
 pub mod lia;
@@ -18,8 +18,8 @@ pub mod mptcpw;
 pub mod mpveno;
 pub mod noda_ito;
 pub mod olia;
-pub mod wmptcpw;
 pub mod window;
+pub mod wmptcpw;
 pub mod wvegas;
 
 use crate::params::{Build, Member};
@@ -65,7 +65,18 @@ pub(crate) mod testutil {
 
     pub fn ack(now: Nanos, acked: f64, rtt_ms: f64) -> AckEvent {
         let r = (rtt_ms * 1e6) as Nanos;
-        AckEvent { now, acked, rtt: r, srtt: r, min_rtt: r, owd: r / 2, in_flight: 0.0, in_recovery: false, round_start: false, app_limited: false }
+        AckEvent {
+            now,
+            acked,
+            rtt: r,
+            srtt: r,
+            min_rtt: r,
+            owd: r / 2,
+            in_flight: 0.0,
+            in_recovery: false,
+            round_start: false,
+            app_limited: false,
+        }
     }
 
     /// One step of a random event sequence.
@@ -159,7 +170,15 @@ pub(crate) mod testutil {
 
         fn cong_ev(&self, sf: usize, kind: CongestionKind) -> CongestionEvent {
             let ms = |x: f64| (x * 1e6) as Nanos;
-            CongestionEvent { now: self.now, kind, in_flight: 0.0, srtt: ms(self.srtt[sf]), min_rtt: ms(self.base[sf]), rtt: ms(self.srtt[sf]), from_flight: false }
+            CongestionEvent {
+                now: self.now,
+                kind,
+                in_flight: 0.0,
+                srtt: ms(self.srtt[sf]),
+                min_rtt: ms(self.base[sf]),
+                rtt: ms(self.srtt[sf]),
+                from_flight: false,
+            }
         }
     }
 
@@ -184,7 +203,13 @@ pub(crate) mod testutil {
                 let s = g.next(|_| reno.cwnd(0));
                 apply(c.as_mut(), s);
                 apply(&mut reno, s);
-                assert_eq!(c.cwnd(0).to_bits(), reno.cwnd(0).to_bits(), "seed {seed} step {i} {s:?}: {} vs {}", c.cwnd(0), reno.cwnd(0));
+                assert_eq!(
+                    c.cwnd(0).to_bits(),
+                    reno.cwnd(0).to_bits(),
+                    "seed {seed} step {i} {s:?}: {} vs {}",
+                    c.cwnd(0),
+                    reno.cwnd(0)
+                );
                 assert_eq!(c.ssthresh(0).to_bits(), reno.ssthresh(0).to_bits(), "seed {seed} step {i}");
             }
         }
@@ -219,8 +244,16 @@ mod tests {
                         apply(&mut c, s);
                         for sf in 0..n {
                             let (w, t) = (c.cwnd(sf), c.ssthresh(sf));
-                            assert!(w.is_finite() && w >= 1.0, "{} n={n} seed={seed} step {i} sf {sf}: cwnd {w} after {s:?}", info.name);
-                            assert!(!t.is_nan() && t >= 1.0, "{} n={n} seed={seed} step {i} sf {sf}: ssthresh {t}", info.name);
+                            assert!(
+                                w.is_finite() && w >= 1.0,
+                                "{} n={n} seed={seed} step {i} sf {sf}: cwnd {w} after {s:?}",
+                                info.name
+                            );
+                            assert!(
+                                !t.is_nan() && t >= 1.0,
+                                "{} n={n} seed={seed} step {i} sf {sf}: ssthresh {t}",
+                                info.name
+                            );
                         }
                     }
                     checked += 1;

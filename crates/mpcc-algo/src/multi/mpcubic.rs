@@ -17,10 +17,10 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{secs, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionEvent, CongestionKind};
-use mpcc_core::Nanos;
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent, CongestionKind};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -33,7 +33,13 @@ pub const INFO: Info = Info::new(
         param("c", 0.4, 0.01, 10.0, "CUBIC scaling constant (segments/s^3)"),
         param("beta", 0.3, 0.01, 0.99, "multiplicative decrease fraction"),
         param("fast_convergence", 1.0, 0.0, 1.0, "1: lower W_max after a loss below the previous W_max"),
-        param("time_origin", 0.0, 0.0, 1.0, "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)"),
+        param(
+            "time_origin",
+            0.0,
+            0.0,
+            1.0,
+            "0: t from the last loss (Eq. 10); 1: Linux (first CA ACK, one min RTT ahead)",
+        ),
         param("coupled", 1.0, 0.0, 1.0, "1: delta = (max x / sum x)^4; 0: delta = 1 (uncoupled CUBIC)"),
     ],
 );
@@ -44,7 +50,6 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     m.rule.coupled = p("coupled") >= 0.5;
     Controller::Mpcubic(m)
 }
-
 
 #[derive(Clone, Debug)]
 pub struct CubicPath {
@@ -95,7 +100,10 @@ pub type MpCubic = Coupled<MpCubicRule>;
 
 impl MpCubic {
     pub fn new(init_cwnd: f64, c: f64, beta: f64, fast_convergence: bool) -> MpCubic {
-        Coupled::with_rule(init_cwnd, MpCubicRule { c, beta, fast_convergence, origin: TimeOrigin::Loss, coupled: true })
+        Coupled::with_rule(
+            init_cwnd,
+            MpCubicRule { c, beta, fast_convergence, origin: TimeOrigin::Loss, coupled: true },
+        )
     }
     pub fn delta(&self) -> f64 {
         self.rule.delta(&self.paths)
@@ -200,9 +208,9 @@ impl CouplingRule for MpCubicRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
 
     #[test]
     fn single_subflow_follows_cubic_vectors() {

@@ -28,9 +28,9 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::secs;
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -44,7 +44,13 @@ pub const INFO: Info = Info::new(
         param("c", 0.4, 0.01, 10.0, "CUBIC's C in the fairness factor (segments/s^3)"),
         param("load_balance", 1.0, 0.0, 1.0, "1: multiply the increase by B_r"),
         param("fairness", 1.0, 0.0, 1.0, "1: multiply the increase by delta"),
-        param("rise", 0.125, 0.0, 10.0, "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile"),
+        param(
+            "rise",
+            0.125,
+            0.0,
+            10.0,
+            "round-minimum RTT rise over the base RTT (fraction) that starts the linear profile",
+        ),
         param("b_floor", 0.1, 0.0, 1.0, "lower bound of B_r"),
         param("delta_max", 10.0, 0.01, 1000.0, "upper bound of delta"),
     ],
@@ -62,7 +68,6 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
         p("delta_max"),
     ))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct MtpPath {
@@ -122,7 +127,16 @@ pub type MpMtp = Coupled<MpMtpRule>;
 
 impl MpMtp {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(init_cwnd: f64, beta: f64, c: f64, load_balance: bool, fairness: bool, rise: f64, b_floor: f64, delta_max: f64) -> MpMtp {
+    pub fn new(
+        init_cwnd: f64,
+        beta: f64,
+        c: f64,
+        load_balance: bool,
+        fairness: bool,
+        rise: f64,
+        b_floor: f64,
+        delta_max: f64,
+    ) -> MpMtp {
         Coupled::with_rule(init_cwnd, MpMtpRule { beta, c, load_balance, fairness, rise, b_floor, delta_max })
     }
 
@@ -287,7 +301,11 @@ impl CouplingRule for MpMtpRule {
     fn observe(&mut self, q: &mut MtpPath, ev: &AckEvent) {
         q.delivered += ev.acked.max(0.0);
         if ev.round_start {
-            if q.w_max > 0.0 && q.rise_rtt == 0.0 && q.round_min.is_finite() && q.round_min > q.p.min_rtt * (1.0 + self.rise) {
+            if q.w_max > 0.0
+                && q.rise_rtt == 0.0
+                && q.round_min.is_finite()
+                && q.round_min > q.p.min_rtt * (1.0 + self.rise)
+            {
                 q.rise_rtt = q.round_min;
             }
             q.round_min = f64::INFINITY;

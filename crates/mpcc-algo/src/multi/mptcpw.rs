@@ -11,9 +11,9 @@ use super::base::{argmax, scaled_sum, Path};
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
 use crate::estimators::BwEstimator;
-use crate::{AckEvent, CongestionEvent, CongestionKind};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent, CongestionKind};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -21,16 +21,12 @@ pub const INFO: Info = Info::new(
     "mptcpw",
     "multipath TCP Westwood (Le et al.): coupled increase with trade-off gamma, Westwood decrease",
     "docs/algorithms/mptcpw.md",
-    &[
-        INIT_CWND,
-        param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)"),
-    ],
+    &[INIT_CWND, param("gamma", 1.0, 0.0, 2.0, "flappiness vs congestion-balance trade-off (1 = LIA-like increase)")],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Mptcpw(Mptcpw::new(p("init_cwnd"), p("gamma")))
 }
-
 
 /// A subflow with a Westwood+ bandwidth estimate.
 #[derive(Clone, Debug)]
@@ -150,9 +146,9 @@ impl CouplingRule for MptcpwRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
 
     fn mw(gamma: f64, flows: &[(f64, f64)]) -> Mptcpw {
         let mut c = Mptcpw::new(10.0, gamma);

@@ -8,9 +8,9 @@
 
 use super::olia::{olia_increase, olia_metrics, OliaPath};
 use super::window::{Coupled, CouplingRule, Record};
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -18,16 +18,12 @@ pub const INFO: Info = Info::new(
     "mpveno",
     "multipath Veno (Le): OLIA increase, Veno backlog test, w/5 or w/2 decrease",
     "docs/algorithms/mpveno.md",
-    &[
-        INIT_CWND,
-        param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share"),
-    ],
+    &[INIT_CWND, param("beta", 3.0, 0.0, 50.0, "Veno backlog threshold (packets), scaled by the subflow's rate share")],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Mpveno(MpVeno::new(p("init_cwnd"), p("beta")))
 }
-
 
 /// MPVeno's rule.
 #[derive(Clone, Debug)]
@@ -125,9 +121,9 @@ impl CouplingRule for MpVenoRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
     use crate::CongestionKind;
 
     /// Two subflows, subflow 0 with window w, base 100 ms and latest RTT `rtt_ms`.

@@ -11,9 +11,9 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::secs;
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -32,7 +32,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::NodaIto(NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct NiPath {
@@ -137,9 +136,9 @@ impl CouplingRule for NodaItoRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
     use crate::CongestionKind;
 
     fn ca(min_cwnd: f64) -> NodaIto {

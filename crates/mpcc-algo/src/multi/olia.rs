@@ -11,9 +11,9 @@
 use super::base::Path;
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::MIN_CWND;
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -27,7 +27,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Olia(Olia::new(p("init_cwnd")))
 }
-
 
 /// A subflow with OLIA's loss-distance history (in segments).
 #[derive(Clone, Debug)]
@@ -196,9 +195,9 @@ impl CouplingRule for OliaRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
     use crate::CongestionKind;
 
     fn olia(flows: &[(f64, f64, f64, f64)]) -> Olia {
@@ -232,16 +231,16 @@ mod tests {
         assert_eq!(c.terms(1).1, 0.5);
         assert!((inc1024(&c, 0) - -5.69).abs() < 0.01); // kernel -5
         assert!((inc1024(&c, 1) - 125.16).abs() < 0.01); // kernel +125
-        // O2: B (12 segs, 40 ms, l 400000) is best, A (30, 20 ms, l 50000) has max w.
+                                                         // O2: B (12 segs, 40 ms, l 400000) is best, A (30, 20 ms, l 50000) has max w.
         let c = olia(&[(30.0, 20.0, 50000.0, 60000.0 - 50000.0), (12.0, 40.0, 400000.0, 100000.0)]);
         assert!((inc1024(&c, 0) - 6.64).abs() < 0.01, "{}", inc1024(&c, 0)); // kernel +6
         assert!((inc1024(&c, 1) - 45.04).abs() < 0.01); // kernel +45
-        // O3: histories swapped: A is best and in M, so B\M is empty, eps = 0.
+                                                        // O3: histories swapped: A is best and in M, so B\M is empty, eps = 0.
         let c = olia(&[(30.0, 20.0, 400000.0, 100000.0), (12.0, 40.0, 50000.0, 10000.0)]);
         assert_eq!(c.terms(1).1, 0.0);
         assert!((inc1024(&c, 0) - 23.70).abs() < 0.01); // kernel +23
         assert!((inc1024(&c, 1) - 2.37).abs() < 0.01); // kernel +2
-        // O4: single subflow, 1/w.
+                                                       // O4: single subflow, 1/w.
         let c = olia(&[(10.0, 100.0, 0.0, 0.0)]);
         assert!((inc1024(&c, 0) - 102.4).abs() < 1e-9); // kernel +102
     }

@@ -8,9 +8,9 @@
 
 use super::mptcpw::WwPath;
 use super::window::{Coupled, CouplingRule};
-use crate::{AckEvent, CongestionEvent};
 use crate::params::{Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -24,7 +24,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Wmptcpw(WMptcpw::new(p("init_cwnd")))
 }
-
 
 /// wMPTCPW's rule (no parameters).
 #[derive(Clone, Debug, Default)]
@@ -85,9 +84,9 @@ impl CouplingRule for WMptcpwRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::super::testutil::*;
     use super::*;
+    use crate::CongestionControl;
 
     #[test]
     fn theta_from_bandwidth_estimates() {

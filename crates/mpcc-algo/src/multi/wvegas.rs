@@ -13,10 +13,10 @@
 use super::base::{may_grow, Path};
 use super::window::{Coupled, CouplingRule, Record};
 use crate::common::{secs, slow_start};
-use crate::{AckEvent, CongestionEvent};
-use mpcc_core::Nanos;
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
+use crate::{AckEvent, CongestionEvent};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -35,7 +35,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Wvegas(WVegas::new(p("init_cwnd"), p("total_alpha"), p("alpha_min"), p("gamma")))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct VegasPath {
@@ -145,7 +144,15 @@ fn total_rate(paths: &[VegasPath]) -> f64 {
 impl CouplingRule for WVegasRule {
     type Sub = VegasPath;
     fn new_subflow(&mut self, init_cwnd: f64) -> VegasPath {
-        VegasPath { p: Path::new(init_cwnd), base: 0.0, rtt_sum: 0.0, rtt_cnt: 0, rate: 0.0, alpha: self.alpha_min, queue_delay: 0.0 }
+        VegasPath {
+            p: Path::new(init_cwnd),
+            base: 0.0,
+            rtt_sum: 0.0,
+            rtt_cnt: 0,
+            rate: 0.0,
+            alpha: self.alpha_min,
+            queue_delay: 0.0,
+        }
     }
 
     #[inline]
@@ -225,8 +232,8 @@ impl CouplingRule for WVegasRule {
 
 #[cfg(test)]
 mod tests {
-    use crate::CongestionControl;
     use super::*;
+    use crate::CongestionControl;
 
     const US: f64 = 1e-6;
 

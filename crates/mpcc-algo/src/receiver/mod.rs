@@ -90,7 +90,8 @@ pub struct RxStats {
 }
 
 /// The conventional receiver's entry (it has no file of its own).
-pub const NONE: Info = Info::new("none", "a conventional receiver: every segment acknowledged as TCP does", "docs/mptcp.md", &[]);
+pub const NONE: Info =
+    Info::new("none", "a conventional receiver: every segment acknowledged as TCP does", "docs/mptcp.md", &[]);
 
 fn build_none(_: &dyn Fn(&str) -> f64, _: usize) -> RxController {
     RxController::None
@@ -127,7 +128,8 @@ impl RxController {
     /// `n` subflows. Errors start with the field they concern (`receiver` or
     /// `receiver_params.<name>`) and list what is allowed.
     pub fn build(name: &str, params: &BTreeMap<String, f64>, n: usize) -> Result<RxController, String> {
-        let info = crate::params::find(registry(), "receiver controller", name).map_err(|e| format!("receiver: {e}"))?;
+        let info =
+            crate::params::find(registry(), "receiver controller", name).map_err(|e| format!("receiver: {e}"))?;
         let params = Params(params.clone());
         info.check("receiver", &params).map_err(|e| e.line("receiver_params"))?;
         let m = MEMBERS.iter().find(|m| m.info.name == name).expect("found");

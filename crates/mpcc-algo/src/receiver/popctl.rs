@@ -20,8 +20,8 @@
 //! except those of retransmissions and of subflows that are off (their
 //! echoed timestamps are stale); at least `min_on` subflows stay on.
 
-use super::{Arrival, RxAction, RxStats};
 use super::RxController;
+use super::{Arrival, RxAction, RxStats};
 use crate::params::{Info, ParamInfo};
 use mpcc_core::{Nanos, NS_PER_MS};
 

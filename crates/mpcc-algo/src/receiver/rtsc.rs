@@ -25,8 +25,8 @@
 //! 2 W_BDP, the top of the thesis's search range.
 
 use super::model::{minimize_delay, window_thresholds, Quadrature};
-use super::{AppView, Arrival, RxAction, RxStats};
 use super::RxController;
+use super::{AppView, Arrival, RxAction, RxStats};
 use crate::params::{Info, ParamInfo};
 use mpcc_core::Nanos;
 
@@ -38,10 +38,22 @@ const UPDATE: ParamInfo = ParamInfo {
     help: "EstimateSubflowPath's delta t: seconds between window, rate, capacity and stream-rate updates",
     open_min: false,
 };
-const ALPHA: ParamInfo =
-    ParamInfo { name: "alpha", default: 0.5, min: 0.0, max: 0.99, help: "EWMA weight of the old window estimate", open_min: false };
-const BETA: ParamInfo =
-    ParamInfo { name: "beta", default: 0.5, min: 0.0, max: 0.99, help: "EWMA weight of the old rate estimates", open_min: false };
+const ALPHA: ParamInfo = ParamInfo {
+    name: "alpha",
+    default: 0.5,
+    min: 0.0,
+    max: 0.99,
+    help: "EWMA weight of the old window estimate",
+    open_min: false,
+};
+const BETA: ParamInfo = ParamInfo {
+    name: "beta",
+    default: 0.5,
+    min: 0.0,
+    max: 0.99,
+    help: "EWMA weight of the old rate estimates",
+    open_min: false,
+};
 const QUEUE_FRAC: ParamInfo = ParamInfo {
     name: "queue_frac",
     default: 0.2,
@@ -270,11 +282,17 @@ mod tests {
             delivered = now / MS * 12 / 10;
             let app = AppView { delivered, playback: 0 };
             let rtt0 = if ms == 0 { 30 * MS } else { 60 * MS };
-            c.on_arrival(&Arrival { now, sub: 0, rtt: rtt0, in_order: true, seq: t, ..Default::default() }, &app,
-                         &mut |s, x| acts.push((now, s, x)));
+            c.on_arrival(
+                &Arrival { now, sub: 0, rtt: rtt0, in_order: true, seq: t, ..Default::default() },
+                &app,
+                &mut |s, x| acts.push((now, s, x)),
+            );
             if ms % 2 == 0 {
-                c.on_arrival(&Arrival { now, sub: 1, rtt: 15 * MS, in_order: true, ..Default::default() }, &app,
-                             &mut |s, x| acts.push((now, s, x)));
+                c.on_arrival(
+                    &Arrival { now, sub: 1, rtt: 15 * MS, in_order: true, ..Default::default() },
+                    &app,
+                    &mut |s, x| acts.push((now, s, x)),
+                );
             }
             t += 1;
         }
@@ -303,14 +321,23 @@ mod tests {
         // If the estimate is still above the threshold one RTT later, the next episode starts.
         c.w[0] = w_before;
         let mut more = Vec::new();
-        c.on_arrival(&Arrival { now: now + 10 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() }, &app,
-                     &mut |s, x| more.push((s, x)));
+        c.on_arrival(
+            &Arrival { now: now + 10 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() },
+            &app,
+            &mut |s, x| more.push((s, x)),
+        );
         assert!(more.is_empty(), "quiet for one RTT");
-        c.on_arrival(&Arrival { now: now + 40 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() }, &app,
-                     &mut |s, x| more.push((s, x)));
+        c.on_arrival(
+            &Arrival { now: now + 40 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() },
+            &app,
+            &mut |s, x| more.push((s, x)),
+        );
         assert!(more.is_empty(), "quiet for one RTT");
-        c.on_arrival(&Arrival { now: now + 70 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() }, &app,
-                     &mut |s, x| more.push((s, x)));
+        c.on_arrival(
+            &Arrival { now: now + 70 * MS, sub: 0, rtt: 60 * MS, in_order: true, ..Default::default() },
+            &app,
+            &mut |s, x| more.push((s, x)),
+        );
         assert_eq!(more, vec![(0, RxAction::DupAck)]);
         assert!(c.w_loss[0] > 50.0);
     }

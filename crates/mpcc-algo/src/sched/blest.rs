@@ -35,7 +35,13 @@ impl Blest {
 
 impl Scheduler for Blest {
     #[inline]
-    fn pick(&mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+    fn pick(
+        &mut self,
+        n: usize,
+        exclude: Option<usize>,
+        conn: ConnState,
+        state: impl Fn(usize) -> SubflowState,
+    ) -> Option<usize> {
         let s = min_rtt(n, exclude, &state)?;
         let f = fastest(n, exclude, &state)?;
         let (sf, ss) = (state(f), state(s));
@@ -50,7 +56,11 @@ impl Scheduler for Blest {
         let rtts = ss.srtt as f64 / sf.srtt as f64;
         let x = (sf.cwnd as f64 + (rtts - 1.0) / 2.0) * rtts;
         let room = conn.window as f64 - (ss.unacked + 1) as f64;
-        if self.lambda * x > room { None } else { Some(s) }
+        if self.lambda * x > room {
+            None
+        } else {
+            Some(s)
+        }
     }
 }
 

@@ -37,7 +37,13 @@ impl Ecf {
 
 impl Scheduler for Ecf {
     #[inline]
-    fn pick(&mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+    fn pick(
+        &mut self,
+        n: usize,
+        exclude: Option<usize>,
+        conn: ConnState,
+        state: impl Fn(usize) -> SubflowState,
+    ) -> Option<usize> {
         let s = min_rtt(n, exclude, &state)?;
         let f = fastest(n, exclude, &state)?;
         let (sf, ss) = (state(f), state(s));

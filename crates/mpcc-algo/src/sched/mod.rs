@@ -62,7 +62,13 @@ pub trait Scheduler {
     /// The subflow among `0..n` (never `exclude`) that sends the next segment, or
     /// None if no eligible subflow has window space or the scheduler chooses to
     /// wait. Called with `n >= 2` ([`AnyScheduler::pick`] answers a single path).
-    fn pick(&mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize>;
+    fn pick(
+        &mut self,
+        n: usize,
+        exclude: Option<usize>,
+        conn: ConnState,
+        state: impl Fn(usize) -> SubflowState,
+    ) -> Option<usize>;
 
     /// Whether the scheduler sends copies rather than splitting: each subflow
     /// with space then carries the DSN `copy` answers, instead of `pick` choosing
@@ -176,8 +182,12 @@ pub const PENALIZE: ParamInfo = ParamInfo {
 /// A member's type in the enum: itself, or the type given (a `Box` keeps a large
 /// member from growing every connection's enum).
 macro_rules! member_ty {
-    ($m:ident::$t:ident) => { $m::$t };
-    ($m:ident::$t:ident, $ty:ty) => { $ty };
+    ($m:ident::$t:ident) => {
+        $m::$t
+    };
+    ($m:ident::$t:ident, $ty:ty) => {
+        $ty
+    };
 }
 
 macro_rules! schedulers {
@@ -345,11 +355,22 @@ mod tests {
     #[test]
     fn unknown_name_or_parameter_lists_allowed() {
         let e = build("lowest", NONE, 2).unwrap_err();
-        assert!(e.starts_with("scheduler: unknown scheduler 'lowest'; allowed: minrtt, roundrobin, redundant, blest, ecf, cdd, tsc"), "{e}");
+        assert!(
+            e.starts_with(
+                "scheduler: unknown scheduler 'lowest'; allowed: minrtt, roundrobin, redundant, blest, ecf, cdd, tsc"
+            ),
+            "{e}"
+        );
         let e = build("ecf", &[("lambda", 1.0)], 2).unwrap_err();
-        assert_eq!(e, "scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta, opportunistic, penalize");
+        assert_eq!(
+            e,
+            "scheduler_params.lambda: unknown parameter of scheduler 'ecf'; allowed: beta, opportunistic, penalize"
+        );
         let e = build("minrtt", &[("beta", 1.0)], 2).unwrap_err();
-        assert_eq!(e, "scheduler_params.beta: unknown parameter of scheduler 'minrtt'; allowed: opportunistic, penalize");
+        assert_eq!(
+            e,
+            "scheduler_params.beta: unknown parameter of scheduler 'minrtt'; allowed: opportunistic, penalize"
+        );
         let e = build("redundant", &[("beta", 1.0)], 2).unwrap_err();
         assert_eq!(e, "scheduler_params.beta: unknown parameter of scheduler 'redundant'; allowed: none");
         let e = build("blest", &[("lambda", -1.0)], 2).unwrap_err();

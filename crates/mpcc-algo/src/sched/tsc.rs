@@ -47,7 +47,8 @@ pub const SLOT: ParamInfo = ParamInfo {
     default: 0.0,
     min: 0.0,
     max: 100.0,
-    help: "TSC's time slot Delta t, s; 0 (default): slot_fraction x the smallest minimum RTT (the thesis: Delta t << RTT)",
+    help:
+        "TSC's time slot Delta t, s; 0 (default): slot_fraction x the smallest minimum RTT (the thesis: Delta t << RTT)",
     open_min: false,
 };
 pub const SLOT_FRACTION: ParamInfo = ParamInfo {
@@ -240,7 +241,8 @@ impl Tsc {
             }
             let c = self.cap[i];
             // (2.15): x_bar = c - (M - 1 + c RTT_min) / (2 d_net), at least 0.
-            let x_bar = if c.is_finite() { (c - (m1 + c * rtt_min) / (2.0 * self.d_net)).max(0.0) } else { f64::INFINITY };
+            let x_bar =
+                if c.is_finite() { (c - (m1 + c * rtt_min) / (2.0 * self.d_net)).max(0.0) } else { f64::INFINITY };
             let st = s.state;
             let x_cw = if st.srtt > 0 { st.cwnd as f64 / (st.srtt as f64 * 1e-9) } else { f64::INFINITY };
             slot.c.push(c);
@@ -329,7 +331,13 @@ impl Scheduler for Tsc {
     }
 
     #[inline]
-    fn pick(&mut self, _n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+    fn pick(
+        &mut self,
+        _n: usize,
+        exclude: Option<usize>,
+        _conn: ConnState,
+        state: impl Fn(usize) -> SubflowState,
+    ) -> Option<usize> {
         self.pick_cheapest(exclude, state)
     }
 

@@ -6,8 +6,8 @@
 //! keeps the rule TCP-compatible. See docs/algorithms/binomial.md.
 
 use crate::common::{may_grow, slow_start, ssthresh_floor, window_after};
-use crate::{AckEvent, CongestionEvent, SubflowCc};
 use crate::params::{param, Args, Info, Problem, INIT_CWND};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 use crate::{Controller, Uncoupled};
 
 // ---- registry entry and builder (listed in mod.rs) ----
@@ -23,7 +23,8 @@ pub const INFO: Info = Info::new(
         param("alpha", 1.0, 0.01, 100.0, "increase scale alpha, segments^(k+1) per RTT"),
         param("beta", 0.5, 0.001, 100.0, "decrease scale beta (with l = 1 it must stay below 1)"),
     ],
-).with_rule(check_params);
+)
+.with_rule(check_params);
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Binomial(Uncoupled::new(Binomial::new(p("init_cwnd"), p("k"), p("l"), p("alpha"), p("beta"))))
@@ -59,7 +60,6 @@ pub fn build_iiad(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Binomial(Uncoupled::new(Binomial::iiad(p("init_cwnd"), p("alpha"), p("beta"))))
 }
 
-
 #[derive(Clone, Debug)]
 pub struct Binomial {
     pub cwnd: f64,
@@ -75,7 +75,9 @@ pub struct Binomial {
 pub fn check_params(p: &Args) -> Result<(), Problem> {
     let (l, beta) = (p.get("l"), p.get("beta"));
     if l == 1.0 && beta >= 1.0 {
-        return Err(Problem::whole(format!("beta is {beta} with l = 1; allowed: beta below 1 (the decrease beta * w would empty the window)")));
+        return Err(Problem::whole(format!(
+            "beta is {beta} with l = 1; allowed: beta below 1 (the decrease beta * w would empty the window)"
+        )));
     }
     Ok(())
 }

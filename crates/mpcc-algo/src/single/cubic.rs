@@ -10,10 +10,10 @@
 
 use super::hystart::HyStart;
 use crate::common::{may_grow, nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
-use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
-use mpcc_core::Nanos;
 use crate::params::{param, Info, INIT_CWND};
+use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use crate::{Controller, Uncoupled};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -44,7 +44,6 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
             .with_initial_growth(p("initial_growth")),
     ))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct Cubic {
@@ -402,7 +401,14 @@ mod tests {
             sum_w_dt += c.cwnd * dt;
             sum_dt += dt;
             now += dt;
-            c.on_ack(&AckEvent { now: (now * 1e9) as Nanos, acked: 1.0, rtt, srtt: rtt, min_rtt: rtt, ..Default::default() });
+            c.on_ack(&AckEvent {
+                now: (now * 1e9) as Nanos,
+                acked: 1.0,
+                rtt,
+                srtt: rtt,
+                min_rtt: rtt,
+                ..Default::default()
+            });
         }
         (sum_w_dt / sum_dt, c.w_max)
     }
@@ -436,7 +442,11 @@ mod tests {
         for &start in &[0.8, 1.3] {
             let (_, w_max) = deterministic_loss(rtt_s, p, start * w_eq, 30);
             let (gap0, gap) = ((start - 1.0f64).abs(), (w_max / w_eq - 1.0).abs());
-            assert!(gap < 0.8 * gap0 && (w_max / w_eq - 1.0).signum() == (start - 1.0).signum(), "start {start}: W_max/W_eq {:.3}", w_max / w_eq);
+            assert!(
+                gap < 0.8 * gap0 && (w_max / w_eq - 1.0).signum() == (start - 1.0).signum(),
+                "start {start}: W_max/W_eq {:.3}",
+                w_max / w_eq
+            );
         }
     }
 

@@ -64,7 +64,15 @@ impl Driver {
     }
 
     fn signal(&self, kind: CongestionKind, cwnd: f64) -> CongestionEvent {
-        CongestionEvent { now: self.now, kind, in_flight: cwnd, srtt: self.srtt, min_rtt: self.min_rtt.min(self.srtt), rtt: self.srtt, from_flight: false }
+        CongestionEvent {
+            now: self.now,
+            kind,
+            in_flight: cwnd,
+            srtt: self.srtt,
+            min_rtt: self.min_rtt.min(self.srtt),
+            rtt: self.srtt,
+            from_flight: false,
+        }
     }
 }
 
@@ -135,7 +143,15 @@ fn controllers_are_deterministic() {
             let mut rng = Rng::stream(seed, 1);
             let mut c = build(info.name, &Params::new()).unwrap();
             c.add_subflow(0);
-            let mut d = Driver { rng: Rng::stream(seed, 2), now: 0, base: 20 * NS_PER_MS, srtt: 0, min_rtt: Nanos::MAX, recovery_left: 0, acks_in_round: 0.0 };
+            let mut d = Driver {
+                rng: Rng::stream(seed, 2),
+                now: 0,
+                base: 20 * NS_PER_MS,
+                srtt: 0,
+                min_rtt: Nanos::MAX,
+                recovery_left: 0,
+                acks_in_round: 0.0,
+            };
             let mut out = Vec::new();
             for _ in 0..2000 {
                 if rng.bernoulli(0.01) {

@@ -10,8 +10,8 @@
 //! docs/algorithms/reno.md.
 
 use crate::common::{may_grow, slow_start, window_after, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionEvent, SubflowCc};
 use crate::params::{param, Info, INIT_CWND};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 use crate::{Controller, Uncoupled};
 
 // ---- registry entry and builder (listed in mod.rs) ----
@@ -26,7 +26,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Reno(Uncoupled::new(Reno::new(p("init_cwnd"), p("beta"))))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct Reno {
@@ -93,7 +92,15 @@ mod tests {
     #[test]
     fn halves_on_loss_and_resets_on_timeout() {
         let mut r = Reno::new(20.0, 0.5);
-        let mut ev = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false };
+        let mut ev = CongestionEvent {
+            now: 0,
+            kind: CongestionKind::Loss,
+            in_flight: 20.0,
+            srtt: 0,
+            min_rtt: 0,
+            rtt: 0,
+            from_flight: false,
+        };
         r.on_congestion(&ev);
         assert_eq!((r.cwnd, r.ssthresh), (10.0, 10.0));
         ev.kind = CongestionKind::Timeout;

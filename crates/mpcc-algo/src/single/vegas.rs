@@ -9,10 +9,10 @@
 //! See docs/algorithms/vegas.md for where this follows or leaves Linux's tcp_vegas.
 
 use crate::common::{may_grow, reno_increase, slow_start, ssthresh_floor, window_after, MIN_SSTHRESH};
-use crate::{AckEvent, CongestionEvent, SubflowCc};
-use mpcc_core::Nanos;
 use crate::params::{param, Info, INIT_CWND};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 use crate::{Controller, Uncoupled};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -31,7 +31,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Vegas(Uncoupled::new(Vegas::new(p("init_cwnd"), p("alpha"), p("beta"), p("gamma"))))
 }
-
 
 /// Fewer RTT samples than this in a round and the round is not judged (delayed ACKs
 /// make one or two samples unreliable); the boundary ACK gets a Reno step instead.
@@ -248,7 +247,15 @@ mod tests {
     #[test]
     fn loss_halves_timeout_resets_and_recovery_freezes() {
         let mut v = Vegas::new(20.0, 2.0, 4.0, 1.0);
-        let mut c = CongestionEvent { now: 0, kind: CongestionKind::Loss, in_flight: 20.0, srtt: BASE, min_rtt: BASE, rtt: BASE, from_flight: false };
+        let mut c = CongestionEvent {
+            now: 0,
+            kind: CongestionKind::Loss,
+            in_flight: 20.0,
+            srtt: BASE,
+            min_rtt: BASE,
+            rtt: BASE,
+            from_flight: false,
+        };
         v.on_congestion(&c);
         assert_eq!((v.cwnd, v.ssthresh), (10.0, 10.0));
         for i in 0..10 {

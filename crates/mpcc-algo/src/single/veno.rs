@@ -7,10 +7,10 @@
 //! See docs/algorithms/veno.md.
 
 use crate::common::{may_grow, nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
-use crate::{AckEvent, CongestionEvent, SubflowCc};
-use mpcc_core::Nanos;
 use crate::params::{param, Info, INIT_CWND};
+use crate::{AckEvent, CongestionEvent, SubflowCc};
 use crate::{Controller, Uncoupled};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -28,7 +28,6 @@ pub const INFO: Info = Info::new(
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Veno(Uncoupled::new(Veno::new(p("init_cwnd"), p("beta"), p("random_loss_factor"))))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct Veno {

@@ -8,10 +8,10 @@
 
 use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::estimators::BwEstimator;
-use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
-use mpcc_core::Nanos;
 use crate::params::{Info, INIT_CWND};
+use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use crate::{Controller, Uncoupled};
+use mpcc_core::Nanos;
 
 // ---- registry entry and builder (listed in mod.rs) ----
 
@@ -38,12 +38,7 @@ pub struct Westwood {
 
 impl Westwood {
     pub fn new(init_cwnd: f64) -> Westwood {
-        Westwood {
-            cwnd: init_cwnd,
-            ssthresh: f64::INFINITY,
-            est: BwEstimator::new(),
-            rtt_min: Nanos::MAX,
-        }
+        Westwood { cwnd: init_cwnd, ssthresh: f64::INFINITY, est: BwEstimator::new(), rtt_min: Nanos::MAX }
     }
 
     /// BWE * RTT_min in segments, or None before the first sample.
@@ -123,7 +118,7 @@ mod tests {
     fn filter_vectors() {
         let mut w = Westwood::new(10.0);
         w.on_ack(&ack(0, 1.0, 40)); // opens the window
-        // 100 segments within the first 50 ms; the ACK at 61 ms closes the window.
+                                    // 100 segments within the first 50 ms; the ACK at 61 ms closes the window.
         for i in 1..=10 {
             w.on_ack(&ack(5 * i, 10.0, 40));
         }
@@ -144,7 +139,12 @@ mod tests {
             }
             assert!((f.est.bw_ns - ns).abs() < 1e-9 && (f.est.bw - bw).abs() < 1e-9);
         }
-        assert!((f.est.bw_ns - 1621.82).abs() < 0.01 && (f.est.bw - 1668.10).abs() < 0.01, "{} {}", f.est.bw_ns, f.est.bw);
+        assert!(
+            (f.est.bw_ns - 1621.82).abs() < 0.01 && (f.est.bw - 1668.10).abs() < 0.01,
+            "{} {}",
+            f.est.bw_ns,
+            f.est.bw
+        );
         f.rtt_min = 40 * MS;
         assert!((f.bdp_estimate().unwrap() - 66.72).abs() < 0.01);
         // Within 0.2 % of the kernel's integer estimate (2414 bytes/ms).

@@ -40,7 +40,9 @@ pub fn default(kind: &str, param: &str) -> f64 {
 #[derive(Clone, Debug)]
 pub enum Capacity {
     /// A fixed rate in bits per second.
-    Constant { bps: f64 },
+    Constant {
+        bps: f64,
+    },
     Schedule(Schedule),
     RandomWalk(RandomWalk),
     Trace(Trace),

@@ -8,8 +8,8 @@
 //! same values again.
 
 use super::{positive_rate, serialise_within};
-use mpcc_core::{Nanos, Rng};
 use mpcc_core::params::{need, param, Args, Info, Problem, Unit};
+use mpcc_core::{Nanos, Rng};
 
 /// The registry entry (listed in `capacity/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -24,7 +24,12 @@ pub const INFO: Info = Info::new(
         param("sigma", f64::NAN, 0.0, 100.0, "standard deviation of the log-rate change per step"),
     ],
 )
-.with_units(&[("initial_bps", Unit::Rate), ("min_bps", Unit::Rate), ("max_bps", Unit::Rate), ("step_ns", Unit::Duration)])
+.with_units(&[
+    ("initial_bps", Unit::Rate),
+    ("min_bps", Unit::Rate),
+    ("max_bps", Unit::Rate),
+    ("step_ns", Unit::Duration),
+])
 .with_rule(bounds);
 
 fn bounds(p: &Args) -> Result<(), Problem> {
@@ -56,7 +61,14 @@ pub struct RandomWalk {
 }
 
 impl RandomWalk {
-    pub fn new(initial_bps: f64, min_bps: f64, max_bps: f64, step_ns: Nanos, sigma: f64, rng: Rng) -> Result<Self, String> {
+    pub fn new(
+        initial_bps: f64,
+        min_bps: f64,
+        max_bps: f64,
+        step_ns: Nanos,
+        sigma: f64,
+        rng: Rng,
+    ) -> Result<Self, String> {
         let f = "capacity.random_walk";
         positive_rate(&format!("{f}.min_bps"), min_bps)?;
         positive_rate(&format!("{f}.max_bps"), max_bps)?;
@@ -65,7 +77,9 @@ impl RandomWalk {
             return Err(format!("{f}.min_bps ({min_bps}) must be <= max_bps ({max_bps})"));
         }
         if !(min_bps..=max_bps).contains(&initial_bps) {
-            return Err(format!("{f}.initial_bps must be in [min_bps, max_bps] = [{min_bps}, {max_bps}], got {initial_bps}"));
+            return Err(format!(
+                "{f}.initial_bps must be in [min_bps, max_bps] = [{min_bps}, {max_bps}], got {initial_bps}"
+            ));
         }
         if step_ns == 0 {
             return Err(format!("{f}.step_ns must be > 0"));

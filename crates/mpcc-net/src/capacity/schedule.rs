@@ -1,8 +1,8 @@
 //! Piecewise-constant capacity, optionally repeating with a period.
 
 use super::serialise_within;
-use mpcc_core::Nanos;
 use mpcc_core::params::{need, param, Info, Problem, Unit};
+use mpcc_core::Nanos;
 
 /// The registry entry (listed in `capacity/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -110,11 +110,8 @@ impl Schedule {
             }
         }
         let last = steps.len() - 1;
-        let period_bits = if period_ns > 0 {
-            acc + rates[last] * (period_ns - starts[last]) as f64 * 1e-9
-        } else {
-            0.0
-        };
+        let period_bits =
+            if period_ns > 0 { acc + rates[last] * (period_ns - starts[last]) as f64 * 1e-9 } else { 0.0 };
         Ok(Schedule { starts, rates, period: period_ns, cum_bits, period_bits })
     }
 
@@ -160,9 +157,7 @@ impl Schedule {
     pub fn bits_until(&self, t: Nanos) -> f64 {
         let (base, i) = self.locate(t);
         let cycles = base.checked_div(self.period).unwrap_or(0) as f64;
-        cycles * self.period_bits
-            + self.cum_bits[i]
-            + self.rates[i] * (t - base - self.starts[i]) as f64 * 1e-9
+        cycles * self.period_bits + self.cum_bits[i] + self.rates[i] * (t - base - self.starts[i]) as f64 * 1e-9
     }
 
     /// Mean over a period if repeating, else the first non-zero rate.
@@ -199,8 +194,7 @@ mod tests {
 
     #[test]
     fn periodic_drop_to_a_fifth_for_one_second_every_five() {
-        let mut c =
-            Capacity::schedule(&[(0, 10e6), (4 * NS_PER_SEC, 2e6)], 5 * NS_PER_SEC).unwrap();
+        let mut c = Capacity::schedule(&[(0, 10e6), (4 * NS_PER_SEC, 2e6)], 5 * NS_PER_SEC).unwrap();
         assert_eq!(c.rate_at(4 * NS_PER_SEC + 1), 2e6);
         assert_eq!(c.rate_at(5 * NS_PER_SEC), 10e6);
         assert_eq!(c.rate_at(19 * NS_PER_SEC), 2e6);
@@ -218,8 +212,7 @@ mod tests {
     fn zero_rate_steps_are_skipped_not_hung_on() {
         // Outage 10..20 ms every 30 ms.
         let mut c =
-            Capacity::schedule(&[(0, 12e6), (10 * NS_PER_MS, 0.0), (20 * NS_PER_MS, 12e6)], 30 * NS_PER_MS)
-                .unwrap();
+            Capacity::schedule(&[(0, 12e6), (10 * NS_PER_MS, 0.0), (20 * NS_PER_MS, 12e6)], 30 * NS_PER_MS).unwrap();
         assert_eq!(c.tx_end(9_500_000, 1500), 20_500_000);
         assert_eq!(c.tx_end(15 * NS_PER_MS, 1500), 21 * NS_PER_MS);
         assert_eq!(c.tx_end(40 * NS_PER_MS, 1500), 51 * NS_PER_MS);

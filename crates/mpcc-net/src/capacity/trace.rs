@@ -15,8 +15,8 @@
 //! at or before that instant, and are lost otherwise (an idle link wastes
 //! opportunities, as in mahimahi).
 
-use mpcc_core::{Nanos, NS_PER_MS};
 use mpcc_core::params::{need, param, Info, Unit};
+use mpcc_core::{Nanos, NS_PER_MS};
 
 /// The registry entry (listed in `capacity/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -70,7 +70,7 @@ impl Trace {
                 Ok(v) => v,
                 Err(_) => {
                     // The line itself is not quoted: the path may name a file that is not a trace.
-                    return Err(format!("{name} line {lineno}: not a non-negative integer millisecond timestamp"))
+                    return Err(format!("{name} line {lineno}: not a non-negative integer millisecond timestamp"));
                 }
             };
             if ms < prev_ms {
@@ -199,10 +199,7 @@ mod tests {
 
     #[test]
     fn parse_errors_name_file_and_line() {
-        assert_eq!(
-            err("1\n2\n\n3\n4\n5\nabc\n"),
-            "trace.txt line 7: not a non-negative integer millisecond timestamp"
-        );
+        assert_eq!(err("1\n2\n\n3\n4\n5\nabc\n"), "trace.txt line 7: not a non-negative integer millisecond timestamp");
         assert!(err("1\n-3\n").starts_with("trace.txt line 2: not"));
         assert!(err("1\n2.5\n").starts_with("trace.txt line 2:"));
         assert!(err("5\n7\n6\n").starts_with("trace.txt line 3: timestamp 6 ms is before"));
@@ -222,7 +219,7 @@ mod tests {
         assert_eq!(c.tx_end(MS, 1500), MS); // the second one in the same ms
         assert_eq!(c.tx_end(MS, 1000), 3 * MS);
         assert_eq!(c.tx_end(3 * MS, 500), 3 * MS); // rest of the 3 ms budget
-        // 3000 bytes: the 4 ms opportunity and the first of cycle 1 (5 ms).
+                                                   // 3000 bytes: the 4 ms opportunity and the first of cycle 1 (5 ms).
         assert_eq!(c.tx_end(3 * MS, 3000), 5 * MS);
         // The link idles: the unused 5 ms and 7 ms opportunities are lost.
         assert_eq!(c.tx_end(7 * MS + 1, 100), 8 * MS);

@@ -39,6 +39,8 @@ mod tests {
         let n = 200_000;
         let lost = (0..n).filter(|_| b.lose()).count() as f64 / n as f64;
         assert!((lost - 0.2).abs() < 0.005);
-        assert!(Bernoulli::new(1.5, Rng::stream(1, 1)).unwrap_err().contains("loss.bernoulli.p must be a probability in [0, 1]"));
+        assert!(Bernoulli::new(1.5, Rng::stream(1, 1))
+            .unwrap_err()
+            .contains("loss.bernoulli.p must be a probability in [0, 1]"));
     }
 }

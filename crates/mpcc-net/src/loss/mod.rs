@@ -25,7 +25,9 @@ pub static MEMBERS: &[Member<Build>] = &[
     Member { info: &bernoulli::INFO, build: |p, rng| LossModel::bernoulli(p("p"), rng).map_err(Problem::whole) },
     Member {
         info: &gilbert_elliott::INFO,
-        build: |p, rng| LossModel::gilbert_elliott(p("p_gb"), p("p_bg"), p("loss_good"), p("loss_bad"), rng).map_err(Problem::whole),
+        build: |p, rng| {
+            LossModel::gilbert_elliott(p("p_gb"), p("p_bg"), p("loss_good"), p("loss_bad"), rng).map_err(Problem::whole)
+        },
     },
     Member { info: &periodic::INFO, build: |p, _| LossModel::periodic(p("every") as u64).map_err(Problem::whole) },
 ];

@@ -3,9 +3,9 @@
 //! following the RFC's pseudo-code (including its Linux-derived re-entry rule).
 
 use super::{Entry, Fifo, QueueStats};
-use mpcc_core::Nanos;
 use super::{Queue, QueueEnv, MAX_DURATION, MAX_WHOLE};
 use mpcc_core::params::{param, Info, Problem, Unit};
+use mpcc_core::Nanos;
 
 /// The registry entry (listed in `queue/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -19,13 +19,17 @@ pub const INFO: Info = Info::new(
         param("mtu", 1500.0, 1.0, 65000.0, "no drop while the queue holds at most this many bytes"),
     ],
 )
-.with_units(&[("target_ns", Unit::Duration), ("interval_ns", Unit::Duration), ("limit", Unit::Whole), ("mtu", Unit::Size)]);
+.with_units(&[
+    ("target_ns", Unit::Duration),
+    ("interval_ns", Unit::Duration),
+    ("limit", Unit::Whole),
+    ("mtu", Unit::Size),
+]);
 
 pub fn build<P: Copy>(p: &dyn Fn(&str) -> f64, _: QueueEnv) -> Result<Queue<P>, Problem> {
     let codel = Codel::new(p("target_ns") as Nanos, p("interval_ns") as Nanos, p("limit") as u64, p("mtu") as u32);
     Ok(Queue::Codel(codel.map_err(Problem::whole)?))
 }
-
 
 #[derive(Clone, Debug)]
 pub struct Codel<P> {

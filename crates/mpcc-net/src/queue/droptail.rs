@@ -1,9 +1,9 @@
 //! DropTail: a FIFO that drops arrivals once it holds `limit` packets or bytes.
 
 use super::{Entry, Fifo, QueueStats};
-use mpcc_core::Nanos;
 use super::{Queue, QueueEnv, MAX_WHOLE};
 use mpcc_core::params::{param, Args, Info, Problem, Unit};
+use mpcc_core::Nanos;
 
 /// The registry entry (listed in `queue/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -31,14 +31,16 @@ pub fn build<P: Copy>(p: &dyn Fn(&str) -> f64, _: QueueEnv) -> Result<Queue<P>, 
     Ok(Queue::DropTail(DropTail::new(Limit::from_options(limit("packets"), limit("bytes")).map_err(Problem::whole)?)))
 }
 
-
 /// What the limit counts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Limit {
     Packets(u64),
     Bytes(u64),
     /// Both limits; an arrival is refused if it would exceed either.
-    Both { packets: u64, bytes: u64 },
+    Both {
+        packets: u64,
+        bytes: u64,
+    },
 }
 
 impl Limit {

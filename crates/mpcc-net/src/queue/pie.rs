@@ -24,7 +24,13 @@ pub const INFO: Info = Info::new(
         param("t_update_ns", 15e6, 1.0, MAX_DURATION, "time between updates of the drop probability (RFC 8033: 15 ms)"),
         param("alpha", 0.125, 0.0, 100.0, "weight of the delay error, per second (RFC 8033: 0.125)"),
         param("beta", 1.25, 0.0, 100.0, "weight of the delay change, per second (RFC 8033: 1.25)"),
-        param("max_burst_ns", 150e6, 0.0, MAX_DURATION, "burst allowed through without drops after a calm period (RFC 8033: 150 ms)"),
+        param(
+            "max_burst_ns",
+            150e6,
+            0.0,
+            MAX_DURATION,
+            "burst allowed through without drops after a calm period (RFC 8033: 150 ms)",
+        ),
         param("limit", 1000.0, 1.0, MAX_WHOLE, "hard buffer limit in packets"),
         param("mtu", 1500.0, 1.0, 65000.0, "no early drop while the queue holds at most two of these (bytes)"),
     ],
@@ -93,7 +99,8 @@ impl<P: Copy> Pie<P> {
     fn update(&mut self) {
         let qdelay = self.qdelay();
         let secs = |ns: Nanos| ns as f64 * 1e-9;
-        let mut p = self.alpha * (secs(qdelay) - secs(self.target)) + self.beta * (secs(qdelay) - secs(self.qdelay_old));
+        let mut p =
+            self.alpha * (secs(qdelay) - secs(self.target)) + self.beta * (secs(qdelay) - secs(self.qdelay_old));
         // Small probabilities move in small steps, so that the controller
         // reacts in proportion at every load.
         let scale = [(1e-6, 2048.0), (1e-5, 512.0), (1e-4, 128.0), (1e-3, 32.0), (1e-2, 8.0), (1e-1, 2.0)];
@@ -131,7 +138,8 @@ impl<P: Copy> Pie<P> {
             return false;
         }
         let calm = self.qdelay_old < self.target / 2 && self.drop_prob < 0.2;
-        let early = self.burst_allowance == 0 && !calm && self.fifo.bytes > 2 * self.mtu && self.rng.bernoulli(self.drop_prob);
+        let early =
+            self.burst_allowance == 0 && !calm && self.fifo.bytes > 2 * self.mtu && self.rng.bernoulli(self.drop_prob);
         if early {
             self.stats.aqm_drops += 1;
             return false;

@@ -12,10 +12,10 @@
 //! geometrically.
 
 use super::{Entry, Fifo, QueueStats};
-use mpcc_core::time::tx_time;
-use mpcc_core::{Nanos, Rng};
 use super::{Queue, QueueEnv, MAX_WHOLE};
 use mpcc_core::params::{need, param, Args, Info, Problem, Unit};
+use mpcc_core::time::tx_time;
+use mpcc_core::{Nanos, Rng};
 
 /// The registry entry (listed in `queue/mod.rs`).
 pub const INFO: Info = Info::new(
@@ -29,7 +29,13 @@ pub const INFO: Info = Info::new(
         param("weight", f64::NAN, 0.0, 1.0, "EWMA weight of the average queue").above_min(),
         param("gentle", 0.0, 0.0, 1.0, "true: the probability rises to 1 between max_th and 2 max_th"),
         param("limit", f64::NAN, 1.0, MAX_WHOLE, "hard buffer limit in packets"),
-        param("mean_pktsize", 1500.0, 1.0, 65000.0, "packet size assumed while the queue is idle (ns-2's mean_pktsize)"),
+        param(
+            "mean_pktsize",
+            1500.0,
+            1.0,
+            65000.0,
+            "packet size assumed while the queue is idle (ns-2's mean_pktsize)",
+        ),
     ],
 )
 .with_units(&[("gentle", Unit::Flag), ("limit", Unit::Whole), ("mean_pktsize", Unit::Size)])
@@ -56,7 +62,6 @@ pub fn build<P: Copy>(p: &dyn Fn(&str) -> f64, env: QueueEnv) -> Result<Queue<P>
     };
     Ok(Queue::Red(Red::new(params, env.link_bps, env.rng).map_err(Problem::whole)?))
 }
-
 
 /// The configuration of a RED queue (same names as the scenario's `queue.red`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -248,15 +253,7 @@ mod tests {
     use crate::Queue;
 
     fn params(gentle: bool) -> RedParams {
-        RedParams {
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            weight: 1.0,
-            gentle,
-            limit: 1000,
-            mean_pktsize: 1500,
-        }
+        RedParams { min_th: 5.0, max_th: 15.0, max_p: 0.1, weight: 1.0, gentle, limit: 1000, mean_pktsize: 1500 }
     }
 
     fn red(p: RedParams, seed: u64) -> Red<u32> {

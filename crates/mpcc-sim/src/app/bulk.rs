@@ -3,8 +3,8 @@
 
 use super::{AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
-use mpcc_core::Nanos;
 use mpcc_core::params::{need, param, Info, Unit};
+use mpcc_core::Nanos;
 
 // Registry entries (listed in `APPS`, mod.rs).
 pub const BULK: Info = Info::new("bulk", "always has data to send", super::DOC, &[]);
@@ -23,7 +23,10 @@ pub struct Bulk;
 impl Bulk {
     pub fn new(env: AppEnv) -> Result<Bulk, String> {
         match env.send_buf {
-            Some(_) => Err(format!("{}: allowed only with the cbr, vbr and web applications", (env.field)("tcp.send_buf_bytes"))),
+            Some(_) => Err(format!(
+                "{}: allowed only with the cbr, vbr and web applications",
+                (env.field)("tcp.send_buf_bytes")
+            )),
             None => Ok(Bulk),
         }
     }

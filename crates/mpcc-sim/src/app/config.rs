@@ -61,7 +61,10 @@ impl AppConfig {
         let max = range(&super::web::INFO, "objects");
         for (i, &b) in objects.into_iter().flatten().enumerate() {
             if !(max.0..=max.1).contains(&(b as f64)) {
-                return Err(Problem::at(&format!("objects[{i}]"), format!("{b} bytes; allowed: {} to {} bytes", max.0, max.1)));
+                return Err(Problem::at(
+                    &format!("objects[{i}]"),
+                    format!("{b} bytes; allowed: {} to {} bytes", max.0, max.1),
+                ));
             }
         }
         for (k, d) in dists {
@@ -74,7 +77,9 @@ impl AppConfig {
     /// so every bound is stated once); `field` names a field of this flow.
     pub fn check_ranges(&self, field: &dyn Fn(&str) -> String, c: &RangeChecks) -> Result<(), String> {
         match self {
-            AppConfig::File { bytes: 0 } => Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes"))),
+            AppConfig::File { bytes: 0 } => {
+                Err(format!("{}: a file of 0 bytes; allowed: a positive size", field("app.bytes")))
+            }
             AppConfig::File { bytes } => (c.size)(&field("app.bytes"), *bytes),
             AppConfig::Cbr(cbr) => {
                 (c.rate)(&field("app.rate_bps"), cbr.rate_bps, false)?;
@@ -134,7 +139,9 @@ mod tests {
         let p = problem(json!({"kind": "vbr", "fps": 30.0, "trace": "f.txt", "cv": 0.5})).unwrap();
         assert_eq!(p.0.as_deref(), Some("cv"));
         assert_eq!(problem(json!({"kind": "vbr", "fps": 30.0, "trace": "f.txt"})), None);
-        let p = problem(json!({"kind": "web", "objects": [1000], "think_ns": {"kind": "pareto", "mean": 1e9, "shape": 1.0}}));
+        let p = problem(
+            json!({"kind": "web", "objects": [1000], "think_ns": {"kind": "pareto", "mean": 1e9, "shape": 1.0}}),
+        );
         assert_eq!(p.unwrap().0.as_deref(), Some("think_ns.shape"));
         let p = problem(json!({"kind": "web", "objects": [1000, 0]}));
         assert_eq!(p.unwrap().0.as_deref(), Some("objects[1]"));

@@ -17,9 +17,14 @@ pub const DISTRIBUTIONS: &[Info] = &[
     Info::new("fixed", "always `value`", super::DOC, &[of_field("value", "the value")])
         .with_units(OF_FIELD)
         .with_rule(dist_rule),
-    Info::new("uniform", "uniform between `min` and `max`", super::DOC, &[of_field("min", "least value"), of_field("max", "largest value")])
-        .with_units(OF_FIELD)
-        .with_rule(dist_rule),
+    Info::new(
+        "uniform",
+        "uniform between `min` and `max`",
+        super::DOC,
+        &[of_field("min", "least value"), of_field("max", "largest value")],
+    )
+    .with_units(OF_FIELD)
+    .with_rule(dist_rule),
     Info::new("exponential", "exponential with `mean`", super::DOC, &[of_field("mean", "the mean")])
         .with_units(OF_FIELD)
         .with_rule(dist_rule),
@@ -35,7 +40,10 @@ pub const DISTRIBUTIONS: &[Info] = &[
         "pareto",
         "Pareto with `mean` and tail index `shape` (> 1)",
         super::DOC,
-        &[of_field("mean", "the mean"), param("shape", f64::NAN, 1.0, 1e6, "tail index, above 1 (so that the mean exists)")],
+        &[
+            of_field("mean", "the mean"),
+            param("shape", f64::NAN, 1.0, 1e6, "tail index, above 1 (so that the mean exists)"),
+        ],
     )
     .with_units(OF_FIELD)
     .with_rule(dist_rule),
@@ -63,13 +71,26 @@ fn dist_rule(p: &Args) -> Result<(), Problem> {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Dist {
-    Fixed { value: f64 },
-    Uniform { min: f64, max: f64 },
-    Exponential { mean: f64 },
+    Fixed {
+        value: f64,
+    },
+    Uniform {
+        min: f64,
+        max: f64,
+    },
+    Exponential {
+        mean: f64,
+    },
     /// Log-normal with this mean and coefficient of variation (std / mean).
-    Lognormal { mean: f64, cv: f64 },
+    Lognormal {
+        mean: f64,
+        cv: f64,
+    },
     /// Pareto with this mean and tail index `shape` (> 1, so the mean exists).
-    Pareto { mean: f64, shape: f64 },
+    Pareto {
+        mean: f64,
+        shape: f64,
+    },
 }
 
 impl Dist {

@@ -25,9 +25,9 @@ pub use web::Web;
 
 use crate::conn::{AppTiming, DataSender, SegSizes};
 use config::AppConfig;
+use mpcc_core::params::Info;
 use mpcc_core::{Nanos, Rng};
 use serde_json::{Map, Value};
-use mpcc_core::params::Info;
 
 /// The default of `name` in `info`'s entry, for configurations written without
 /// it (by hand, by Rust tests): the entry is the one place it is stated.
@@ -130,7 +130,11 @@ impl AnyApp {
     pub fn from_config(app: &AppConfig, env: AppEnv) -> Result<AnyApp, String> {
         if let Some(b) = env.send_buf {
             if b < env.mss as u64 {
-                return Err(format!("{}: {b}; allowed: at least one segment ({} bytes)", (env.field)("tcp.send_buf_bytes"), env.mss));
+                return Err(format!(
+                    "{}: {b}; allowed: at least one segment ({} bytes)",
+                    (env.field)("tcp.send_buf_bytes"),
+                    env.mss
+                ));
             }
         }
         Ok(match app {

@@ -2,13 +2,13 @@
 //! lengths are drawn from the configured distributions.
 
 use super::dist::Dist;
+use super::MAX_TIME;
 use super::{default, AppEnv, Application};
 use crate::conn::{AppTiming, DataSender};
+use mpcc_core::params::{need, param, Info, Unit};
 use mpcc_core::{Nanos, Rng};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use super::MAX_TIME;
-use mpcc_core::params::{need, param, Info, Unit};
 
 /// Registry entry (listed in `APPS`, mod.rs).
 pub const INFO: Info = Info::new(
@@ -21,7 +21,11 @@ pub const INFO: Info = Info::new(
         param("start_on", 1.0, 0.0, 1.0, "whether the flow starts with an on period"),
     ],
 )
-.with_units(&[("on_ns", Unit::Dist(&Unit::Duration)), ("off_ns", Unit::Dist(&Unit::Duration)), ("start_on", Unit::Flag)])
+.with_units(&[
+    ("on_ns", Unit::Dist(&Unit::Duration)),
+    ("off_ns", Unit::Dist(&Unit::Duration)),
+    ("start_on", Unit::Flag),
+])
 .with_rule(|p| need(p, &["on_ns", "off_ns"]));
 
 /// `kind = "onoff"`: bulk while on, silent while off.

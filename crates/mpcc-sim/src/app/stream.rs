@@ -4,18 +4,24 @@
 
 use super::dist::lognormal;
 use super::{check_pos, default, write, AppEnv, Application};
+use super::{MAX_RATE, MAX_TIME};
 use crate::conn::{AppTiming, DataSender};
+use mpcc_core::params::{need, param, Args, Info, ParamInfo, Problem, Unit};
 use mpcc_core::{Nanos, Rng};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
-use super::{MAX_RATE, MAX_TIME};
-use mpcc_core::params::{need, param, Args, Info, ParamInfo, Problem, Unit};
 
 // The player's parameters, shared by both streams.
-const STARTUP: ParamInfo = param("startup_ns", 1e9, 0.0, MAX_TIME, "play-back starts this long after the stream starts");
-const REBUFFER: ParamInfo =
-    param("rebuffer_ns", f64::NAN, 0.0, MAX_TIME, "after a stall, play-back resumes once this much media is buffered (unset: startup)");
+const STARTUP: ParamInfo =
+    param("startup_ns", 1e9, 0.0, MAX_TIME, "play-back starts this long after the stream starts");
+const REBUFFER: ParamInfo = param(
+    "rebuffer_ns",
+    f64::NAN,
+    0.0,
+    MAX_TIME,
+    "after a stall, play-back resumes once this much media is buffered (unset: startup)",
+);
 const PLAYER_UNITS: [(&str, Unit); 2] = [("startup_ns", Unit::Duration), ("rebuffer_ns", Unit::Duration)];
 
 // Registry entries (listed in `APPS`, mod.rs).
@@ -73,7 +79,8 @@ pub const VBR: Info = Info::new(
 fn vbr_rule(p: &Args) -> Result<(), Problem> {
     need(p, &["fps"])?;
     if p.given("trace") == p.given("rate_bps") {
-        let msg = "give exactly one of trace = \"frames.txt\" (frame sizes) or rate = \"2Mbps\" (log-normal frame sizes)";
+        let msg =
+            "give exactly one of trace = \"frames.txt\" (frame sizes) or rate = \"2Mbps\" (log-normal frame sizes)";
         return Err(Problem::at("trace", msg));
     }
     if p.given("trace") && p.given("cv") {
@@ -168,7 +175,10 @@ impl Stream {
         }
         let period = chunk as f64 * 8e9 / rate;
         if period < 1.0 {
-            return Err(format!("{}: {rate}; allowed: below chunk_bytes * 8e9 bit/s (one write per ns)", f("app.rate_bps")));
+            return Err(format!(
+                "{}: {rate}; allowed: below chunk_bytes * 8e9 bit/s (one write per ns)",
+                f("app.rate_bps")
+            ));
         }
         let rebuffer = c.rebuffer_ns.unwrap_or(c.startup_ns);
         Ok(Self::new(Source::Fixed(chunk as u64), period, c.startup_ns, rebuffer, env))
@@ -188,7 +198,12 @@ impl Stream {
                 }
                 Source::Model { mean: rate / 8.0 / c.fps, cv: c.cv }
             }
-            _ => return Err(format!("{}: allowed: exactly one of trace (a frame-size file) and rate_bps", f("app.trace"))),
+            _ => {
+                return Err(format!(
+                    "{}: allowed: exactly one of trace (a frame-size file) and rate_bps",
+                    f("app.trace")
+                ))
+            }
         };
         let rebuffer = c.rebuffer_ns.unwrap_or(c.startup_ns);
         Ok(Self::new(source, 1e9 / c.fps, c.startup_ns, rebuffer, env))

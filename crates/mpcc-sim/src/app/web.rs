@@ -6,14 +6,14 @@
 
 use super::dist::Dist;
 use super::{default, write, AppEnv, Application};
+use super::{MAX_BYTES, MAX_TIME};
 use crate::conn::{AppTiming, DataSender};
 use crate::metrics::RttStats;
+use mpcc_core::params::{param, Args, Info, Problem, Unit};
 use mpcc_core::{Nanos, Rng};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
-use super::{MAX_BYTES, MAX_TIME};
-use mpcc_core::params::{param, Args, Info, Problem, Unit};
 
 /// Registry entry (listed in `APPS`, mod.rs).
 pub const INFO: Info = Info::new(
@@ -102,7 +102,9 @@ enum WebState {
     /// The request for the next object (or the whole page) is on its way.
     Requested,
     /// Waiting for delivery up to `end` (stream offset) of the current object or page.
-    Loading { end: u64 },
+    Loading {
+        end: u64,
+    },
 }
 
 pub struct Web {
@@ -139,9 +141,9 @@ impl Web {
             }
             _ => {
                 return Err(format!(
-                    "{}: allowed: either objects (a list of sizes) or both object_count and object_bytes (distributions)",
-                    f("app.objects")
-                ))
+                "{}: allowed: either objects (a list of sizes) or both object_count and object_bytes (distributions)",
+                f("app.objects")
+            ))
             }
         }
         c.think_ns.check(&f("app.think_ns"))?;

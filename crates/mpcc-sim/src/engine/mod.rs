@@ -20,28 +20,60 @@ use mpcc_core::Nanos;
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
     /// A link finished serialising its packet in transmission.
-    TxDone { link: LinkId },
+    TxDone {
+        link: LinkId,
+    },
     /// A sending host's NIC is done with a subflow's packet: serialised, or its host delay over (host.rs).
-    NicDone { flow: FlowId, sub: u16 },
+    NicDone {
+        flow: FlowId,
+        sub: u16,
+    },
     /// The oldest packet propagating over a link reaches the link's far end.
-    LinkPipe { link: LinkId },
+    LinkPipe {
+        link: LinkId,
+    },
     /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
-    AckPipe { flow: FlowId, sub: u16 },
+    AckPipe {
+        flow: FlowId,
+        sub: u16,
+    },
     /// A subflow's retransmission timer may have expired.
-    Rto { flow: FlowId, sub: u16 },
+    Rto {
+        flow: FlowId,
+        sub: u16,
+    },
     /// A subflow's delayed-ACK timer expired.
-    DelAck { flow: FlowId, sub: u16 },
-    FlowStart { flow: FlowId },
-    FlowStop { flow: FlowId },
+    DelAck {
+        flow: FlowId,
+        sub: u16,
+    },
+    FlowStart {
+        flow: FlowId,
+    },
+    FlowStop {
+        flow: FlowId,
+    },
     /// A subflow joins or leaves its connection.
-    SubflowStart { flow: FlowId, sub: u16 },
-    SubflowStop { flow: FlowId, sub: u16 },
+    SubflowStart {
+        flow: FlowId,
+        sub: u16,
+    },
+    SubflowStop {
+        flow: FlowId,
+        sub: u16,
+    },
     /// A flow's application timer (next frame, page request, on/off switch).
-    App { flow: FlowId },
+    App {
+        flow: FlowId,
+    },
     /// The time a flow's scheduler asked to be woken at (`poll_at`: pacing).
-    Pace { flow: FlowId },
+    Pace {
+        flow: FlowId,
+    },
     /// A connection's retransmission timer may have expired (`tcp.data_rtx`).
-    DataRtx { flow: FlowId },
+    DataRtx {
+        flow: FlowId,
+    },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
@@ -80,7 +112,8 @@ pub struct EventQueue {
 impl EventQueue {
     /// A queue for a run of `flows` flows.
     pub fn for_flows(flows: usize) -> Self {
-        let queue = if flows >= RADIX_FROM_FLOWS { Queue::Radix(RadixHeap::new()) } else { Queue::Quad(QuadHeap::new()) };
+        let queue =
+            if flows >= RADIX_FROM_FLOWS { Queue::Radix(RadixHeap::new()) } else { Queue::Quad(QuadHeap::new()) };
         EventQueue { queue, seq: 0, next: None }
     }
 
@@ -243,7 +276,11 @@ mod tests {
                 };
                 seq += 1;
                 let ev = Event::Rto { flow: FlowId(seq), sub: 0 };
-                if r >> 12 & 1 == 0 { q.schedule(now + delay, ev) } else { q.schedule_maybe_now(now + delay, ev) }
+                if r >> 12 & 1 == 0 {
+                    q.schedule(now + delay, ev)
+                } else {
+                    q.schedule_maybe_now(now + delay, ev)
+                }
                 reference.push(Reverse((now + delay, seq)));
             } else {
                 let got = q.pop().map(|(t, e)| match e {

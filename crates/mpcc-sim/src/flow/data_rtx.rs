@@ -66,7 +66,11 @@ impl Flow {
             .map(|t| t.saturating_sub(now))
             .max()
             .unwrap_or(0);
-        if latest > 0 { latest } else { RTO_MIN }
+        if latest > 0 {
+            latest
+        } else {
+            RTO_MIN
+        }
     }
 
     /// An ACK of subflow `sub` arrived and the DATA_ACK moved from `una_before`:
@@ -151,7 +155,8 @@ impl Flow {
             return;
         }
         let alive = limit.saturating_sub(1).max(1);
-        let other = (0..self.subs.len()).any(|j| j != i && self.subs[j].active && !self.subs[j].stale && d.subs[j].count < alive);
+        let other = (0..self.subs.len())
+            .any(|j| j != i && self.subs[j].active && !self.subs[j].stale && d.subs[j].count < alive);
         if !other {
             return;
         }

@@ -38,7 +38,6 @@ pub enum AckAction {
     Withhold,
 }
 
-
 pub struct Receiver {
     pub flow: u32,
     /// Subflow index inside the connection.
@@ -407,7 +406,10 @@ impl Receiver {
         self.pending += 1;
         if self.pending >= 2 {
             self.pending = 0;
-            return (AckAction::Now(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None)), delivered);
+            return (
+                AckAction::Now(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None)),
+                delivered,
+            );
         }
         (AckAction::Delay, delivered)
     }

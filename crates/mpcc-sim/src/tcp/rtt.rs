@@ -155,7 +155,10 @@ mod tests {
     fn linux_adds_the_minimum_rto_to_srtt_and_decays_per_round_trip() {
         let ms = NS_PER_MS;
         let near = |a: Nanos, b: f64| (a as f64 / ms as f64 - b).abs() < 0.01;
-        let (mut linux, mut rfc) = (RttEstimator::new(1000 * ms, 200 * ms, 60_000 * ms, true), RttEstimator::new(1000 * ms, 200 * ms, 60_000 * ms, false));
+        let (mut linux, mut rfc) = (
+            RttEstimator::new(1000 * ms, 200 * ms, 60_000 * ms, true),
+            RttEstimator::new(1000 * ms, 200 * ms, 60_000 * ms, false),
+        );
         for e in [&mut linux, &mut rfc] {
             e.sample(100 * ms, 0, 10);
         }

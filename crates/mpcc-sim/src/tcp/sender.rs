@@ -27,8 +27,8 @@
 
 use super::rtt::RttEstimator;
 use crate::config::TcpConfig;
-use crate::profile::Mechanisms;
 use crate::packet::{Kind, Packet, MAX_SACK_BLOCKS};
+use crate::profile::Mechanisms;
 use mpcc_algo::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller};
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
@@ -702,7 +702,12 @@ impl Sender {
     /// section 5), unless a timeout's recovery is still under way (RFC 6582).
     #[inline(never)]
     fn maybe_enter_recovery(&mut self, now: Nanos, cc: &mut Controller, out: &mut Vec<Packet>) {
-        if !self.in_recovery && self.frto == 0 && self.una < self.nxt && self.una >= self.rto_recover && self.board[0].flags & LOST != 0 {
+        if !self.in_recovery
+            && self.frto == 0
+            && self.una < self.nxt
+            && self.una >= self.rto_recover
+            && self.board[0].flags & LOST != 0
+        {
             self.in_recovery = true;
             self.partial_restarted = false;
             self.recover = self.nxt;
@@ -1004,12 +1009,17 @@ impl Sender {
     fn prr_ns3_sndcnt(&self, ssthresh: f64) -> u64 {
         let pipe = self.pipe as f64;
         let n = if pipe > ssthresh {
-            ((self.prr_delivered as f64 * ssthresh / self.recover_fs.max(1) as f64).floor() as u64).saturating_sub(self.prr_out)
+            ((self.prr_delivered as f64 * ssthresh / self.recover_fs.max(1) as f64).floor() as u64)
+                .saturating_sub(self.prr_out)
         } else {
             let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + self.prr_safe as u64;
             ((ssthresh - pipe).floor() as u64).min(limit)
         };
-        if self.prr_force { n.max(1) } else { n }
+        if self.prr_force {
+            n.max(1)
+        } else {
+            n
+        }
     }
 
     /// PRR (RFC 6937 section 3, with slow-start reduction bound): while more than
@@ -1028,7 +1038,11 @@ impl Sender {
             let limit = self.prr_delivered.saturating_sub(self.prr_out).max(self.prr_last) + ssrb as u64;
             (ssthresh - self.pipe).min(limit)
         };
-        if self.prr_force { n.max(1) } else { n }
+        if self.prr_force {
+            n.max(1)
+        } else {
+            n
+        }
     }
 
     /// Sends while `pipe` is below the (whole-segment) congestion window: lost
@@ -1187,7 +1201,10 @@ impl Sender {
         // ns-3 (TcpSocketBase::ReTxTimeout) lowers ssthresh only once per loss
         // episode: not again while a timeout's retransmission of the head is
         // outstanding (CA_LOSS with the head retransmitted).
-        let keep = (self.mech.ssthresh_from_flight && self.una < self.rto_recover && self.una < self.nxt && self.board[0].flags & RETX != 0)
+        let keep = (self.mech.ssthresh_from_flight
+            && self.una < self.rto_recover
+            && self.una < self.nxt
+            && self.board[0].flags & RETX != 0)
             .then(|| cc.ssthresh(self.sf));
         let ev = self.congestion_event(now, CongestionKind::Timeout);
         cc.on_congestion(self.sf, &ev);
@@ -1282,7 +1299,12 @@ impl Sender {
     /// delayed-ACK time when one segment is in flight, at most the RTO.
     fn schedule_probe(&mut self, now: Nanos) {
         self.tlp_at = None;
-        if !self.mech.tlp || self.una >= self.nxt || self.in_recovery || self.episode == Episode::Timeout || self.tlp_high.is_some() {
+        if !self.mech.tlp
+            || self.una >= self.nxt
+            || self.in_recovery
+            || self.episode == Episode::Timeout
+            || self.tlp_high.is_some()
+        {
             return;
         }
         let srtt = self.rtt.srtt;
@@ -1542,7 +1564,8 @@ mod tests {
     fn probed_tail(tlp_dsack: bool) -> (Sender, Controller, Vec<Packet>, Nanos) {
         let mut cc = build("reno", &Params::new()).unwrap();
         cc.add_subflow(0);
-        let tcp = TcpConfig { profile: crate::profile::Profile::Linux, tlp_dsack: Some(tlp_dsack), ..Default::default() };
+        let tcp =
+            TcpConfig { profile: crate::profile::Profile::Linux, tlp_dsack: Some(tlp_dsack), ..Default::default() };
         let mut s = Sender::new(0, 0, &tcp);
         s.set_app_bytes(10 * 1448);
         let mut out = Vec::new();
@@ -1572,7 +1595,12 @@ mod tests {
             if on {
                 assert!(cc.cwnd(0) >= before, "no reduction: {} -> {}", before, cc.cwnd(0));
             } else {
-                assert!(cc.cwnd(0) < 0.6 * before, "without the switch the probe's ACK reduces: {} -> {}", before, cc.cwnd(0));
+                assert!(
+                    cc.cwnd(0) < 0.6 * before,
+                    "without the switch the probe's ACK reduces: {} -> {}",
+                    before,
+                    cc.cwnd(0)
+                );
             }
         }
         // The original was lost and the probe repaired it: the ACK at the probe's end
