@@ -248,6 +248,7 @@ impl Sender {
     }
 
     pub fn new(flow: u32, sf: usize, tcp: &TcpConfig) -> Sender {
+        let mech = tcp.mechanisms();
         Sender {
             flow,
             sf,
@@ -268,7 +269,7 @@ impl Sender {
             in_recovery: false,
             recover: 0,
             rto_recover: 0,
-            rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns, tcp.mechanisms().rto_linux),
+            rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns, mech.rto_linux),
             backoff: 0,
             rto_deadline: None,
             rto_event_at: None,
@@ -279,7 +280,7 @@ impl Sender {
             max_pipe: 0,
             usage_end: 0,
             ts_recent: 0,
-            mech: tcp.mechanisms(),
+            mech,
             timer: Timer::Rto,
             rto_at: None,
             reo_at: None,
