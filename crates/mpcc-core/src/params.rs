@@ -201,10 +201,7 @@ impl Problem {
 
 impl Info {
     pub const fn new(
-        name: &'static str,
-        summary: &'static str,
-        doc: &'static str,
-        params: &'static [ParamInfo],
+        name: &'static str, summary: &'static str, doc: &'static str, params: &'static [ParamInfo],
     ) -> Info {
         Info { name, summary, doc, params, units: &[], rule: None, names: &[] }
     }

@@ -222,12 +222,8 @@ fn main() {
 }
 
 fn write_results(
-    plan: &Plan,
-    fabric: &mut Fabric,
-    end: Nanos,
-    series: Vec<serde_json::Value>,
-    warm: Option<(Vec<LinkState>, Vec<fabric::SubCounters>)>,
-    late: &Lateness,
+    plan: &Plan, fabric: &mut Fabric, end: Nanos, series: Vec<serde_json::Value>,
+    warm: Option<(Vec<LinkState>, Vec<fabric::SubCounters>)>, late: &Lateness,
     [unrouted, pool_full, write_failures]: [u64; 3],
 ) {
     let warmup = plan.config.warmup_ns.min(end);

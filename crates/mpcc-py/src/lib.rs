@@ -23,9 +23,7 @@ static ALLOC: mpcc_sim::mem::CountingAlloc = mpcc_sim::mem::CountingAlloc;
 #[pyfunction]
 #[pyo3(signature = (config_json, max_memory_bytes=None))]
 fn run(
-    py: Python<'_>,
-    config_json: String,
-    max_memory_bytes: Option<u64>,
+    py: Python<'_>, config_json: String, max_memory_bytes: Option<u64>,
 ) -> PyResult<(String, Tables, Bound<'_, PyDict>)> {
     // Python runs signal handlers only in its main thread, so only a run there polls
     // for them; a run in another thread never takes the GIL back (which would abort

@@ -27,6 +27,11 @@ const STREAM_LINK_QUEUE: u64 = 3 << 32;
 const STREAM_APP: u64 = 4 << 32;
 const STREAM_HOST_JITTER: u64 = 5 << 32;
 
+/// The random stream of flow `flow`'s subflow `sf`'s host (its jitter).
+fn host_rng(seed: u64, flow: usize, sf: usize) -> Rng {
+    Rng::stream(seed, STREAM_HOST_JITTER + ((flow as u64) << 12) + sf as u64)
+}
+
 pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
     let mut out = Vec::with_capacity(cfg.links.len());
     for (i, lc) in cfg.links.iter().enumerate() {
@@ -193,7 +198,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             let nic = (mech.nic_backpressure || mech.pacing || mech.host_jitter_ns > 0).then(|| {
                 let rate =
                     tcp.nic_rate_bps.map_or_else(|| links[fwd[0].0 as usize].capacity.nominal_bps(), |r| r as f64);
-                let rng = Rng::stream(cfg.seed, STREAM_HOST_JITTER + ((i as u64) << 12) + sf as u64);
+                let rng = host_rng(cfg.seed, i, sf);
                 crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure, mech.host_jitter_ns, rng)
             });
             subs.push(Subflow {
@@ -235,7 +240,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             // The scheduler sets the subflows' pacing rates: they send through the
             // host's pacing (host.rs), with no line rate unless a NIC switch is on.
             for (sf, s) in subs.iter_mut().enumerate() {
-                let rng = Rng::stream(cfg.seed, STREAM_HOST_JITTER + ((i as u64) << 12) + sf as u64);
+                let rng = host_rng(cfg.seed, i, sf);
                 s.nic.get_or_insert_with(|| crate::host::Nic::new(f64::INFINITY, false, false, 0, rng)).sched_paced =
                     true;
             }

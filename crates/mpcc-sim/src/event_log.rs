@@ -112,16 +112,7 @@ impl EventLog {
     }
 
     fn push(
-        &mut self,
-        t: Nanos,
-        event: Event,
-        flow: u32,
-        sub: u16,
-        seq: u64,
-        dsn: u64,
-        link: i64,
-        ack: bool,
-        count: u64,
+        &mut self, t: Nanos, event: Event, flow: u32, sub: u16, seq: u64, dsn: u64, link: i64, ack: bool, count: u64,
     ) {
         self.t.push(t);
         self.kind.push(event as u8);

@@ -563,12 +563,7 @@ impl Flow {
 /// applies). None before an RTT sample when the scheduler asks for nothing.
 #[inline]
 pub fn pacing_rate(
-    cc: &Controller,
-    sched: &AnyScheduler,
-    snd: &Sender,
-    sub: usize,
-    bytes: u32,
-    ratios: (u32, u32),
+    cc: &Controller, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32),
 ) -> Option<f64> {
     use mpcc_algo::CongestionControl;
     let sf = snd.sf;

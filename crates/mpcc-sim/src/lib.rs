@@ -68,9 +68,7 @@ impl std::fmt::Display for RunError {
 /// `sim.stopped_early` then says so), and gives up as soon as `interrupted()`
 /// returns true (asked every few milliseconds).
 pub fn run_json_watched(
-    config_json: &str,
-    max_memory_bytes: Option<u64>,
-    interrupted: impl FnMut() -> bool,
+    config_json: &str, max_memory_bytes: Option<u64>, interrupted: impl FnMut() -> bool,
 ) -> Result<RunOutput, RunError> {
     let cfg: config::Config =
         serde_json::from_str(config_json).map_err(|e| RunError::Invalid(format!("invalid configuration: {e}")))?;
@@ -89,9 +87,7 @@ pub fn run(cfg: &config::Config) -> Result<RunOutput, String> {
 
 /// [`run`] with a memory limit and an interruption check (see [`run_json_watched`]).
 pub fn run_watched(
-    cfg: &config::Config,
-    max_memory_bytes: Option<u64>,
-    interrupted: impl FnMut() -> bool,
+    cfg: &config::Config, max_memory_bytes: Option<u64>, interrupted: impl FnMut() -> bool,
 ) -> Result<RunOutput, RunError> {
     let t0 = std::time::Instant::now();
     let sim = sim::Sim::new(cfg).map_err(RunError::Invalid)?;
@@ -100,10 +96,7 @@ pub fn run_watched(
 
 /// Runs a built simulation (`t0`: when its building started, for the wall time).
 fn run_sim(
-    mut sim: sim::Sim,
-    t0: std::time::Instant,
-    max_memory_bytes: Option<u64>,
-    mut interrupted: impl FnMut() -> bool,
+    mut sim: sim::Sim, t0: std::time::Instant, max_memory_bytes: Option<u64>, mut interrupted: impl FnMut() -> bool,
 ) -> Result<RunOutput, RunError> {
     let stop = sim.run_until(|| {
         if interrupted() {

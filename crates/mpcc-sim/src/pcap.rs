@@ -203,10 +203,7 @@ fn ip_header(h: &mut [u8; 80], src: [u8; 4], dst: [u8; 4]) {
 impl Pcap {
     /// `links` / `flows`: (index, capture name) of what to capture.
     pub fn new(
-        n_links: usize,
-        flows: Vec<FlowInfo>,
-        links_wanted: &[(usize, String)],
-        flows_wanted: &[(usize, String)],
+        n_links: usize, flows: Vec<FlowInfo>, links_wanted: &[(usize, String)], flows_wanted: &[(usize, String)],
     ) -> Pcap {
         let mut p = Pcap {
             captures: Vec::new(),

@@ -68,12 +68,7 @@ pub type Cdd = Coupled<CddRule>;
 
 impl Cdd {
     pub fn new(
-        init_cwnd: f64,
-        theta_0: f64,
-        theta_max: f64,
-        delay_smoothing: f64,
-        theta_smoothing: f64,
-        period_s: f64,
+        init_cwnd: f64, theta_0: f64, theta_max: f64, delay_smoothing: f64, theta_smoothing: f64, period_s: f64,
     ) -> Cdd {
         Coupled::with_rule(
             init_cwnd,

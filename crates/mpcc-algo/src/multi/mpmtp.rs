@@ -128,14 +128,7 @@ pub type MpMtp = Coupled<MpMtpRule>;
 impl MpMtp {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        init_cwnd: f64,
-        beta: f64,
-        c: f64,
-        load_balance: bool,
-        fairness: bool,
-        rise: f64,
-        b_floor: f64,
-        delta_max: f64,
+        init_cwnd: f64, beta: f64, c: f64, load_balance: bool, fairness: bool, rise: f64, b_floor: f64, delta_max: f64,
     ) -> MpMtp {
         Coupled::with_rule(init_cwnd, MpMtpRule { beta, c, load_balance, fairness, rise, b_floor, delta_max })
     }

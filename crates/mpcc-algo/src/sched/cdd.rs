@@ -36,11 +36,7 @@ impl Scheduler for Cdd {
 
     #[inline]
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        _conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         // Smallest gamma, compared exactly as unacked_a * cwnd_b < unacked_b *
         // cwnd_a; ties to the smaller smoothed forward delay (0, unmeasured,

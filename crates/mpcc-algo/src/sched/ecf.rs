@@ -38,11 +38,7 @@ impl Ecf {
 impl Scheduler for Ecf {
     #[inline]
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         let s = min_rtt(n, exclude, &state)?;
         let f = fastest(n, exclude, &state)?;

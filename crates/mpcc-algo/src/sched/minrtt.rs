@@ -26,11 +26,7 @@ impl MinRtt {
 impl Scheduler for MinRtt {
     #[inline]
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        _conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         min_rtt(n, exclude, &state)
     }

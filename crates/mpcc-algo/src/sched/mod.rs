@@ -63,11 +63,7 @@ pub trait Scheduler {
     /// None if no eligible subflow has window space or the scheduler chooses to
     /// wait. Called with `n >= 2` ([`AnyScheduler::pick`] answers a single path).
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize>;
 
     /// Whether the scheduler sends copies rather than splitting: each subflow

@@ -31,11 +31,7 @@ impl Redundant {
 impl Scheduler for Redundant {
     #[inline]
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        _conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         min_rtt(n, exclude, &state)
     }

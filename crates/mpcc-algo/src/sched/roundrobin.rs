@@ -26,11 +26,7 @@ impl RoundRobin {
 impl Scheduler for RoundRobin {
     #[inline]
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        _conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         let start = self.last.wrapping_add(1);
         let i = (0..n).map(|k| (start.wrapping_add(k)) % n).find(|&i| Some(i) != exclude && state(i).has_space())?;

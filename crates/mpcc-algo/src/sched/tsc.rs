@@ -332,11 +332,7 @@ impl Scheduler for Tsc {
 
     #[inline]
     fn pick(
-        &mut self,
-        _n: usize,
-        exclude: Option<usize>,
-        _conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, _n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         self.pick_cheapest(exclude, state)
     }

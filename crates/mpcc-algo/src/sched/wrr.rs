@@ -87,11 +87,7 @@ impl Scheduler for Wrr {
 
     #[inline]
     fn pick(
-        &mut self,
-        n: usize,
-        exclude: Option<usize>,
-        _conn: ConnState,
-        state: impl Fn(usize) -> SubflowState,
+        &mut self, n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
         let ok = |i: usize| Some(i) != exclude && state(i).has_space();
         let i = match self.next(n, &ok) {

@@ -87,12 +87,7 @@ impl Capacity {
 
     /// Multiplicative random walk; see [`RandomWalk::new`].
     pub fn random_walk(
-        initial_bps: f64,
-        min_bps: f64,
-        max_bps: f64,
-        step_ns: Nanos,
-        sigma: f64,
-        rng: Rng,
+        initial_bps: f64, min_bps: f64, max_bps: f64, step_ns: Nanos, sigma: f64, rng: Rng,
     ) -> Result<Self, String> {
         Ok(Capacity::RandomWalk(RandomWalk::new(initial_bps, min_bps, max_bps, step_ns, sigma, rng)?))
     }

@@ -62,12 +62,7 @@ pub struct RandomWalk {
 
 impl RandomWalk {
     pub fn new(
-        initial_bps: f64,
-        min_bps: f64,
-        max_bps: f64,
-        step_ns: Nanos,
-        sigma: f64,
-        rng: Rng,
+        initial_bps: f64, min_bps: f64, max_bps: f64, step_ns: Nanos, sigma: f64, rng: Rng,
     ) -> Result<Self, String> {
         let f = "capacity.random_walk";
         positive_rate(&format!("{f}.min_bps"), min_bps)?;
