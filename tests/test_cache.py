@@ -138,7 +138,9 @@ def _computed(stdout: str) -> int:
 
 def test_two_reproductions_on_one_cache_and_one_out_compute_each_run_once(baseline, tmp_path):
     write_tiny_paper(tmp_path)
-    slow = {"TINY_RATE": "1Gbps", "TINY_DURATION": "6s"}  # about 1 s per run, so that the two overlap
+    # Runs of a second or so (the loss keeps the 1 Gbit/s link far from full), so that
+    # the two overlap even when one start-up outlasts the other by a second.
+    slow = {"TINY_RATE": "1Gbps", "TINY_DURATION": "1200s"}
     procs = [reproduce_tiny(tmp_path, "--out", "report", "--cache", "cache", "--jobs", jobs, env=slow)
              for jobs in ("1", "1")]  # equal start-up times, so that they overlap
     results = [p.communicate(timeout=180) for p in procs]
@@ -151,6 +153,38 @@ def test_two_reproductions_on_one_cache_and_one_out_compute_each_run_once(baseli
     assert (tmp_path / "report" / "tinypaper" / "index.html").is_file()
     assert not [p.name for p in (tmp_path / "report").iterdir() if p.name != "tinypaper"]
     assert not list((tmp_path / "cache").glob("*/.*.tmp"))
+    assert not list((tmp_path / "cache").glob("*/*.lock"))  # each holder removed its lock file
+
+
+def test_a_process_that_waited_on_a_removed_lock_file_locks_again(tmp_path):
+    """The holder removes `<key>.lock` before letting go; a process that was waiting
+    on it then holds a lock on a removed file and must lock the new one instead."""
+    import fcntl
+    import threading
+    import time
+
+    from mpcc.reproduce.cache import RunCache
+
+    cache, key, holders = RunCache(tmp_path), "ab" + "0" * 62, []
+
+    def second():
+        with cache.lock(key, wait=True) as mine:
+            holders.append(mine)
+            path = cache.path(key).with_suffix(".lock")
+            with open(path, "a") as probe:  # the file it holds is the one the name leads to
+                with pytest.raises(BlockingIOError):
+                    fcntl.flock(probe.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    with cache.lock(key, wait=True) as mine:
+        assert mine
+        waiter = threading.Thread(target=second)
+        waiter.start()
+        time.sleep(0.3)  # the waiter opens the file and blocks in flock
+        with cache.lock(key, wait=False) as other:
+            assert other is False  # held: a non-waiting process is told at once
+    waiter.join(10)
+    assert holders == [True]
+    assert not list(tmp_path.glob("*/*.lock"))
 
 
 def test_a_trace_edited_in_place_changes_the_run_key(tmp_path):

@@ -10,7 +10,8 @@ checksum does not match its content, or whose key is not its file name (another
 run's entry copied over it) is reported by name on stderr, discarded and recomputed.
 
 Processes sharing a cache take an flock on `<key>.lock` next to an entry while they
-compute it, so two reproductions never simulate the same run twice.
+compute it, so two reproductions never simulate the same run twice; the holder removes
+the lock file when it is done.
 """
 
 from __future__ import annotations
@@ -196,18 +197,30 @@ class RunCache:
     @contextlib.contextmanager
     def lock(self, key: str, wait: bool):
         """Holds `<key>.lock` (flock) while one process computes the entry; yields
-        False at once if another process holds it and not `wait`."""
+        False at once if another process holds it and not `wait`.
+
+        The holder removes the lock file before it lets go, so a finished cache keeps
+        no lock files. A process that was waiting then holds a lock on a removed file,
+        which guards nothing: it sees that the name no longer leads to the file it
+        locked and tries again (and then finds the entry stored)."""
         import fcntl
 
         lock = self.path(key).with_suffix(LOCK_SUFFIX)
         lock.parent.mkdir(parents=True, exist_ok=True)
-        with open(lock, "a") as f:
-            try:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-            except BlockingIOError:
-                yield False
-                return
-            yield True  # closing the file releases the lock
+        while True:
+            with open(lock, "a") as f:
+                try:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+                except BlockingIOError:
+                    yield False
+                    return
+                if not _names(lock, f):
+                    continue
+                try:
+                    yield True
+                finally:
+                    lock.unlink(missing_ok=True)  # still held: no one can lock this file next
+                return  # closing the file releases the lock
 
     def remove_stale_temporaries(self) -> None:
         """Temporary files left by a killed writer."""
@@ -218,6 +231,16 @@ class RunCache:
                 continue
             if not alive(pid):
                 tmp.unlink(missing_ok=True)
+
+
+def _names(path: Path, f) -> bool:
+    """Whether `path` still names the open file `f` (not removed or replaced)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    own = os.fstat(f.fileno())
+    return (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino)
 
 
 def _read_npz(path: Path) -> dict:
