@@ -3,24 +3,10 @@
 //! removed the first grows exactly as Reno does (1 / cwnd per acknowledged segment
 //! in congestion avoidance); every registered controller accepts the call.
 
-use mpcc_algo::{build, registry, AckEvent, CongestionControl, Params};
+use mpcc_algo::{build, registry, CongestionControl, Params};
 
-const MS: u64 = 1_000_000;
-
-fn ack(now: u64, rtt_ms: u64) -> AckEvent {
-    AckEvent {
-        now,
-        acked: 1.0,
-        rtt: rtt_ms * MS,
-        srtt: rtt_ms * MS,
-        min_rtt: 20 * MS,
-        owd: 10 * MS,
-        in_flight: 10.0,
-        in_recovery: false,
-        round_start: false,
-        app_limited: false,
-    }
-}
+mod common;
+use common::{ack, MS};
 
 /// Two subflows of `name` (30 ms and 60 ms RTTs) grown into congestion avoidance,
 /// and the time of their last ACK.

@@ -2,24 +2,10 @@
 //! subflow's window and threshold come back exactly, its later behaviour is that
 //! of a twin that never saw the reduction, and the other subflows are untouched.
 
-use mpcc_algo::{build, registry, AckEvent, CongestionControl, CongestionEvent, CongestionKind, Controller, Params};
+use mpcc_algo::{build, registry, CongestionControl, CongestionEvent, CongestionKind, Controller, Params};
 
-const MS: u64 = 1_000_000;
-
-fn ack(now: u64, rtt_ms: u64, in_recovery: bool) -> AckEvent {
-    AckEvent {
-        now,
-        acked: 1.0,
-        rtt: rtt_ms * MS,
-        srtt: rtt_ms * MS,
-        min_rtt: 20 * MS,
-        owd: rtt_ms * MS / 2,
-        in_flight: 10.0,
-        in_recovery,
-        round_start: now % (10 * MS) == 0,
-        app_limited: false,
-    }
-}
+mod common;
+use common::{ack, MS};
 
 fn loss(now: u64, kind: CongestionKind) -> CongestionEvent {
     CongestionEvent { now, kind, in_flight: 20.0, srtt: 30 * MS, min_rtt: 20 * MS, rtt: 30 * MS, from_flight: false }
@@ -35,7 +21,7 @@ fn grown(name: &str) -> Controller {
     let mut now = 0;
     for i in 0..400u64 {
         now += MS;
-        cc.on_ack((i % 2) as usize, &ack(now, 30 + i % 7, false));
+        cc.on_ack((i % 2) as usize, &ack(now, 30 + i % 7));
     }
     cc
 }
@@ -63,7 +49,7 @@ fn an_undo_restores_every_controller_exactly() {
             let mut twin = twin;
             for i in 0..100u64 {
                 let now = (404 + i) * MS;
-                let ev = ack(now, 31, false);
+                let ev = ack(now, 31);
                 cc.on_ack((i % 2) as usize, &ev);
                 twin.on_ack((i % 2) as usize, &ev);
             }

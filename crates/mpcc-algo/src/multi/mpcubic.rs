@@ -15,7 +15,7 @@
 //! Linux does, at the first congestion-avoidance ACK plus one minimum RTT.
 
 use super::base::Path;
-use super::window::{Coupled, CouplingRule, Record};
+use super::window::{record, Coupled, CouplingRule};
 use crate::common::{secs, MIN_SSTHRESH};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
@@ -61,16 +61,7 @@ pub struct CubicPath {
     pub origin: f64,
 }
 
-impl Record for CubicPath {
-    #[inline]
-    fn path(&self) -> &Path {
-        &self.p
-    }
-    #[inline]
-    fn path_mut(&mut self) -> &mut Path {
-        &mut self.p
-    }
-}
+record!(CubicPath);
 
 /// Start of the time axis of the cubic curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

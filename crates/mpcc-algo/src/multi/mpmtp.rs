@@ -26,7 +26,7 @@
 //!   with a loss-based flow stopped growing for tens of seconds (docs/algorithms/mpmtp.md).
 
 use super::base::Path;
-use super::window::{Coupled, CouplingRule, Record};
+use super::window::{record, Coupled, CouplingRule};
 use crate::common::secs;
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
@@ -91,21 +91,8 @@ pub struct MtpPath {
     alpha_acked: f64,
 }
 
-impl Record for MtpPath {
-    #[inline]
-    fn path(&self) -> &Path {
-        &self.p
-    }
-    #[inline]
-    fn path_mut(&mut self) -> &mut Path {
-        &mut self.p
-    }
-    /// Out of every coupling sum, the loss-rate balance included.
-    fn retire(&mut self) {
-        self.p.retire();
-        self.delivered = 0.0;
-    }
-}
+// Out of every coupling sum, the loss-rate balance included.
+record!(MtpPath, |r| r.delivered = 0.0);
 
 /// MPMTP's rule.
 #[derive(Clone, Debug)]

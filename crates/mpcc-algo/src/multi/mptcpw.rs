@@ -8,7 +8,7 @@
 //! `cwnd = min(cwnd, ssthresh)`; after a timeout `cwnd = 1`.
 
 use super::base::{argmax, scaled_sum, Path};
-use super::window::{Coupled, CouplingRule, Record};
+use super::window::{record, Coupled, CouplingRule};
 use crate::common::{MIN_CWND, MIN_SSTHRESH};
 use crate::estimators::BwEstimator;
 use crate::params::{param, Info, INIT_CWND};
@@ -35,21 +35,8 @@ pub struct WwPath {
     pub bwe: BwEstimator,
 }
 
-impl Record for WwPath {
-    #[inline]
-    fn path(&self) -> &Path {
-        &self.p
-    }
-    #[inline]
-    fn path_mut(&mut self) -> &mut Path {
-        &mut self.p
-    }
-    /// Out of every coupling sum, its estimate included (wMPTCPW's theta reads it).
-    fn retire(&mut self) {
-        self.p.retire();
-        self.bwe = BwEstimator::multipath();
-    }
-}
+// Out of every coupling sum, its estimate included (wMPTCPW's theta reads it).
+record!(WwPath, |r| r.bwe = BwEstimator::multipath());
 
 impl WwPath {
     pub fn new(init_cwnd: f64) -> WwPath {

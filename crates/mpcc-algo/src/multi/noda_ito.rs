@@ -9,7 +9,7 @@
 //! leaves loss and slow start open: standard slow start, `w *= 1 - beta` on loss.
 
 use super::base::Path;
-use super::window::{Coupled, CouplingRule, Record};
+use super::window::{record, Coupled, CouplingRule};
 use crate::common::secs;
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
@@ -43,16 +43,7 @@ pub struct NiPath {
     pub mean: f64,
 }
 
-impl Record for NiPath {
-    #[inline]
-    fn path(&self) -> &Path {
-        &self.p
-    }
-    #[inline]
-    fn path_mut(&mut self) -> &mut Path {
-        &mut self.p
-    }
-}
+record!(NiPath);
 
 /// Noda & Ito's rule.
 #[derive(Clone, Debug)]

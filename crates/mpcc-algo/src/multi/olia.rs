@@ -9,7 +9,7 @@
 //! B\M is not empty, else 0. Decrease: Reno halving.
 
 use super::base::Path;
-use super::window::{Coupled, CouplingRule, Record};
+use super::window::{record, Coupled, CouplingRule, Record};
 use crate::common::MIN_CWND;
 use crate::params::{Info, INIT_CWND};
 use crate::Controller;
@@ -38,16 +38,7 @@ pub struct OliaPath {
     pub l2: f64,
 }
 
-impl Record for OliaPath {
-    #[inline]
-    fn path(&self) -> &Path {
-        &self.p
-    }
-    #[inline]
-    fn path_mut(&mut self) -> &mut Path {
-        &mut self.p
-    }
-}
+record!(OliaPath);
 
 impl OliaPath {
     pub fn new(init_cwnd: f64) -> OliaPath {

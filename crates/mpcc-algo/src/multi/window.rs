@@ -19,6 +19,33 @@ pub trait Record: Clone + std::fmt::Debug {
     }
 }
 
+/// `Record` for a rule's per-subflow struct whose window view is its field `p`. The
+/// optional `retire` block runs after `p` has retired, for the rule's own terms in
+/// the coupling sums: `record!(MyPath, |r| r.rate = 0.0)`.
+macro_rules! record {
+    ($t:ty) => {
+        record!($t, |_r| {});
+    };
+    ($t:ty, |$r:ident| $retire:expr) => {
+        impl $crate::multi::window::Record for $t {
+            #[inline]
+            fn path(&self) -> &$crate::multi::base::Path {
+                &self.p
+            }
+            #[inline]
+            fn path_mut(&mut self) -> &mut $crate::multi::base::Path {
+                &mut self.p
+            }
+            fn retire(&mut self) {
+                self.p.retire();
+                let $r = self;
+                $retire;
+            }
+        }
+    };
+}
+pub(crate) use record;
+
 impl Record for Path {
     #[inline]
     fn path(&self) -> &Path {

@@ -11,7 +11,7 @@
 //! start leaves when `diff_r > gamma` (Vegas). Loss: Reno halving.
 
 use super::base::{may_grow, Path};
-use super::window::{Coupled, CouplingRule, Record};
+use super::window::{record, Coupled, CouplingRule};
 use crate::common::{secs, slow_start};
 use crate::params::{param, Info, INIT_CWND};
 use crate::Controller;
@@ -50,21 +50,8 @@ pub struct VegasPath {
     pub queue_delay: f64,
 }
 
-impl Record for VegasPath {
-    #[inline]
-    fn path(&self) -> &Path {
-        &self.p
-    }
-    #[inline]
-    fn path_mut(&mut self) -> &mut Path {
-        &mut self.p
-    }
-    /// Out of every coupling sum, its rate (the weights' denominator) included.
-    fn retire(&mut self) {
-        self.p.retire();
-        self.rate = 0.0;
-    }
-}
+// Out of every coupling sum, its rate (the weights' denominator) included.
+record!(VegasPath, |r| r.rate = 0.0);
 
 /// wVegas's rule.
 #[derive(Clone, Debug)]
