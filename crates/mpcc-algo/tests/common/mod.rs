@@ -17,7 +17,7 @@ pub fn ack(now: u64, rtt_ms: u64) -> AckEvent {
         owd: rtt_ms * MS / 2,
         in_flight: 10.0,
         in_recovery: false,
-        round_start: now % (10 * MS) == 0,
+        round_start: now.is_multiple_of(10 * MS),
         app_limited: false,
     }
 }
