@@ -87,7 +87,9 @@ def test_popctl_periodic_timeouts_not_by_design_are_75_percent_fewer():
     fell: docs/tcp-recovery.md) are 78 % fewer. With Linux's timeout rule (tcp.rto_linux,
     the same day): 48 in all (72 % fewer, still not met), 20 by design, 28 others (84 %
     fewer); with delack_cancel and tlp_dsack too (all merged, the same day): 50 in all (71 %),
-    24 by design, 26 others (85 % fewer). This asserts only the others."""
+    24 by design, 26 others (85 % fewer). Against the 208 the issue measured when it was
+    filed (68e71ae, where seeds changed nothing), 50 is 76 % fewer: the check as written,
+    met narrowly (at most 52). This asserts that and the others against today's rfc."""
     rfc = summary("park/popctl_periodic.toml", "rfc")
     data = tomllib.loads((SCENARIOS / "park/popctl_periodic.toml").read_text())
     data["tcp"].update(profile="linux")
@@ -97,6 +99,7 @@ def test_popctl_periodic_timeouts_not_by_design_are_75_percent_fewer():
     assert designed + other == timeouts(result.summary), (designed, other, timeouts(result.summary))
     assert designed > 0
     assert other <= 0.25 * timeouts(rfc), (timeouts(rfc), designed, other)
+    assert timeouts(result.summary) <= 0.25 * 208, timeouts(result.summary)  # issue 14's figure at 68e71ae
 
 
 def test_small_windows_recover_without_timeouts():
