@@ -98,6 +98,13 @@ def test_a_bad_setting_is_refused_in_one_line_naming_it(setting, message):
     assert str(err.value).startswith(message) and "\n" not in str(err.value), str(err.value)
 
 
+def test_settings_that_are_not_a_tuple_of_settings_are_refused_in_one_line():
+    with pytest.raises(ScenarioError, match=r"^paper toy: tcp_settings: TcpSetting\(.*is not a tuple"):
+        plan(paper(settings=IMMEDIATE), quick=True, version="test")
+    with pytest.raises(ScenarioError, match=r"^paper toy: tcp_settings\[0\]: \('delayed_ack', False\) is not a TcpSetting"):
+        plan(paper(settings=(("delayed_ack", False),)), quick=True, version="test")
+
+
 def test_a_setting_stated_twice_or_by_an_experiment_is_named_with_its_owner():
     with pytest.raises(ScenarioError, match=r"^paper toy: tcp_settings.delayed_ack: stated twice"):
         plan(paper(settings=(IMMEDIATE, TcpSetting("delayed_ack", True, WHY))), quick=True, version="test")

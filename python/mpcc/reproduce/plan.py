@@ -64,6 +64,8 @@ def check_tcp_settings(owner: str, settings) -> None:
     from ..scenario import ScenarioError, Tcp, tcp_setting_problem
     from .model import TcpSetting
 
+    if not isinstance(settings, (tuple, list)):
+        raise ScenarioError(f"{owner}: tcp_settings", f"{settings!r} is not a tuple of TcpSetting(name, value, reason)")
     seen = set()
     for i, setting in enumerate(settings):
         if not isinstance(setting, TcpSetting):
