@@ -197,9 +197,10 @@ def test_one_mpmtp_subflow_matches_cubic_at_an_equal_loss_rate(profile):
     assert 0.8 <= ratio <= 1.25, ratio
 
 
-def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc") -> float:
+def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc", **tcp) -> float:
     """MPMTP connection goodput / CUBIC goodput on the paper's Fig. 21 bottleneck
-    (the scenario's own 200 s and 20 s warm-up; one run takes about a second)."""
+    (the scenario's own 200 s and 20 s warm-up; one run takes about a second), with
+    `tcp` settings on top of the profile."""
     import tomllib
 
     from mpcc.scenario import Scenario
@@ -207,7 +208,8 @@ def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc") -> flo
     data = tomllib.loads((ROOT / "scenarios/mpmtp/cubic_fairness.toml").read_text())
     flows = [dict(f) for f in data["flows"]]
     flows[0]["paths"] = flows[0]["paths"][:subflows]
-    data.update(flows=flows, seed=seed, sample_interval="0s", tcp={**data.get("tcp", {}), "profile": profile})
+    data.update(flows=flows, seed=seed, sample_interval="0s",
+                tcp={**data.get("tcp", {}), "profile": profile, **tcp})
     f = mpcc.run(Scenario.from_dict(data, ROOT / "scenarios/mpmtp"), plots=False).summary["flows"]
     return f["mpmtp"]["goodput_bps"] / f["cubic"]["goodput_bps"]
 
@@ -248,6 +250,26 @@ def test_one_mpmtp_subflow_shares_with_one_cubic_flow(profile, seed):
     (docs/algorithms/mpmtp.md). Before the Eq. 11 floor, L -> 1/w froze MPMTP at
     0.17-0.84 x (ns3, rfc)."""
     ratio = _cubic_fairness_ratio(1, seed, profile)
+    assert 0.8 <= ratio <= 1.25, ratio
+
+
+# Measured 2026-11-26 with the mpmtp paper's own TCP (ns3 with ns-2's receivers, every
+# segment acknowledged: Paper.tcp_settings): 1.363 / 1.651 / 1.719 on seeds 1-3 (ns3 with
+# its delayed ACKs 1.633 / 1.667 / 1.482, as above). Immediate ACKs do not close the gap.
+_PAPER_TCP_MISSES = {1: 1.36, 2: 1.65, 3: 1.72}
+
+
+@pytest.mark.parametrize("seed", [
+    pytest.param(s, marks=[pytest.mark.xfail(reason=f"MPMTP takes {_PAPER_TCP_MISSES[s]:.2f} x: {_SHARE}",
+                                             strict=True)] if s in _PAPER_TCP_MISSES else [])
+    for s in (1, 2, 3)])
+def test_one_mpmtp_subflow_shares_with_one_cubic_flow_in_the_papers_tcp(seed):
+    """The check above in the TCP the mpmtp reproduction runs: its profile with the
+    settings the paper states on top of it (ns-2's receivers acknowledge every segment)."""
+    paper = mpmtp.PAPER
+    tcp = {s.name: s.value for s in paper.tcp_settings}
+    assert tcp == {"delayed_ack": False}
+    ratio = _cubic_fairness_ratio(1, seed, paper.tcp_profile, **tcp)
     assert 0.8 <= ratio <= 1.25, ratio
 
 

@@ -543,6 +543,17 @@ class Tcp(Strict):
         return self
 
 
+def tcp_setting_problem(name: str, value) -> Optional[str]:
+    """What is wrong with `value` for the `tcp` field `name`, in the words a scenario's
+    `tcp.<name>` would get (one line), or None: for settings stated outside a scenario
+    (a paper's `tcp_settings`)."""
+    try:
+        Tcp.model_validate({name: value})
+    except ValidationError as err:
+        return _to_scenario_error(err, {name: value}).message
+    return None
+
+
 @lru_cache(maxsize=None)
 def kinds() -> dict[str, list[dict]]:
     """Every pluggable family's registry as the simulator owns it (`_core.kinds()`):

@@ -10,12 +10,27 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from ..reproduce.model import TcpSetting
+
 # Registered papers, in the order `mpcc list` and `mpcc reproduce all` use.
 NAMES = ("tcp", "noda_ito", "mpveno", "mpmtp", "cdd", "park")
 
 # Scenario files of the papers, shipped inside the package (python/mpcc/scenarios/,
 # which the repository also shows as scenarios/).
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+# The ns-2 papers (mpveno, mpmtp, cdd) run the `ns3` profile with ns-2's receivers:
+# ns-2's default sinks (Agent/TCPSink, Agent/TCPSink/Sack1, tcp-sink.cc) acknowledge
+# every segment and FullTcp's default segsperack_ is 1 (ns-default.tcl); a delayed-ACK
+# receiver is a class of its own (Agent/TCPSink/DelAck) that a script must name, and
+# none of the three papers names one. Decided 2026-11-26, after the misses it moves
+# had been seen (docs/reproductions.md, "ns-2's receivers").
+NS2_IMMEDIATE_ACKS = TcpSetting(
+    "delayed_ack", False,
+    "ns-2's default receivers (Agent/TCPSink, TCPSink/Sack1; FullTcp segsperack_ 1) acknowledge every segment; "
+    "delayed ACKs need the TCPSink/DelAck class, which the paper does not name; stated 2026-11-26, after results "
+    "were seen")
 
 
 def load(name: str):

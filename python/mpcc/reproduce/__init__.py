@@ -5,9 +5,9 @@ docs/reproductions.md explains the reports and how to add a paper.
 
 Importing this package is light (no pandas, matplotlib or pydantic)."""
 
-from .model import VERDICTS, Claim, Experiment, Figure, Measurements, Paper, RuleChange, Variant
+from .model import VERDICTS, Claim, Experiment, Figure, Measurements, Paper, RuleChange, TcpSetting, Variant
 
-__all__ = ["VERDICTS", "Claim", "Experiment", "Figure", "Measurements", "Paper", "RuleChange", "Variant", "reproduce"]
+__all__ = ["VERDICTS", "Claim", "Experiment", "Figure", "Measurements", "Paper", "RuleChange", "TcpSetting", "Variant", "reproduce"]
 
 
 def reproduce(*args, **kwargs):

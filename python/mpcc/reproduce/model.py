@@ -8,6 +8,7 @@ registered papers without loading pandas or matplotlib.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Union
@@ -38,6 +39,27 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class TcpSetting:
+    """One field (`name`) of the scenario's `tcp` table (docs/tcp.md: `delayed_ack`, `min_rto`,
+    ...) that a paper or an experiment states on top of its TCP profile, with the reason
+    (what the paper, or its simulator's documented defaults, say). Every run takes it
+    unless its scenario sets that field itself (in its `tcp` table, a flow's, or a
+    variant's overrides). `value` is written as in TOML (`False`, `"200ms"`)."""
+
+    name: str
+    value: Any
+    reason: str
+
+    def text(self) -> str:
+        return f"tcp.{self.name} = {_toml(self.value)}" + (f" ({self.reason})" if self.reason else "")
+
+
+def _toml(value) -> str:
+    """A setting's value as TOML writes it (`false`, `"200ms"`, `3`)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A scenario (TOML file or dict) run for every variant, `replications` times
     each with seeds `first_seed`, `first_seed + 1`, ...
@@ -62,6 +84,9 @@ class Experiment:
     # (a testbed experiment in a paper otherwise simulated); None: the paper's.
     tcp_profile: str | None = None
     tcp_profile_reason: str = ""
+    # Settings on top of the profile for this experiment's runs (`Paper.settings_of`):
+    # they win over the paper's settings of the same field.
+    tcp_settings: tuple[TcpSetting, ...] = ()
 
     def series(self, metrics, description: str, **changes) -> "Experiment":
         """`<name>_series`: the same runs (served from the cache) read by another
@@ -137,6 +162,11 @@ class Paper:
     # names one, and why: ns-2/ns-3 papers `ns3`, testbed papers `linux`.
     tcp_profile: str = "linux"
     tcp_profile_reason: str = ""
+    # Individual `tcp` settings on top of that profile, each with its reason (e.g. ns-2's
+    # receivers acknowledging every segment: `TcpSetting("delayed_ack", False, ...)`).
+    # They go with the paper's profile: an experiment that runs another profile does
+    # not take them (`settings_of`).
+    tcp_settings: tuple[TcpSetting, ...] = ()
     # environment(measurements) -> [(what, measured loss rate, the paper's stated rate)]:
     # the report sets each beside the paper's and flags a difference of more than 2 x.
     environment: Callable[[Measurements], list] | None = None
@@ -150,13 +180,29 @@ class Paper:
             return exp.tcp_profile, exp.tcp_profile_reason
         return self.tcp_profile, self.tcp_profile_reason
 
+    def settings_of(self, exp: Experiment) -> tuple[TcpSetting, ...]:
+        """The `tcp` settings an experiment's runs take on top of their profile: the
+        paper's when the experiment runs the paper's profile (they were stated for it),
+        then the experiment's own, which replace the paper's of the same field."""
+        inherited = self.tcp_settings if self.profile_of(exp)[0] == self.tcp_profile else ()
+        own = {s.name for s in exp.tcp_settings}
+        return tuple(s for s in inherited if s.name not in own) + tuple(exp.tcp_settings)
+
     def tcp_line(self) -> str:
-        """The paper's profile, then each experiment that runs another."""
+        """The paper's profile and settings, then each experiment that runs another
+        profile or other settings."""
         line = f"TCP profile: {self.tcp_profile}" + (f" ({self.tcp_profile_reason})" if self.tcp_profile_reason else "")
-        others = [e for e in self.experiments if self.profile_of(e)[0] != self.tcp_profile]
-        for profile, reason in dict.fromkeys(self.profile_of(e) for e in others):
-            names = ", ".join(e.name for e in others if self.profile_of(e) == (profile, reason))
+        line += "".join(f"; {s.text()}" for s in self.tcp_settings)
+
+        def setup(e):
+            return self.profile_of(e), self.settings_of(e)
+
+        others = [e for e in self.experiments
+                  if self.profile_of(e)[0] != self.tcp_profile or self.settings_of(e) != self.tcp_settings]
+        for (profile, reason), settings in dict.fromkeys(setup(e) for e in others):
+            names = ", ".join(e.name for e in others if setup(e) == ((profile, reason), settings))
             line += f"; {names}: {profile}" + (f" ({reason})" if reason else "")
+            line += "".join(f", {s.text()}" for s in settings)
         return line
 
     def check(self) -> None:

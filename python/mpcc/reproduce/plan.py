@@ -36,11 +36,55 @@ def load_scenario_data(source) -> tuple[dict, Path]:
 
 def paper_scenario_data(paper: Paper, experiment: Experiment) -> tuple[dict, Path]:
     """The experiment's scenario (`load_scenario_data`) in the experiment's TCP profile
-    (its own, else the paper's: `Paper.profile_of`) unless the scenario names one: how
-    every run of a reproduction starts."""
+    (its own, else the paper's: `Paper.profile_of`) unless the scenario names one, with
+    the stated `tcp` settings (`Paper.settings_of`) in its `tcp` table unless it sets
+    them there itself: how every run of a reproduction starts. A flow's own `tcp` table
+    and a variant's overrides still win (the scenario's merge; `apply_overrides`)."""
     data, base = load_scenario_data(experiment.scenario)
-    data.setdefault("tcp", {}).setdefault("profile", paper.profile_of(experiment)[0])
+    tcp = data.setdefault("tcp", {})
+    tcp.setdefault("profile", paper.profile_of(experiment)[0])
+    check_tcp_settings(f"paper {paper.name}", paper.tcp_settings)
+    check_tcp_settings(f"paper {paper.name}, experiment {experiment.name}", experiment.tcp_settings)
+    for setting in paper.settings_of(experiment):
+        tcp.setdefault(setting.name, copy.deepcopy(setting.value))
     return data, base
+
+
+def scenario_sets(data: dict, name: str) -> bool:
+    """Whether a scenario (as TOML data) sets `tcp.<name>` itself: in its `tcp` table or
+    in a flow's."""
+    tables = [data.get("tcp")] + [f.get("tcp") for f in data.get("flows", []) if isinstance(f, dict)]
+    return any(isinstance(t, dict) and name in t for t in tables)
+
+
+def check_tcp_settings(owner: str, settings) -> None:
+    """Raises a ScenarioError of one line naming the setting (`tcp_settings.<name>`) for a
+    setting that is not a `tcp` field, a value that field refuses, a repeated field or a
+    setting without its reason."""
+    from ..scenario import ScenarioError, Tcp, tcp_setting_problem
+    from .model import TcpSetting
+
+    if not isinstance(settings, (tuple, list)):
+        raise ScenarioError(f"{owner}: tcp_settings", f"{settings!r} is not a tuple of TcpSetting(name, value, reason)")
+    seen = set()
+    for i, setting in enumerate(settings):
+        if not isinstance(setting, TcpSetting):
+            raise ScenarioError(f"{owner}: tcp_settings[{i}]", f"{setting!r} is not a TcpSetting(name, value, reason)")
+        where = f"{owner}: tcp_settings.{setting.name}"
+        fields = sorted(n for n in Tcp.model_fields if n != "profile")
+        if setting.name == "profile":
+            raise ScenarioError(where, "the profile is stated by tcp_profile, not as a setting")
+        if setting.name not in fields:
+            raise ScenarioError(where, f"unknown tcp setting; allowed: {', '.join(fields)}")
+        if setting.name in seen:
+            raise ScenarioError(where, "stated twice; allowed: one value per setting")
+        seen.add(setting.name)
+        if not isinstance(setting.reason, str) or not setting.reason.strip():
+            raise ScenarioError(where, "has no reason; every stated setting says why (the paper's text or its "
+                                       "simulator's defaults)")
+        problem = tcp_setting_problem(setting.name, setting.value)
+        if problem:
+            raise ScenarioError(where, problem)
 
 
 def apply_overrides(data: dict, overrides: dict) -> dict:
