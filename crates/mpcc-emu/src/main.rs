@@ -101,7 +101,6 @@ fn main() {
         libc::signal(libc::SIGINT, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
         libc::prctl(libc::PR_SET_TIMERSLACK, 1);
     }
-    let realtime = run_realtime();
     let stdout = std::io::stdout();
     writeln!(stdout.lock(), "{}", json!({"ready": true})).ok();
     stdout.lock().flush().ok();
@@ -219,23 +218,12 @@ fn main() {
         // SAFETY: fds is a valid array of pollfd; the timeout a valid timespec.
         unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as _, &ts, std::ptr::null()) };
     }
-    write_results(&plan, &mut fabric, now, series, warm, &late, realtime, [unrouted, pool_full, write_failures]);
-}
-
-/// Asks for a real-time (SCHED_FIFO) priority: the emulator sleeps until its next
-/// departure and must then run at once, not after whatever else the machine is doing
-/// (builds, the endpoints' own processes). Its loop sleeps in ppoll between events, so
-/// it never holds a core; the kernel's real-time throttling bounds it anyway. Without
-/// the privilege it keeps the normal policy; the results say which (`timing.realtime`).
-fn run_realtime() -> bool {
-    let param = libc::sched_param { sched_priority: 20 };
-    // SAFETY: sets this process's own policy from a valid sched_param.
-    unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
+    write_results(&plan, &mut fabric, now, series, warm, &late, [unrouted, pool_full, write_failures]);
 }
 
 fn write_results(
     plan: &Plan, fabric: &mut Fabric, end: Nanos, series: Vec<serde_json::Value>,
-    warm: Option<(Vec<LinkState>, Vec<fabric::SubCounters>)>, late: &Lateness, realtime: bool,
+    warm: Option<(Vec<LinkState>, Vec<fabric::SubCounters>)>, late: &Lateness,
     [unrouted, pool_full, write_failures]: [u64; 3],
 ) {
     let warmup = plan.config.warmup_ns.min(end);
@@ -286,7 +274,6 @@ fn write_results(
             "late_p50_us": late.quantile_us(0.5),
             "late_p99_us": late.quantile_us(0.99),
             "late_max_us": late.max_ns as f64 / 1e3,
-            "realtime": realtime,
         },
     });
     if let Err(e) = std::fs::write(&plan.results, out.to_string()) {
