@@ -127,7 +127,7 @@ impl EventQueue {
         Self::for_flows(0)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, time: Nanos, ev: Event) {
         self.seq += 1;
         let e = Entry { time, seq: self.seq, item: ev };
