@@ -211,7 +211,7 @@ impl Sim {
                 let s = &mut self.flows[flow].subs[sub as usize];
                 let (_, ack) = s.ack_pipe.pop_front().expect("AckPipe event without an ACK");
                 if let Some(&(t, _)) = s.ack_pipe.front() {
-                    self.events.schedule(t, Event::AckPipe { flow, sub });
+                    self.events.schedule_maybe_now(t, Event::AckPipe { flow, sub });
                 }
                 self.ack_at_sender(ack);
             }
@@ -597,7 +597,7 @@ impl Sim {
             ReverseRoute::Delay(d) => {
                 let t = self.now + d;
                 if s.ack_pipe.is_empty() {
-                    self.events.schedule(t, Event::AckPipe { flow: ack.flow_id(), sub: ack.sub });
+                    self.events.schedule_maybe_now(t, Event::AckPipe { flow: ack.flow_id(), sub: ack.sub });
                 }
                 s.ack_pipe.push_back((t, ack));
             }

@@ -108,11 +108,11 @@ pub struct EventQueue {
     seq: u64,
     /// The time of the latest event popped (0 before any).
     now: Nanos,
-    /// An event due before every queued one: the next to pop, unless an earlier
-    /// one is scheduled first (which takes its place and sends it to the heap).
-    /// So an event scheduled to be the next (an access link's short serialisation,
-    /// an ACK on a zero-delay reverse path) skips the heap both ways.
-    next: Option<Entry>,
+    /// An event for `now` (the time of the latest event popped) scheduled (`schedule_maybe_now`) while no other event for
+    /// `now` was queued: it is the next to pop (events are never scheduled before
+    /// `now`, and any other for `now` was scheduled after it), so it skips the heap.
+    /// A zero-delay reverse path makes one of these per ACK.
+    next: Option<Event>,
 }
 
 impl EventQueue {
@@ -127,51 +127,39 @@ impl EventQueue {
         Self::for_flows(0)
     }
 
-    #[inline(always)]
+    #[inline]
     pub fn schedule(&mut self, time: Nanos, ev: Event) {
         self.seq += 1;
         let e = Entry { time, seq: self.seq, item: ev };
-        // `e` has the largest sequence number: it goes before another event only if
-        // due strictly earlier.
-        match self.next {
-            Some(first) if time < first.time => {
-                self.next = Some(e);
-                self.push_queued(first);
-            }
-            Some(_) => self.push_queued(e),
-            None if self.before_queued(time) => self.next = Some(e),
-            None => self.push_queued(e),
-        }
-    }
-
-    #[inline]
-    fn push_queued(&mut self, e: Entry) {
         match &mut self.queue {
             Queue::Quad(q) => q.push(e),
             Queue::Radix(q) => q.push(e),
         }
     }
 
-    /// Whether an event due at `time`, scheduled now, goes before every queued one.
-    /// Never for the radix heap: it has no cheap minimum, and its bucket for the
-    /// current time is a FIFO already.
+    /// `schedule` for a caller whose events are often due at the current instant
+    /// (an ACK on a zero-delay reverse path): such an event, with no other queued
+    /// for that instant, waits in `next` instead of the heap. Only such callers pay
+    /// the check.
     #[inline]
-    fn before_queued(&self, time: Nanos) -> bool {
-        match &self.queue {
-            Queue::Quad(q) => q.top_time().is_none_or(|t| time < t),
-            Queue::Radix(_) => false,
+    pub fn schedule_maybe_now(&mut self, time: Nanos, ev: Event) {
+        if time == self.now() && self.next.is_none() && !self.heap_more_now() {
+            self.seq += 1;
+            self.next = Some(ev);
+            return;
         }
+        self.schedule(time, ev);
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
-        let e = match self.next.take() {
-            Some(e) => e,
-            None => match &mut self.queue {
-                Queue::Quad(q) => q.pop(),
-                Queue::Radix(q) => q.pop(),
-            }?,
-        };
+        if self.next.is_some() {
+            return self.next.take().map(|ev| (self.now(), ev));
+        }
+        let e = match &mut self.queue {
+            Queue::Quad(q) => q.pop(),
+            Queue::Radix(q) => q.pop(),
+        }?;
         self.now = e.time;
         Some((e.time, e.item))
     }
@@ -180,10 +168,13 @@ impl EventQueue {
     /// queued.
     #[inline]
     pub fn more_now(&self) -> bool {
-        match self.next {
-            Some(e) => e.time == self.now,
-            None => self.heap_more_now(),
-        }
+        self.next.is_some() || self.heap_more_now()
+    }
+
+    /// The time of the latest event popped (0 before any).
+    #[inline]
+    fn now(&self) -> Nanos {
+        self.now
     }
 
     #[inline]
@@ -231,29 +222,26 @@ mod tests {
         assert_eq!(order, vec![2, 1, 3, 4, 5]);
     }
 
-    /// An event due before every queued one waits in `next` and still pops in
-    /// (time, sequence) order: before events scheduled after it for the same time,
-    /// after an earlier one scheduled later (which takes its place).
+    /// An event for the current time with none other queued for it skips the heap
+    /// (`next`) and still pops in (time, sequence) order: before events scheduled
+    /// after it for the same time, after none that came before.
     #[test]
-    fn the_next_event_pops_in_order() {
+    fn an_event_for_now_pops_next_in_order() {
         for mut q in queues() {
-            q.schedule(10, numbered(1, true));
+            q.schedule(10, Event::Rto { flow: FlowId(1), sub: 0 });
             assert_eq!(q.pop().map(|(t, _)| t), Some(10));
-            q.schedule(10, numbered(2, false)); // into `next` (the radix heap keeps none)
-            assert!(q.more_now());
-            assert_eq!(q.next.is_some(), matches!(q.queue, Queue::Quad(_)));
-            q.schedule(10, numbered(3, true)); // queued, after it
-            q.schedule(30, numbered(4, false));
-            let order: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop()).map(|(t, e)| (t, number(e))).collect();
-            assert_eq!(order, vec![(10, 2), (10, 3), (30, 4)]);
+            q.schedule_maybe_now(10, Event::Rto { flow: FlowId(2), sub: 0 }); // into `next`
+            assert!(q.more_now() && q.next.is_some());
+            q.schedule_maybe_now(10, Event::Rto { flow: FlowId(3), sub: 0 }); // the heap, after it
+            q.schedule_maybe_now(20, Event::Rto { flow: FlowId(4), sub: 0 });
+            let order: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop())
+                .map(|(t, e)| match e {
+                    Event::Rto { flow, .. } => (t, flow.0),
+                    _ => unreachable!(),
+                })
+                .collect();
+            assert_eq!(order, vec![(10, 2), (10, 3), (20, 4)]);
             assert!(!q.more_now());
-            q.schedule(50, numbered(5, false)); // `next` of the 4-ary heaps
-            q.schedule(40, numbered(6, true)); // takes its place
-            q.schedule(60, numbered(7, false));
-            q.schedule(40, numbered(8, false));
-            assert!(!q.more_now());
-            let order: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop()).map(|(t, e)| (t, number(e))).collect();
-            assert_eq!(order, vec![(40, 6), (40, 8), (50, 5), (60, 7)]);
         }
     }
 
@@ -306,7 +294,12 @@ mod tests {
                     _ => r >> 16 & 0xff_ffff_ffff,
                 };
                 seq += 1;
-                q.schedule(now + delay, numbered(seq, r >> 13 & 1 == 0));
+                let ev = numbered(seq, r >> 13 & 1 == 0);
+                if r >> 12 & 1 == 0 {
+                    q.schedule(now + delay, ev)
+                } else {
+                    q.schedule_maybe_now(now + delay, ev)
+                }
                 reference.push(Reverse((now + delay, seq)));
             } else {
                 let got = q.pop().map(|(t, e)| (t, number(e)));
