@@ -2,8 +2,9 @@
 //! run in the order they were scheduled, deterministically.
 //!
 //! Two structures give that order, measured against the binary heap they replaced
-//! (docs/performance.md): a 4-ary heap is fastest while few events are queued (a
-//! few flows), a radix heap once thousands are. A run picks one when it is built.
+//! (docs/performance.md): 4-ary heaps are fastest while few events are queued (a
+//! few flows; two of them, the timers apart: split_heap.rs), a radix heap once
+//! thousands are. A run picks one when it is built.
 
 mod quad_heap;
 mod radix_heap;
