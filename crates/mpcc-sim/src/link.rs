@@ -75,7 +75,7 @@ impl Link {
     pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
         let admitted = if self.in_tx.is_none() { self.queue.pass_through(pkt.bytes) } else { None };
         if admitted == Some(true) {
-            return Some(self.begin_tx(now, pkt, pkt.bytes)); // an idle link: no queueing
+            return Some(self.begin_tx(now, pkt, pkt.bytes, 0)); // an idle link: no queueing
         }
         if admitted == Some(false) || !self.queue.enqueue(pkt, pkt.bytes, now) {
             on_drop(pkt);
@@ -92,13 +92,16 @@ impl Link {
     #[inline]
     pub fn start_tx(&mut self, now: Nanos, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
         let (pkt, bytes) = self.queue.dequeue(now, on_drop)?;
-        Some(self.begin_tx(now, pkt, bytes))
+        Some(self.begin_tx(now, pkt, bytes, self.queue.stats().last_sojourn))
     }
 
-    /// Starts serialising `pkt`, just taken from the queue; returns when it ends.
+    /// Starts serialising `pkt`, just taken from the queue after `sojourn`; returns
+    /// when it ends. (The sojourn is the queue's `last_sojourn`, passed rather than
+    /// read: at an idle link it is 0 without three dependent loads.)
     #[inline]
-    fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32) -> Nanos {
-        self.queue_delay.add(self.queue.stats().last_sojourn);
+    fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32, sojourn: Nanos) -> Nanos {
+        debug_assert_eq!(sojourn, self.queue.stats().last_sojourn);
+        self.queue_delay.add(sojourn);
         self.in_tx = Some(pkt);
         let done = self.capacity.tx_end(now, bytes);
         (self.tx_from, self.tx_until) = (now, done);

@@ -118,6 +118,31 @@ impl Sketch {
         self.n += 1;
     }
 
+    /// Adds `v` `times` times: the same counts, minimum and maximum as that many
+    /// `add`s.
+    pub fn add_times(&mut self, v: u32, times: u64) {
+        if times == 0 {
+            return;
+        }
+        let i = bucket(v);
+        let c = match self.counts.get_mut(i.wrapping_sub(self.lo) as usize) {
+            Some(c) => c,
+            None => self.grow_to(i),
+        };
+        let total = *c as u64 + times;
+        *c = total as u32;
+        if total >> 32 > 0 {
+            self.carry(i, total >> 32);
+        }
+        if self.n == 0 {
+            (self.min, self.max) = (v, v);
+        } else {
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
+        }
+        self.n += times;
+    }
+
     /// Bucket `i`'s count passed 2^32 `times` more times.
     #[cold]
     fn carry(&mut self, i: u32, times: u64) {
@@ -280,6 +305,28 @@ mod tests {
 
     fn within(approx: f64, exact: f64) -> bool {
         (approx - exact).abs() <= exact * RELATIVE_ERROR * (1.0 + 1e-12)
+    }
+
+    /// Many adds at once, across the 2^32 wrap of a bucket's counter, read as the
+    /// same adds made in two steps.
+    #[test]
+    fn adding_many_times_at_once_wraps_as_single_adds() {
+        let (mut once, mut steps) = (Sketch::default(), Sketch::default());
+        once.add(40);
+        once.add_times(7, (1 << 32) + 5);
+        steps.add(40);
+        steps.add_times(7, u32::MAX as u64);
+        for _ in 0..6 {
+            steps.add(7);
+        }
+        assert_eq!(once.count(), steps.count());
+        let ranks = [1, 2, 1 << 31, (1 << 32) + 5, (1 << 32) + 6];
+        assert_eq!(once.at_ranks(&ranks), steps.at_ranks(&ranks));
+        assert_eq!(once.fraction_at_most(10).to_bits(), steps.fraction_at_most(10).to_bits());
+        assert_eq!(
+            once.fraction_at_most(7).to_bits(),
+            (((1u64 << 32) + 5) as f64 / ((1u64 << 32) + 6) as f64).to_bits()
+        );
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub enum Capacity {
     /// A fixed rate in bits per second.
     Constant {
         bps: f64,
+        /// The serialisation times of the sizes last sent.
+        recent: RecentTxTimes,
     },
     Schedule(Schedule),
     RandomWalk(RandomWalk),
@@ -75,9 +77,33 @@ pub(crate) fn serialise_within(t: Nanos, end: Nanos, bps: f64, need: &mut f64) -
     None
 }
 
+/// The serialisation times of the last two packet sizes a constant rate sent (a
+/// data segment's and an ACK's): the division and its rounding once per size
+/// instead of once per packet, with the same result (same operands).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RecentTxTimes {
+    /// (bytes, time); 0 bytes take 0 ns at any rate, so the default is true.
+    sizes: [(u32, Nanos); 2],
+}
+
+impl RecentTxTimes {
+    #[inline]
+    fn get(&mut self, bytes: u32, bps: f64) -> Nanos {
+        match self.sizes {
+            [(b, t), _] if b == bytes => t,
+            [_, (b, t)] if b == bytes => t,
+            _ => {
+                let t = tx_time(bytes, bps);
+                self.sizes = [(bytes, t), self.sizes[0]];
+                t
+            }
+        }
+    }
+}
+
 impl Capacity {
     pub fn constant(bps: f64) -> Result<Self, String> {
-        Ok(Capacity::Constant { bps: positive_rate("capacity.constant.bps", bps)? })
+        Ok(Capacity::Constant { bps: positive_rate("capacity.constant.bps", bps)?, recent: RecentTxTimes::default() })
     }
 
     /// Piecewise-constant rate; see [`Schedule::new`].
@@ -108,7 +134,7 @@ impl Capacity {
     /// non-repeating schedule's first non-zero rate; a random walk's initial rate.
     pub fn nominal_bps(&self) -> f64 {
         match self {
-            Capacity::Constant { bps } => *bps,
+            Capacity::Constant { bps, .. } => *bps,
             Capacity::Schedule(s) => s.nominal_bps(),
             Capacity::RandomWalk(w) => w.initial_bps(),
             Capacity::Trace(t) => t.nominal_bps(),
@@ -120,7 +146,7 @@ impl Capacity {
     #[inline]
     pub fn tx_end(&mut self, start: Nanos, bytes: u32) -> Nanos {
         match self {
-            Capacity::Constant { bps } => start + tx_time(bytes, *bps),
+            Capacity::Constant { bps, recent } => start + recent.get(bytes, *bps),
             Capacity::Schedule(s) => s.tx_end(start, bytes),
             Capacity::RandomWalk(w) => w.tx_end(start, bytes),
             Capacity::Trace(t) => t.tx_end(start, bytes),
@@ -133,7 +159,7 @@ impl Capacity {
             return 0.0;
         }
         match self {
-            Capacity::Constant { bps } => *bps * (t1 - t0) as f64 * 1e-9,
+            Capacity::Constant { bps, .. } => *bps * (t1 - t0) as f64 * 1e-9,
             Capacity::Schedule(s) => s.bits_until(t1) - s.bits_until(t0),
             Capacity::RandomWalk(w) => w.bits_between(t0, t1),
             Capacity::Trace(t) => t.bits_between(t0, t1),
@@ -161,7 +187,7 @@ impl Capacity {
     /// [`RATE_WINDOW`] around `t`.
     pub fn rate_at(&mut self, t: Nanos) -> f64 {
         match self {
-            Capacity::Constant { bps } => *bps,
+            Capacity::Constant { bps, .. } => *bps,
             Capacity::Schedule(s) => s.rate_at(t),
             Capacity::RandomWalk(w) => w.rate_at(t),
             Capacity::Trace(tr) => tr.rate_at(t),
@@ -172,6 +198,16 @@ impl Capacity {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Remembered times are the computed ones, whatever the order of sizes.
+    #[test]
+    fn recent_tx_times_match_the_division() {
+        let mut recent = RecentTxTimes::default();
+        for (i, bytes) in [1500, 52, 1500, 0, 52, 40, 1500, 1, 52, 52, 9000].into_iter().cycle().take(200).enumerate() {
+            let bps = 1e8 / 3.0;
+            assert_eq!(recent.get(bytes, bps), tx_time(bytes, bps), "size {bytes} at step {i}");
+        }
+    }
 
     #[test]
     fn constant() {

@@ -1,30 +1,27 @@
-//! A 4-ary implicit heap: the event queue of small runs.
+//! A 4-ary implicit heap: the event queue of small runs (two of them, split_heap.rs).
 
-use super::Entry;
-use mpcc_core::Nanos;
+use super::Keyed;
 
 /// A min-heap on (time, sequence) with four children per node: half the levels of
 /// a binary heap, and the four children of a node share a cache line or two. With
 /// the few dozen events a small run keeps queued, a pop is two or three levels of
 /// three comparisons each.
-pub struct QuadHeap {
-    heap: Vec<Entry>,
-    /// The time of the latest event popped.
-    pub(super) now: Nanos,
+pub struct QuadHeap<T: Copy> {
+    heap: Vec<Keyed<T>>,
 }
 
 #[inline]
-fn before(a: &Entry, b: &Entry) -> bool {
+fn before<T: Copy>(a: &Keyed<T>, b: &Keyed<T>) -> bool {
     (a.time, a.seq) < (b.time, b.seq)
 }
 
-impl QuadHeap {
-    pub fn new() -> Self {
-        QuadHeap { heap: Vec::with_capacity(1024), now: 0 }
+impl<T: Copy> QuadHeap<T> {
+    pub fn with_capacity(n: usize) -> Self {
+        QuadHeap { heap: Vec::with_capacity(n) }
     }
 
     #[inline]
-    pub fn push(&mut self, e: Entry) {
+    pub fn push(&mut self, e: Keyed<T>) {
         let h = &mut self.heap;
         let mut i = h.len();
         h.push(e);
@@ -39,41 +36,46 @@ impl QuadHeap {
         h[i] = e;
     }
 
+    /// The earliest entry.
     #[inline]
-    pub fn pop(&mut self) -> Option<Entry> {
+    pub fn top(&self) -> Option<&Keyed<T>> {
+        self.heap.first()
+    }
+
+    #[inline]
+    pub fn pop(&mut self) -> Option<Keyed<T>> {
         let h = &mut self.heap;
         let top = *h.first()?;
         let last = h.pop().expect("not empty");
-        let n = h.len();
-        if n > 0 {
-            // Sift the last entry down from the root into the hole.
-            let mut i = 0;
-            loop {
-                let first = 4 * i + 1;
-                if first >= n {
-                    break;
-                }
-                let mut min = first;
-                for c in first + 1..(first + 4).min(n) {
-                    if before(&h[c], &h[min]) {
-                        min = c;
-                    }
-                }
-                if !before(&h[min], &last) {
-                    break;
-                }
-                h[i] = h[min];
-                i = min;
-            }
-            h[i] = last;
+        if !h.is_empty() {
+            self.sift_down(last);
         }
-        self.now = top.time;
         Some(top)
     }
 
-    /// Whether an event at the time of the latest popped is still queued.
+    /// Puts `e` into the hole at the root, moving it down to its place.
     #[inline]
-    pub fn more_now(&self) -> bool {
-        self.heap.first().is_some_and(|e| e.time == self.now)
+    fn sift_down(&mut self, e: Keyed<T>) {
+        let h = &mut self.heap;
+        let n = h.len();
+        let mut i = 0;
+        loop {
+            let first = 4 * i + 1;
+            if first >= n {
+                break;
+            }
+            let mut min = first;
+            for c in first + 1..(first + 4).min(n) {
+                if before(&h[c], &h[min]) {
+                    min = c;
+                }
+            }
+            if !before(&h[min], &e) {
+                break;
+            }
+            h[i] = h[min];
+            i = min;
+        }
+        h[i] = e;
     }
 }

@@ -18,7 +18,7 @@ const BUCKETS: usize = 65;
 /// number, and any scheduled later at the same time come after them).
 pub struct RadixHeap {
     /// The current time: that of the latest event popped, or of the bucket 0 filled.
-    pub(super) now: Nanos,
+    now: Nanos,
     /// Bit i set when bucket i > 0 holds events.
     filled: u128,
     /// Bucket 0 is read from this index on (a FIFO without shifting).
