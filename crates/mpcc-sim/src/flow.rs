@@ -12,7 +12,7 @@ use crate::app::Application;
 use crate::conn::{AppTiming, DataReceiver, DataSender};
 use crate::ids::LinkId;
 use crate::metrics::RttStats;
-use crate::packet::Packet;
+use crate::packet::{AckInFlight, Packet};
 use crate::tcp::receiver::AckAction;
 use crate::tcp::sender::Timer;
 use crate::tcp::{Receiver, Sender};
@@ -76,7 +76,7 @@ pub struct Subflow {
     pub fwd: Vec<LinkId>,
     pub rev: ReverseRoute,
     /// ACKs on a delay-only reverse route, oldest first, with their arrival times.
-    pub ack_pipe: VecDeque<(Nanos, Packet)>,
+    pub ack_pipe: VecDeque<AckInFlight>,
     /// Joins the connection at this time.
     pub start: Nanos,
     /// Leaves at this time (None = never).

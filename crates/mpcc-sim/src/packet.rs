@@ -53,6 +53,43 @@ pub struct Packet {
     sack: [[i32; 2]; MAX_SACK_BLOCKS],
 }
 
+/// An ACK on its subflow's delay-only reverse path (`Subflow::ack_pipe`), with the
+/// time it arrives: the packet less what the pipe implies (its flow, its subflow, that
+/// it is an ACK). 80 bytes where a time and a whole packet take 88; the pipes hold a
+/// window's ACKs per subflow, about a fifth of a 10 000-flow run's peak memory.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInFlight {
+    pub at: Nanos,
+    seq: u64,
+    dsn: u64,
+    ts: Nanos,
+    owd: Nanos,
+    trig: i32,
+    rwnd: u32,
+    bytes: u32,
+    hop: u16,
+    nsack: u8,
+    sack: [[i32; 2]; MAX_SACK_BLOCKS],
+}
+
+const _: () = assert!(std::mem::size_of::<AckInFlight>() <= 80);
+
+impl AckInFlight {
+    #[inline]
+    pub fn new(at: Nanos, p: &Packet) -> Self {
+        debug_assert!(p.kind == Kind::Ack);
+        let Packet { flow: _, sub: _, hop, kind: _, nsack, bytes, seq, dsn, ts, owd, trig, rwnd, sack } = *p;
+        AckInFlight { at, seq, dsn, ts, owd, trig, rwnd, bytes, hop, nsack, sack }
+    }
+
+    /// The ACK again, as subflow `sub` of flow `flow` sent it.
+    #[inline]
+    pub fn packet(&self, flow: u32, sub: u16) -> Packet {
+        let AckInFlight { at: _, seq, dsn, ts, owd, trig, rwnd, bytes, hop, nsack, sack } = *self;
+        Packet { flow, sub, hop, kind: Kind::Ack, nsack, bytes, seq, dsn, ts, owd, trig, rwnd, sack }
+    }
+}
+
 /// `v - base` as an i32 offset, saturated (sequence numbers stay below 2^63).
 #[inline]
 fn offset(v: u64, base: u64) -> i32 {
@@ -184,3 +221,23 @@ impl Packet {
 
 // Packets are copied through every queue and event: keep them small.
 const _: () = assert!(std::mem::size_of::<Packet>() <= 80);
+
+#[cfg(test)]
+mod ack_in_flight_tests {
+    use super::*;
+
+    /// Every field of an ACK survives the pipe, SACK blocks (and the stale ones past
+    /// `nsack` that `clear_sack` leaves) included.
+    #[test]
+    fn an_ack_comes_out_of_the_pipe_as_it_went_in() {
+        let mut ack = Packet::ack(7, 3, 92, 1_000, 55, 66, 998, 4_000_000_000);
+        ack.hop = 2;
+        assert!(ack.push_sack(1_002, 1_005) && ack.push_sack(1_007, 1_009) && ack.push_sack(990, 991));
+        let mut cleared = ack;
+        cleared.clear_sack();
+        for p in [ack, cleared] {
+            let back = AckInFlight::new(123, &p).packet(7, 3);
+            assert_eq!(format!("{back:?}"), format!("{p:?}"));
+        }
+    }
+}

@@ -9,7 +9,7 @@ use crate::flow::{Flow, ReverseRoute};
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::link::{Link, TxDone};
 use crate::metrics::Columns;
-use crate::packet::{Kind, Packet};
+use crate::packet::{AckInFlight, Kind, Packet};
 use crate::pcap::Pcap;
 use crate::series;
 use crate::tcp::receiver::AckAction;
@@ -209,9 +209,9 @@ impl Sim {
             Event::LinkPipe { link } => self.link_pipe(link),
             Event::AckPipe { flow, sub } => {
                 let s = &mut self.flows[flow].subs[sub as usize];
-                let (_, ack) = s.ack_pipe.pop_front().expect("AckPipe event without an ACK");
-                if let Some(&(t, _)) = s.ack_pipe.front() {
-                    self.events.schedule_maybe_now(t, Event::AckPipe { flow, sub });
+                let ack = s.ack_pipe.pop_front().expect("AckPipe event without an ACK").packet(flow.0, sub);
+                if let Some(next) = s.ack_pipe.front() {
+                    self.events.schedule_maybe_now(next.at, Event::AckPipe { flow, sub });
                 }
                 self.ack_at_sender(ack);
             }
@@ -599,7 +599,7 @@ impl Sim {
                 if s.ack_pipe.is_empty() {
                     self.events.schedule_maybe_now(t, Event::AckPipe { flow: ack.flow_id(), sub: ack.sub });
                 }
-                s.ack_pipe.push_back((t, ack));
+                s.ack_pipe.push_back(AckInFlight::new(t, &ack));
             }
             ReverseRoute::Links(r) => {
                 let first = r[0];
