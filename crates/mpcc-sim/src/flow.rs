@@ -254,13 +254,12 @@ impl Flow {
         let mut pace_at: Option<Nanos> = None;
         for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
             s.cwnd = s.snd.send_window(cc);
-            if let Some(nic) = &s.nic {
-                // A scheduler-paced subflow takes a segment only at its pacing time (host.rs).
-                let at = nic.sched_paced.then(|| {
-                    let full = s.snd.mss() + self.header;
-                    nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios))
-                });
-                let nic = s.nic.as_mut().expect("checked above");
+            // A scheduler-paced subflow takes a segment only at its pacing time (host.rs).
+            let at = s.nic.as_ref().filter(|nic| nic.sched_paced).map(|nic| {
+                let full = s.snd.mss() + self.header;
+                nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios))
+            });
+            if let Some(nic) = &mut s.nic {
                 // TCP Small Queues: no more than the local queue may hold.
                 let mut room = nic.room();
                 if let Some(t) = at.filter(|&t| t > now) {

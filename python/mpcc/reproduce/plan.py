@@ -66,12 +66,12 @@ def check_tcp_settings(owner: str, settings) -> None:
 
     if not isinstance(settings, (tuple, list)):
         raise ScenarioError(f"{owner}: tcp_settings", f"{settings!r} is not a tuple of TcpSetting(name, value, reason)")
+    fields = sorted(n for n in Tcp.model_fields if n != "profile")
     seen = set()
     for i, setting in enumerate(settings):
         if not isinstance(setting, TcpSetting):
             raise ScenarioError(f"{owner}: tcp_settings[{i}]", f"{setting!r} is not a TcpSetting(name, value, reason)")
         where = f"{owner}: tcp_settings.{setting.name}"
-        fields = sorted(n for n in Tcp.model_fields if n != "profile")
         if setting.name == "profile":
             raise ScenarioError(where, "the profile is stated by tcp_profile, not as a setting")
         if setting.name not in fields:

@@ -19,63 +19,33 @@ use mpcc_core::Nanos;
 /// What can happen. Small plain values with indices, never closures. Packets in
 /// propagation are not events: a link's delay is constant, so they leave it in
 /// order and wait in the link's pipe, with only the oldest one in this queue.
+// One line per event: rustfmt would spread each struct variant over four.
+#[rustfmt::skip]
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
     /// A link finished serialising its packet in transmission.
-    TxDone {
-        link: LinkId,
-    },
+    TxDone { link: LinkId },
     /// A sending host's NIC is done with a subflow's packet: serialised, or its host delay over (host.rs).
-    NicDone {
-        flow: FlowId,
-        sub: u16,
-    },
+    NicDone { flow: FlowId, sub: u16 },
     /// The oldest packet propagating over a link reaches the link's far end.
-    LinkPipe {
-        link: LinkId,
-    },
+    LinkPipe { link: LinkId },
     /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
-    AckPipe {
-        flow: FlowId,
-        sub: u16,
-    },
+    AckPipe { flow: FlowId, sub: u16 },
     /// A subflow's retransmission timer may have expired.
-    Rto {
-        flow: FlowId,
-        sub: u16,
-    },
+    Rto { flow: FlowId, sub: u16 },
     /// A subflow's delayed-ACK timer expired.
-    DelAck {
-        flow: FlowId,
-        sub: u16,
-    },
-    FlowStart {
-        flow: FlowId,
-    },
-    FlowStop {
-        flow: FlowId,
-    },
+    DelAck { flow: FlowId, sub: u16 },
+    FlowStart { flow: FlowId },
+    FlowStop { flow: FlowId },
     /// A subflow joins or leaves its connection.
-    SubflowStart {
-        flow: FlowId,
-        sub: u16,
-    },
-    SubflowStop {
-        flow: FlowId,
-        sub: u16,
-    },
+    SubflowStart { flow: FlowId, sub: u16 },
+    SubflowStop { flow: FlowId, sub: u16 },
     /// A flow's application timer (next frame, page request, on/off switch).
-    App {
-        flow: FlowId,
-    },
+    App { flow: FlowId },
     /// The time a flow's scheduler asked to be woken at (`poll_at`: pacing).
-    Pace {
-        flow: FlowId,
-    },
+    Pace { flow: FlowId },
     /// A connection's retransmission timer may have expired (`tcp.data_rtx`).
-    DataRtx {
-        flow: FlowId,
-    },
+    DataRtx { flow: FlowId },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
@@ -85,15 +55,13 @@ pub enum Event {
 // Entries are moved on every queue operation: keep them at three words.
 const _: () = assert!(std::mem::size_of::<Event>() <= 8);
 
-/// A queued item with its place in the order.
+/// A queued event with its place in the order.
 #[derive(Clone, Copy)]
-struct Keyed<T: Copy> {
+struct Entry {
     time: Nanos,
     seq: u64,
-    item: T,
+    item: Event,
 }
-
-type Entry = Keyed<Event>;
 
 /// Flows from which a run's events go into the radix heap: at 100 Reno flows the
 /// 4-ary heap took 0.94x of the radix heap's CPU per packet, at 1000 1.16x.
@@ -144,7 +112,7 @@ impl EventQueue {
     /// the check.
     #[inline]
     pub fn schedule_maybe_now(&mut self, time: Nanos, ev: Event) {
-        if time == self.now() && self.next.is_none() && !self.heap_more_now() {
+        if time == self.now && self.next.is_none() && !self.heap_more_now() {
             self.seq += 1;
             self.next = Some(ev);
             return;
@@ -155,7 +123,7 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
         if self.next.is_some() {
-            return self.next.take().map(|ev| (self.now(), ev));
+            return self.next.take().map(|ev| (self.now, ev));
         }
         let e = match &mut self.queue {
             Queue::Quad(q) => q.pop(),
@@ -170,12 +138,6 @@ impl EventQueue {
     #[inline]
     pub fn more_now(&self) -> bool {
         self.next.is_some() || self.heap_more_now()
-    }
-
-    /// The time of the latest event popped (0 before any).
-    #[inline]
-    fn now(&self) -> Nanos {
-        self.now
     }
 
     #[inline]

@@ -1,27 +1,27 @@
 //! A 4-ary implicit heap: the event queue of small runs (two of them, split_heap.rs).
 
-use super::Keyed;
+use super::Entry;
 
 /// A min-heap on (time, sequence) with four children per node: half the levels of
 /// a binary heap, and the four children of a node share a cache line or two. With
 /// the few dozen events a small run keeps queued, a pop is two or three levels of
 /// three comparisons each.
-pub struct QuadHeap<T: Copy> {
-    heap: Vec<Keyed<T>>,
+pub struct QuadHeap {
+    heap: Vec<Entry>,
 }
 
 #[inline]
-fn before<T: Copy>(a: &Keyed<T>, b: &Keyed<T>) -> bool {
+fn before(a: &Entry, b: &Entry) -> bool {
     (a.time, a.seq) < (b.time, b.seq)
 }
 
-impl<T: Copy> QuadHeap<T> {
+impl QuadHeap {
     pub fn with_capacity(n: usize) -> Self {
         QuadHeap { heap: Vec::with_capacity(n) }
     }
 
     #[inline]
-    pub fn push(&mut self, e: Keyed<T>) {
+    pub fn push(&mut self, e: Entry) {
         let h = &mut self.heap;
         let mut i = h.len();
         h.push(e);
@@ -38,12 +38,12 @@ impl<T: Copy> QuadHeap<T> {
 
     /// The earliest entry.
     #[inline]
-    pub fn top(&self) -> Option<&Keyed<T>> {
+    pub fn top(&self) -> Option<&Entry> {
         self.heap.first()
     }
 
     #[inline]
-    pub fn pop(&mut self) -> Option<Keyed<T>> {
+    pub fn pop(&mut self) -> Option<Entry> {
         let h = &mut self.heap;
         let top = *h.first()?;
         let last = h.pop().expect("not empty");
@@ -55,7 +55,7 @@ impl<T: Copy> QuadHeap<T> {
 
     /// Puts `e` into the hole at the root, moving it down to its place.
     #[inline]
-    fn sift_down(&mut self, e: Keyed<T>) {
+    fn sift_down(&mut self, e: Entry) {
         let h = &mut self.heap;
         let n = h.len();
         let mut i = 0;

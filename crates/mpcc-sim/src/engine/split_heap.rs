@@ -11,8 +11,8 @@ use super::{Entry, Event};
 use mpcc_core::Nanos;
 
 pub struct SplitHeap {
-    packets: QuadHeap<Event>,
-    timers: QuadHeap<Event>,
+    packets: QuadHeap,
+    timers: QuadHeap,
 }
 
 /// Whether `ev` is a packet's next step (due within a serialisation or a
