@@ -275,7 +275,7 @@ path = ["l"]
 app = { kind = "file", size = "500KB" }
 """)
     flows = result.summary["flows"]
-    assert all(f["error"] is None for f in flows.values())
+    assert all(f["error"] is None for f in flows.values()), {n: f["error"] for n, f in flows.items()}
     web = flows["web"]
     # A page: request and three objects, at least one RTT; one page per second of think time.
     assert 5 <= web["pages"] <= 8 and 0.04 <= web["page_load_mean_s"] <= 1.0
