@@ -137,7 +137,7 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
         }
         // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and the scheduler's
         // own figures, by the names it gives them; per-subflow RTT bounds below.
-        let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();
+        let cost: f64 = f.subs.iter().map(sub_cost).sum();
         m.insert("cost".into(), num(cost));
         let mut sched_metrics = Vec::new();
         f.sched.metrics(&mut |k, v| sched_metrics.push((k, v)));

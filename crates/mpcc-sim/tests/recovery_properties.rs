@@ -78,7 +78,7 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
                         AckAction::Withhold => {}
                     }
                     // ACKs travel back over the same channel.
-                    let acks: Vec<Packet> = out.drain(..).collect();
+                    let acks: Vec<Packet> = std::mem::take(&mut out);
                     for a in acks {
                         if !rng.bernoulli(loss) {
                             order += 1;
