@@ -105,6 +105,8 @@ impl Profile {
                 prr_ns3: false,
                 delack_cancel: false,
                 rto_linux: false,
+                sack_rule3: false,
+                rescue: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -135,6 +137,8 @@ impl Profile {
                 prr_ns3: false,
                 delack_cancel: true, // tcp_event_ack_sent clears the delayed-ACK timer (inet_csk_clear_xmit_timer, ICSK_TIME_DACK)
                 rto_linux: true,
+                sack_rule3: false, // tcp_xmit_retransmit_queue resends only segments marked lost
+                rescue: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -175,6 +179,8 @@ impl Profile {
                 // SendEmptyPacket cancels m_delAckEvent; ReceivedData starts it anew.
                 delack_cancel: true,
                 rto_linux: false,
+                sack_rule3: false,
+                rescue: false,
             },
         }
     }
@@ -212,6 +218,8 @@ impl Mechanisms {
             ("prr_ns3", json!(self.prr_ns3)),
             ("delack_cancel", json!(self.delack_cancel)),
             ("rto_linux", json!(self.rto_linux)),
+            ("sack_rule3", json!(self.sack_rule3)),
+            ("rescue", json!(self.rescue)),
         ]
     }
 }
@@ -307,6 +315,16 @@ pub struct Mechanisms {
     /// `__tcp_set_rto`): srtt plus max(min_rto, the round trip's largest 4 x mean
     /// deviation), instead of RFC 6298's max(min_rto, srtt + 4 x rttvar).
     pub rto_linux: bool,
+    /// RFC 6675 NextSeg rule 3: in fast recovery, with no lost segment left to
+    /// resend and no new data to send, resend unSACKed segments above the highest
+    /// one retransmitted and below the highest SACKed one, lowest first, before
+    /// IsLost marks them.
+    pub sack_rule3: bool,
+    /// RFC 6675 NextSeg rule 4, the rescue retransmission: once per fast recovery,
+    /// after a partial ACK, when rules 1 to 3 find nothing, resend the highest
+    /// outstanding unSACKed segment, so that a loss at the tail of the window
+    /// need not wait for the timeout.
+    pub rescue: bool,
 }
 
 #[cfg(test)]
