@@ -288,6 +288,7 @@ pub struct TcpConfig {
     pub rto_linux: Option<bool>,
     /// RFC 6675 NextSeg rules 3 and 4 (None: the profile's).
     pub sack_rule3: Option<bool>,
+    pub rule3_ns3: Option<bool>,
     pub rescue: Option<bool>,
 }
 
@@ -334,6 +335,7 @@ impl Default for TcpConfig {
             delack_cancel: None,
             rto_linux: None,
             sack_rule3: None,
+            rule3_ns3: None,
             rescue: None,
         }
     }
@@ -369,6 +371,7 @@ impl TcpConfig {
             delack_cancel,
             rto_linux,
             sack_rule3,
+            rule3_ns3,
             rescue
         );
         if let Some(v) = self.delayed_ack {

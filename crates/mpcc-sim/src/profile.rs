@@ -106,6 +106,7 @@ impl Profile {
                 delack_cancel: false,
                 rto_linux: false,
                 sack_rule3: false,
+                rule3_ns3: false,
                 rescue: false,
             },
             Profile::Linux => Mechanisms {
@@ -138,6 +139,7 @@ impl Profile {
                 delack_cancel: true, // tcp_event_ack_sent clears the delayed-ACK timer (inet_csk_clear_xmit_timer, ICSK_TIME_DACK)
                 rto_linux: true,
                 sack_rule3: false, // tcp_xmit_retransmit_queue resends only segments marked lost
+                rule3_ns3: false,
                 rescue: false,
             },
             Profile::Ns3 => Mechanisms {
@@ -179,7 +181,12 @@ impl Profile {
                 // SendEmptyPacket cancels m_delAckEvent; ReceivedData starts it anew.
                 delack_cancel: true,
                 rto_linux: false,
+                // TcpTxBuffer::NextSeg has a rule 3 (SendPendingData enables it in
+                // CA_RECOVERY), left off here: in MPTCP subflows, which ns-3 does not
+                // have, it resends in-flight data whenever the connection's window
+                // blocks (docs/tcp-recovery.md). Its rule 4 is left out in ns-3 too.
                 sack_rule3: false,
+                rule3_ns3: false,
                 rescue: false,
             },
         }
@@ -219,6 +226,7 @@ impl Mechanisms {
             ("delack_cancel", json!(self.delack_cancel)),
             ("rto_linux", json!(self.rto_linux)),
             ("sack_rule3", json!(self.sack_rule3)),
+            ("rule3_ns3", json!(self.rule3_ns3)),
             ("rescue", json!(self.rescue)),
         ]
     }
@@ -320,6 +328,9 @@ pub struct Mechanisms {
     /// one retransmitted and below the highest SACKed one, lowest first, before
     /// IsLost marks them.
     pub sack_rule3: bool,
+    /// Rule 3 as ns-3's TcpTxBuffer::NextSeg has it: the lowest segment neither
+    /// SACKed nor resent, anywhere in the window (no HighRxt or highest-SACK bound).
+    pub rule3_ns3: bool,
     /// RFC 6675 NextSeg rule 4, the rescue retransmission: once per fast recovery,
     /// after a partial ACK, when rules 1 to 3 find nothing, resend the highest
     /// outstanding unSACKed segment, so that a loss at the tail of the window

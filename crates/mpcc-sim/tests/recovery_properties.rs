@@ -28,6 +28,7 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
         profile,
         rcv_buf_bytes: [None, Some(8 * 1448)][(seed % 2) as usize],
         sack_rule3: rules_3_4,
+        rule3_ns3: Some(seed % 8 == 5),
         rescue: rules_3_4,
         ..Default::default()
     };

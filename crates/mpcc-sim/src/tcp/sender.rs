@@ -148,6 +148,8 @@ pub struct Sender {
     /// segments it found SACKed or resent), and RescueRxt.
     high_rxt: u64,
     rescue_rxt: u64,
+    /// ns-3's rule 3 (`rule3_ns3`): segments below this are SACKed or resent.
+    rule3_from: u64,
     /// After a timeout no fast recovery starts until `una` passes this (RFC 6582).
     rto_recover: u64,
     pub rtt: RttEstimator,
@@ -277,6 +279,7 @@ impl Sender {
             recover: 0,
             high_rxt: 0,
             rescue_rxt: 0,
+            rule3_from: 0,
             rto_recover: 0,
             rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns, mech.rto_linux),
             backoff: 0,
@@ -722,7 +725,7 @@ impl Sender {
             self.partial_restarted = false;
             self.recover = self.nxt;
             // RFC 6675 (4.3): HighRxt and RescueRxt at the segment resent below.
-            (self.high_rxt, self.rescue_rxt) = (self.una, self.una);
+            (self.high_rxt, self.rescue_rxt, self.rule3_from) = (self.una, self.una, self.una);
             self.stats.recoveries += 1;
             if self.episode == Episode::None {
                 self.episode = Episode::Recovery;
@@ -1093,7 +1096,16 @@ impl Sender {
     #[cold]
     fn rules_3_and_4(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
         let scan = self.retx_next;
-        if self.mech.sack_rule3 && self.n_top > 0 {
+        if self.mech.sack_rule3 && self.mech.rule3_ns3 {
+            let mut seq = self.rule3_from.max(self.una);
+            while self.pipe < cwnd && seq < self.nxt {
+                if self.board[(seq - self.una) as usize].flags & (SACKED | LOST | RETX) == 0 {
+                    self.retransmit(now, seq, out);
+                }
+                seq += 1;
+            }
+            self.rule3_from = seq;
+        } else if self.mech.sack_rule3 && self.n_top > 0 {
             let top = self.top_sacked[0];
             let mut seq = self.high_rxt.max(self.una);
             while self.pipe < cwnd && seq < top {
@@ -1473,11 +1485,16 @@ mod tests {
 
     /// The textbook sender with ten segments to send and NextSeg rules 3 and 4 as given.
     fn ten_segments(sack_rule3: bool, rescue: bool) -> (Sender, Controller, Vec<Packet>) {
+        ten_segments_with(sack_rule3, false, rescue)
+    }
+
+    fn ten_segments_with(sack_rule3: bool, rule3_ns3: bool, rescue: bool) -> (Sender, Controller, Vec<Packet>) {
         let mut cc = build("reno", &Params::new()).unwrap();
         cc.add_subflow(0);
         let tcp = TcpConfig {
             profile: crate::profile::Profile::Rfc,
             sack_rule3: Some(sack_rule3),
+            rule3_ns3: Some(rule3_ns3),
             rescue: Some(rescue),
             ..Default::default()
         };
@@ -1518,6 +1535,24 @@ mod tests {
             assert_eq!(out.iter().filter(|p| p.seq == 5).count(), !rule3 as usize, "rule 3 {rule3}");
             assert_eq!((s.stats.retransmissions, s.pipe), (2, s.pipe_recount()));
         }
+    }
+
+    /// ns-3's rule 3 (`rule3_ns3`): as above, segment 5 goes out at the SACK of 6; at
+    /// the SACK of 7 segment 8, still in flight above the highest SACK, goes out too,
+    /// where RFC 6675's rule 3 (bounded by the highest SACK) sends nothing.
+    #[test]
+    fn ns3_rule_3_resends_segments_in_flight_above_the_highest_sack() {
+        let (mut s, mut cc, mut out) = ten_segments_with(true, true, false);
+        for t in 1..5 {
+            s.on_ack(100, &ack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+        }
+        out.clear();
+        s.on_ack(100, &ack(0, 6, 6, 7, 0), &mut cc, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [5]);
+        out.clear();
+        s.on_ack(100, &ack(0, 7, 6, 8, 0), &mut cc, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [8]);
+        assert_eq!(s.pipe, s.pipe_recount());
     }
 
     /// RFC 6675 NextSeg rule 4, the rescue: segments 0 and 9 (the tail) of 10 lost.
