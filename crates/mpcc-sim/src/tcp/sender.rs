@@ -1096,25 +1096,25 @@ impl Sender {
     #[cold]
     fn rules_3_and_4(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
         let scan = self.retx_next;
-        if self.mech.sack_rule3 && self.mech.rule3_ns3 {
-            let mut seq = self.rule3_from.max(self.una);
-            while self.pipe < cwnd && seq < self.nxt {
+        if self.mech.sack_rule3 {
+            // ns-3's form looks through the whole window, RFC 6675's from HighRxt to the highest SACK.
+            let (from, to) = match (self.mech.rule3_ns3, self.n_top) {
+                (true, _) => (self.rule3_from, self.nxt),
+                (false, 0) => (self.una, self.una),
+                (false, _) => (self.high_rxt, self.top_sacked[0]),
+            };
+            let mut seq = from.max(self.una);
+            while self.pipe < cwnd && seq < to {
                 if self.board[(seq - self.una) as usize].flags & (SACKED | LOST | RETX) == 0 {
                     self.retransmit(now, seq, out);
                 }
                 seq += 1;
             }
-            self.rule3_from = seq;
-        } else if self.mech.sack_rule3 && self.n_top > 0 {
-            let top = self.top_sacked[0];
-            let mut seq = self.high_rxt.max(self.una);
-            while self.pipe < cwnd && seq < top {
-                if self.board[(seq - self.una) as usize].flags & (SACKED | LOST | RETX) == 0 {
-                    self.retransmit(now, seq, out);
-                }
-                seq += 1;
+            if self.mech.rule3_ns3 {
+                self.rule3_from = seq;
+            } else {
+                self.high_rxt = self.high_rxt.max(seq);
             }
-            self.high_rxt = self.high_rxt.max(seq);
         }
         if self.mech.rescue && self.pipe < cwnd && self.una > self.rescue_rxt {
             let rescue = (self.una..self.nxt).rev().find(|&s| self.board[(s - self.una) as usize].flags & SACKED == 0);
