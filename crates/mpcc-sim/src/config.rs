@@ -290,6 +290,8 @@ pub struct TcpConfig {
     pub sack_rule3: Option<bool>,
     pub rule3_ns3: Option<bool>,
     pub rescue: Option<bool>,
+    /// HyStart with ns-3's thresholds (None: the profile's).
+    pub hystart_ns3: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -337,6 +339,7 @@ impl Default for TcpConfig {
             sack_rule3: None,
             rule3_ns3: None,
             rescue: None,
+            hystart_ns3: None,
         }
     }
 }
@@ -372,7 +375,8 @@ impl TcpConfig {
             rto_linux,
             sack_rule3,
             rule3_ns3,
-            rescue
+            rescue,
+            hystart_ns3
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

@@ -108,6 +108,7 @@ impl Profile {
                 sack_rule3: false,
                 rule3_ns3: false,
                 rescue: false,
+                hystart_ns3: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -141,6 +142,7 @@ impl Profile {
                 sack_rule3: false, // tcp_xmit_retransmit_queue resends only segments marked lost
                 rule3_ns3: false,
                 rescue: false,
+                hystart_ns3: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -155,8 +157,8 @@ impl Profile {
                 min_rto_ns: 1000 * ms,
                 pacing: false,
                 nic_backpressure: false, // ns-3 sockets see no qdisc backpressure: a full device queue drops
-                // ns-3's TcpCubic has HyStart on too, with other thresholds (docs/tcp.md): not modelled yet.
-                hystart: false,
+                // TcpCubic's HyStart attribute is on, with its own thresholds (hystart_ns3).
+                hystart: true,
                 host_jitter_ns: 0,
                 sack_blocks: 3, // as many as fit beside timestamps (TcpSocketBase::AddOptionSack)
                 dsack: false,   // ns-3's receiver never reports a duplicate
@@ -188,6 +190,7 @@ impl Profile {
                 sack_rule3: false,
                 rule3_ns3: false,
                 rescue: false,
+                hystart_ns3: true,
             },
         }
     }
@@ -228,6 +231,7 @@ impl Mechanisms {
             ("sack_rule3", json!(self.sack_rule3)),
             ("rule3_ns3", json!(self.rule3_ns3)),
             ("rescue", json!(self.rescue)),
+            ("hystart_ns3", json!(self.hystart_ns3)),
         ]
     }
 }
@@ -336,6 +340,10 @@ pub struct Mechanisms {
     /// outstanding unSACKed segment, so that a loss at the tail of the window
     /// need not wait for the timeout.
     pub rescue: bool,
+    /// HyStart (`hystart`) with ns-3 3.44's thresholds (`TcpCubic::HystartUpdate`):
+    /// the ACK train must last the whole minimum delay, and the delay detector waits
+    /// for clamp(min delay, 4 ms, 1 s) of added delay.
+    pub hystart_ns3: bool,
 }
 
 #[cfg(test)]
