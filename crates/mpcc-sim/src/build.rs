@@ -47,6 +47,8 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             tx_until: 0,
             pipe: std::collections::VecDeque::with_capacity(64),
             stats: LinkStats::default(),
+            may_defer: false,
+            deferred: None,
             queue_delay: Quantiles::new(cfg.exact_percentiles),
         });
     }

@@ -32,6 +32,13 @@ pub struct Link {
     /// Packets propagating over the link, oldest first, with their arrival times.
     pub pipe: VecDeque<(Nanos, Packet)>,
     pub stats: LinkStats,
+    /// Whether this link may leave the `TxDone` of a packet out of the event queue
+    /// (`deferred`): a DropTail queue, no loss model, a delay, in a run whose event
+    /// queue allows it (`Sim::new`).
+    pub may_defer: bool,
+    /// The sequence number reserved for the `TxDone` of the packet in transmission
+    /// when that event is not queued (`can_defer`); `settle` applies it once past.
+    pub deferred: Option<u64>,
     /// Sojourn time of every packet dequeued since the warm-up, for percentiles.
     pub queue_delay: Quantiles,
 }
@@ -106,6 +113,33 @@ impl Link {
         let done = self.capacity.tx_end(now, bytes);
         (self.tx_from, self.tx_until) = (now, done);
         done
+    }
+
+    /// Whether the `TxDone` of the packet just started (ending at `tx_until`) may
+    /// stay out of the event queue. It would do nothing another event could see
+    /// at its instant: with nothing queued behind the packet, no loss model and a
+    /// packet still propagating past `tx_until` (so that the pipe does not need its
+    /// `LinkPipe` event scheduled), it only moves the packet into the pipe and the
+    /// counters, which `settle` does before anyone reads them. A packet queued
+    /// behind it queues the event (`Sim::arrive`).
+    #[inline]
+    pub fn can_defer(&self) -> bool {
+        self.may_defer && self.queue.len_packets() == 0 && self.pipe.back().is_some_and(|&(at, _)| at > self.tx_until)
+    }
+
+    /// Applies the deferred `TxDone`, if `is_past` says it would have run by now:
+    /// what `tx_done` does for it (no loss, a pipe not empty), at its time.
+    #[inline]
+    pub fn settle(&mut self, is_past: impl FnOnce(Nanos, u64) -> bool) {
+        if let Some(seq) = self.deferred {
+            if is_past(self.tx_until, seq) {
+                self.deferred = None;
+                let pkt = self.in_tx.take().expect("a deferred TxDone without a packet");
+                self.stats.tx_packets += 1;
+                self.stats.tx_bytes += pkt.bytes as u64;
+                self.pipe.push_back((self.tx_until + self.delay, pkt));
+            }
+        }
     }
 
     /// The packet in transmission is on the wire at `now`: lost, or propagating.
