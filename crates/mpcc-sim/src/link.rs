@@ -25,11 +25,13 @@ pub struct Link {
     pub capacity: Capacity,
     pub loss: LossModel,
     pub delay: Nanos,
-    /// The packet being serialised, if any, and when its serialisation started and ends.
-    pub in_tx: Option<Packet>,
+    /// Whether a packet is being serialised, and when its serialisation started and ends.
+    pub busy: bool,
     pub tx_from: Nanos,
     pub tx_until: Nanos,
-    /// Packets propagating over the link, oldest first, with their arrival times.
+    /// Packets propagating over the link, oldest first, with their arrival times;
+    /// while `busy`, the last is the packet being serialised (`in_tx`), written
+    /// here when it starts so that it is not copied again when it ends.
     pub pipe: VecDeque<(Nanos, Packet)>,
     pub stats: LinkStats,
     /// Whether this link may leave the `TxDone` of a packet out of the event queue
@@ -61,7 +63,7 @@ impl Link {
     /// the middle of a packet counts only the part sent inside it.
     pub fn tx_bytes_at(&self, t: Nanos) -> f64 {
         let done = self.stats.tx_bytes as f64;
-        match self.in_tx {
+        match self.in_tx() {
             Some(p) if t > self.tx_from && self.tx_until > self.tx_from && !self.capacity.serves_at_instants() => {
                 let part = (t.min(self.tx_until) - self.tx_from) as f64 / (self.tx_until - self.tx_from) as f64;
                 done + p.bytes as f64 * part
@@ -72,7 +74,19 @@ impl Link {
 
     /// Bytes queued plus the packet in transmission.
     pub fn backlog_bytes(&self) -> u64 {
-        self.queue.len_bytes() + self.in_tx.map_or(0, |p| p.bytes as u64)
+        self.queue.len_bytes() + self.in_tx().map_or(0, |p| p.bytes as u64)
+    }
+
+    /// The packet being serialised, if any.
+    #[inline]
+    pub fn in_tx(&self) -> Option<&Packet> {
+        self.pipe.back().filter(|_| self.busy).map(|(_, p)| p)
+    }
+
+    /// Packets propagating (the pipe without the packet in transmission).
+    #[inline]
+    fn propagating(&self) -> usize {
+        self.pipe.len() - self.busy as usize
     }
 
     /// A packet arrives at `now`: it is queued (or dropped, through `on_drop`), and
@@ -80,7 +94,7 @@ impl Link {
     /// ends, if one started.
     #[inline]
     pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
-        let admitted = if self.in_tx.is_none() { self.queue.pass_through(pkt.bytes) } else { None };
+        let admitted = if !self.busy { self.queue.pass_through(pkt.bytes) } else { None };
         if admitted == Some(true) {
             return Some(self.begin_tx(now, pkt, pkt.bytes, 0)); // an idle link: no queueing
         }
@@ -88,7 +102,7 @@ impl Link {
             on_drop(pkt);
             return None;
         }
-        if self.in_tx.is_none() {
+        if !self.busy {
             return self.start_tx(now, on_drop);
         }
         None
@@ -109,9 +123,10 @@ impl Link {
     fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32, sojourn: Nanos) -> Nanos {
         debug_assert_eq!(sojourn, self.queue.stats().last_sojourn);
         self.queue_delay.add(sojourn);
-        self.in_tx = Some(pkt);
         let done = self.capacity.tx_end(now, bytes);
         (self.tx_from, self.tx_until) = (now, done);
+        self.pipe.push_back((done + self.delay, pkt));
+        self.busy = true;
         done
     }
 
@@ -124,7 +139,10 @@ impl Link {
     /// behind it queues the event (`Sim::arrive`).
     #[inline]
     pub fn can_defer(&self) -> bool {
-        self.may_defer && self.queue.len_packets() == 0 && self.pipe.back().is_some_and(|&(at, _)| at > self.tx_until)
+        self.may_defer
+            && self.queue.len_packets() == 0
+            && self.propagating() > 0
+            && self.pipe[self.pipe.len() - 2].0 > self.tx_until
     }
 
     /// Applies the deferred `TxDone`, if `is_past` says it would have run by now:
@@ -134,10 +152,10 @@ impl Link {
         if let Some(seq) = self.deferred {
             if is_past(self.tx_until, seq) {
                 self.deferred = None;
-                let pkt = self.in_tx.take().expect("a deferred TxDone without a packet");
+                self.busy = false;
+                let bytes = self.pipe.back().expect("a deferred TxDone without a packet").1.bytes;
                 self.stats.tx_packets += 1;
-                self.stats.tx_bytes += pkt.bytes as u64;
-                self.pipe.push_back((self.tx_until + self.delay, pkt));
+                self.stats.tx_bytes += bytes as u64;
             }
         }
     }
@@ -147,21 +165,21 @@ impl Link {
     /// link without delay). The caller starts the next serialisation.
     #[inline]
     pub fn tx_done(&mut self, now: Nanos, more_now: impl FnOnce() -> bool) -> TxDone {
-        let pkt = self.in_tx.take().expect("TxDone without a packet in transmission");
+        debug_assert!(self.busy && self.tx_until == now);
+        self.busy = false;
+        let &(arrival, ref pkt) = self.pipe.back().expect("TxDone without a packet in transmission");
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += pkt.bytes as u64;
         if self.loss.lose() {
             self.stats.loss_drops += 1;
-            return TxDone::Lost(pkt);
+            return TxDone::Lost(self.pipe.pop_back().expect("the packet").1);
         }
-        if self.delay == 0 && self.pipe.is_empty() && !more_now() {
+        let first = self.pipe.len() == 1;
+        if self.delay == 0 && first && !more_now() {
             // Its propagation event would run next (after the serialisation start
             // the caller makes, whatever that schedules): no event needed.
-            return TxDone::Through(pkt);
+            return TxDone::Through(self.pipe.pop_back().expect("the packet").1);
         }
-        let arrival = now + self.delay;
-        let first = self.pipe.is_empty();
-        self.pipe.push_back((arrival, pkt));
         TxDone::Propagating(first.then_some(arrival))
     }
 
@@ -170,6 +188,6 @@ impl Link {
     #[inline]
     pub fn propagated(&mut self) -> (Packet, Option<Nanos>) {
         let (_, pkt) = self.pipe.pop_front().expect("LinkPipe event without a packet");
-        (pkt, self.pipe.front().map(|&(t, _)| t))
+        (pkt, self.pipe.front().filter(|_| self.propagating() > 0).map(|&(t, _)| t))
     }
 }

@@ -546,7 +546,7 @@ impl Sim {
     #[cold]
     #[inline(never)]
     fn capture_link(&mut self, link: LinkId) {
-        if let (Some(p), Some(pkt)) = (&mut self.pcap, &self.links[link].in_tx) {
+        if let (Some(p), Some(pkt)) = (&mut self.pcap, self.links[link].in_tx()) {
             p.on_link(self.now, link, pkt);
         }
     }
