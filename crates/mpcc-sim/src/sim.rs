@@ -613,7 +613,11 @@ impl Sim {
         self.app_wake(pkt.flow_id());
         let f = &mut self.flows[pkt.flow_id()];
         match action {
-            AckAction::Now(ack) => self.send_ack(ack),
+            AckAction::Now => {
+                // Copied out of the receiver only now (`Receiver::built`).
+                let ack = f.subs[pkt.sub as usize].rcv.built;
+                self.send_ack(ack)
+            }
             AckAction::Withhold => {}
             AckAction::Delay => {
                 // One pending DelAck event per subflow, at the receiver's `poll_at()`.
