@@ -23,7 +23,8 @@ use mpcc_core::Nanos;
 #[rustfmt::skip]
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// A link finished serialising its packet in transmission.
+    /// A link finished serialising its packet in transmission (queued only when
+    /// something at its instant may see it: `Link::can_defer`).
     TxDone { link: LinkId },
     /// A sending host's NIC is done with a subflow's packet: serialised, or its host delay over (host.rs).
     NicDone { flow: FlowId, sub: u16 },
