@@ -155,9 +155,7 @@ impl Sim {
             || self.flows.iter().flat_map(|f| &f.subs).any(|s| matches!(s.rev, ReverseRoute::Delay(0)));
         let allowed = self.events.reserves() && !zero_delay;
         for l in self.links.iter_mut() {
-            l.may_defer = allowed
-                && matches!(l.loss, mpcc_net::LossModel::None)
-                && matches!(l.queue, mpcc_net::Queue::DropTail(_));
+            l.may_defer = allowed && l.loss.is_lossless() && l.queue.is_plain_fifo();
         }
     }
 
