@@ -87,6 +87,14 @@ def ns3_args(name: str, ns3_defaults: bool = False) -> list[str]:
     gap = round(starts[1] - starts[0], 9) if len(starts) > 1 else 0.0
     assert all(abs(t - (starts[0] + i * gap)) < 1e-9 for i, t in enumerate(starts)), "evenly spaced starts expected"
     cc = ccs.pop()
+    apps = {json.dumps(f.get("app", {"kind": "bulk"}), sort_keys=True) for f in flows}
+    assert len(apps) == 1, f"{name}: one application for all flows expected"
+    app = json.loads(apps.pop())
+    if app["kind"] == "cbr":
+        assert set(app) <= {"kind", "rate", "startup", "rebuffer"}, f"{name}: a cbr app writes one segment per write here"
+        extra.append(f"--appRate={app['rate']}")
+    else:
+        assert app["kind"] == "bulk", f"{name}: only bulk and cbr applications have an ns-3 twin here"
     return NS3_CC[cc] + ([] if ns3_defaults else NS3_ALIGN[cc]) + [
         f"--flows={len(flows)}",
         f"--duration={_seconds(s['duration'])}",

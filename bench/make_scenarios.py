@@ -46,6 +46,14 @@ RECOVERY = {
     "ns3_recovery_loss_1": dict(description="NewReno, 10 flows, 1 % random loss", flows=10, loss=0.01),
     "ns3_recovery_loss_5": dict(description="NewReno, 10 flows, 5 % random loss", flows=10, loss=0.05),
     "ns3_recovery_short_buffer_10": dict(description="NewReno, 10 flows, 10-packet buffer", flows=10, queue=10),
+    # Application-limited: two 1 Mbit/s streams (a window of about 9 segments), each
+    # writing one segment at a time, with 1 % random loss: recoveries where the data
+    # runs out (RFC 6675 NextSeg rules 3 and 4; Reno alone could reach about 1.4 Mbit/s).
+    "ns3_recovery_cbr_loss_1": dict(description="NewReno, 2 flows of 1 Mbit/s constant-rate writes, 1 % random loss",
+                                    flows=2, loss=0.01, app_rate="1Mbps"),
+    # CUBIC with ns-3's defaults (HyStart on, its thresholds) on the plain dumbbell.
+    "ns3_recovery_cubic_1": dict(description="CUBIC, 1 flow", cc="cubic"),
+    "ns3_recovery_cubic_10": dict(description="CUBIC, 10 flows", cc="cubic", flows=10),
 }
 
 
@@ -61,7 +69,8 @@ def link(name: str, rate: str, delay: str, packets: int, extra: str = "") -> str
 
 def recovery_scenario(description: str, flows: int = 1, rate: str = "10Mbps", delay: str = "48ms", queue: int = 100,
                       access: str = "100Mbps", access_queue: int = ACCESS_QUEUE, duration: int = 60,
-                      loss: float = 0.0, step: tuple | None = None) -> str:
+                      loss: float = 0.0, step: tuple | None = None, app_rate: str | None = None,
+                      cc: str = "reno") -> str:
     """A recovery stress test: the dumbbell with mpcc's `ns3` profile; the ns-3 program
     reads the same fields (bench/common.ns3_args)."""
     extra = ""
@@ -98,10 +107,11 @@ def recovery_scenario(description: str, flows: int = 1, rate: str = "10Mbps", de
         parts.append(
             "[[flows]]\n"
             f'name = "f{i}"\n'
-            'cc = "reno"\n'
+            f'cc = "{cc}"\n'
             f'path = ["access_{i}", "bottleneck", "exit_{i}"]\n'
             f'reverse_path = ["exit_{i}_back", "bottleneck_back", "access_{i}_back"]\n'
             f'start = "{100 + 50 * i}ms"\n'
+            + (f'app = {{ kind = "cbr", rate = "{app_rate}" }}\n' if app_rate else "")
         )
     return "\n".join(parts)
 

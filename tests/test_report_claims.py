@@ -84,3 +84,24 @@ def test_sensitivity_rows_show_where_the_claim_holds():
     md = _markdown(paper, _claims(paper), [], [], [], meta)
     assert "Sensitivity where the paper is silent" in md and "200 ms" in md
     assert "Sensitivity where the paper is silent" in _html(paper, _claims(paper), [], [], [], meta)
+
+
+def test_mpmtp_fairness_rows_per_bottleneck_queue():
+    """MPMTP's cubic_fairness claim judged per bottleneck queue (Fig. 21 names none): the reproduction's
+    one-BDP DropTail and each swept queue, by the claim's own verdict function."""
+    import pandas as pd
+
+    paper = load("mpmtp")
+    from mpcc.papers.mpmtp import FAIRNESS_QUEUES
+
+    def runs(total, cubic, **extra):
+        return pd.DataFrame({"mpmtp_cwnd_mean": [total] * 2, "cubic_cwnd_mean": [cubic] * 2,
+                             "cwnd1_mean": [total / 2] * 2, "cwnd2_mean": [total / 2] * 2,
+                             "mpmtp_bps": [2e7] * 2, "cubic_bps": [1e7] * 2, **extra})
+
+    (short, _), (red, _) = FAIRNESS_QUEUES
+    swept = pd.concat([runs(190, 160, queue=[short] * 2), runs(400, 200, queue=[red] * 2)])
+    rows = paper.sensitivity({"cubic_fairness": runs(460, 215), "cubic_fairness_queues": swept})
+    assert [r[1] for r in rows] == ["DropTail, one BDP (417 packets; the reproduction's)", short, red]
+    assert [r[3] for r in rows] == ["cubic_fairness: partly", "cubic_fairness: reproduced", "cubic_fairness: partly"]
+    assert paper.sensitivity({}) == []

@@ -181,6 +181,21 @@ def test_hystart_is_the_linux_profiles_and_ends_slow_start_early():
     assert peak(run(data, plots=False)) < 169
 
 
+def test_the_ns3_profiles_hystart_has_ns3s_thresholds():
+    """ns-3 3.44's TcpCubic runs HyStart with its own thresholds (docs/algorithms/cubic.md):
+    on this link they never end slow start, as in ns-3's own run of the validation
+    dumbbell (it overshot to 367 segments), where Linux's thresholds would."""
+    def first_2s(**tcp):
+        data = tomllib.loads(HYSTART_LINK)
+        data["tcp"] = {"profile": "ns3", **tcp}
+        fs = run(data, plots=False).flow_series
+        return fs[fs["t_s"] < 2.0]["cwnd"].max()
+
+    ns3 = first_2s()
+    assert ns3 > 169 and ns3 == first_2s(hystart=False)
+    assert first_2s(hystart_ns3=False) < 169
+
+
 def test_host_jitter_breaks_the_phase_effect():
     """docs/host.md#host-jitter: without jitter the shorter-RTT flow loses far more
     packets than the longer one at a DropTail bottleneck (a phase effect); with a

@@ -161,7 +161,8 @@ TraceRx(Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
 void
 AttachProbe(uint32_t flow, Ptr<Application> app)
 {
-    Ptr<Socket> socket = DynamicCast<BulkSendApplication>(app)->GetSocket();
+    Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(app);
+    Ptr<Socket> socket = bulk ? bulk->GetSocket() : DynamicCast<OnOffApplication>(app)->GetSocket();
     bool tx = socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, flow));
     bool rx = socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, flow));
     bool state = socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, flow));
@@ -209,6 +210,7 @@ main(int argc, char* argv[])
     double stepAt = -1.0;
     std::string stepRate = "";
     uint32_t seed = 1;
+    std::string appRate = "";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("cc", "congestion control: NewReno or Cubic", cc);
@@ -234,6 +236,10 @@ main(int argc, char* argv[])
     cmd.AddValue("stepAt", "time in seconds at which the bottleneck rate changes (negative: never)", stepAt);
     cmd.AddValue("stepRate", "the bottleneck rate from stepAt on", stepRate);
     cmd.AddValue("seed", "run number of ns-3's random streams (the loss model)", seed);
+    cmd.AddValue("appRate",
+                 "each flow writes one segment at this constant rate (OnOffApplication always on) "
+                 "instead of sending in bulk (empty: bulk)",
+                 appRate);
     cmd.AddValue("trace", "flow whose cwnd, state, transmissions and ACKs go to stderr (-1: none)", g_traceFlow);
     cmd.Parse(argc, argv);
     RngSeedManager::SetSeed(1);
@@ -331,10 +337,22 @@ main(int argc, char* argv[])
         sinkApp.Start(Seconds(0.0));
         sinks.push_back(DynamicCast<PacketSink>(sinkApp.Get(0)));
 
-        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiverAddress[i], port));
-        source.SetAttribute("MaxBytes", UintegerValue(0));
-        source.SetAttribute("SendSize", UintegerValue(segmentSize));
-        ApplicationContainer sourceApp = source.Install(senders.Get(i));
+        ApplicationContainer sourceApp;
+        if (appRate.empty())
+        {
+            BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiverAddress[i], port));
+            source.SetAttribute("MaxBytes", UintegerValue(0));
+            source.SetAttribute("SendSize", UintegerValue(segmentSize));
+            sourceApp = source.Install(senders.Get(i));
+        }
+        else
+        {
+            OnOffHelper source("ns3::TcpSocketFactory", InetSocketAddress(receiverAddress[i], port));
+            source.SetConstantRate(DataRate(appRate), segmentSize);
+            source.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1e6]"));
+            source.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+            sourceApp = source.Install(senders.Get(i));
+        }
         Time startAt = Seconds(start + gap * i);
         sourceApp.Start(startAt);
         // The socket exists once the application has started: attach the probe just after.

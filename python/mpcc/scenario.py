@@ -489,6 +489,10 @@ class Tcp(Strict):
     prr_ns3: Optional[bool] = None  # PRR's accounting as ns-3's TcpPrrRecovery and TcpSocketBase do it
     delack_cancel: Optional[bool] = None  # every ACK sent cancels the delayed-ACK timer (Linux, ns-3)
     rto_linux: Optional[bool] = None  # RTO = srtt + max(min_rto, 4 x deviation), as Linux
+    sack_rule3: Optional[bool] = None  # RFC 6675 NextSeg rule 3: resend unSACKed segments below the highest SACKed
+    rule3_ns3: Optional[bool] = None  # rule 3 as ns-3's NextSeg: any segment neither SACKed nor resent
+    rescue: Optional[bool] = None  # RFC 6675 NextSeg rule 4: one rescue retransmission per recovery
+    hystart_ns3: Optional[bool] = None  # HyStart with ns-3's thresholds (TcpCubic::HystartUpdate)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1109,7 +1113,8 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     # Switches left unset take the profile's value in the simulator.
     for name in ("delayed_ack", "rack", "tlp", "tlp_dsack", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
-                 "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux"):
+                 "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux",
+                 "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

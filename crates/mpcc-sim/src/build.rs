@@ -151,7 +151,8 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         // A controller with HyStart takes the profile's switch unless the scenario sets it.
         let info = mpcc_algo::registry::check(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         if info.params.iter().any(|p| p.name == "hystart") && !params.0.contains_key("hystart") {
-            params.0.insert("hystart".into(), if tcp.mechanisms().hystart { 1.0 } else { 0.0 });
+            let m = tcp.mechanisms();
+            params.0.insert("hystart".into(), [0.0, 1.0, 2.0][m.hystart as usize * (1 + m.hystart_ns3 as usize)]);
         }
         // Linux's CUBIC grows at least 5 % per RTT until its first loss (docs/algorithms/cubic.md).
         if info.params.iter().any(|p| p.name == "initial_growth") && !params.0.contains_key("initial_growth") {

@@ -286,6 +286,12 @@ pub struct TcpConfig {
     pub delack_cancel: Option<bool>,
     /// Linux's retransmission timeout rule (None: the profile's).
     pub rto_linux: Option<bool>,
+    /// RFC 6675 NextSeg rules 3 and 4 (None: the profile's).
+    pub sack_rule3: Option<bool>,
+    pub rule3_ns3: Option<bool>,
+    pub rescue: Option<bool>,
+    /// HyStart with ns-3's thresholds (None: the profile's).
+    pub hystart_ns3: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -330,6 +336,10 @@ impl Default for TcpConfig {
             prr_ns3: None,
             delack_cancel: None,
             rto_linux: None,
+            sack_rule3: None,
+            rule3_ns3: None,
+            rescue: None,
+            hystart_ns3: None,
         }
     }
 }
@@ -362,7 +372,11 @@ impl TcpConfig {
             rto_impatient,
             prr_ns3,
             delack_cancel,
-            rto_linux
+            rto_linux,
+            sack_rule3,
+            rule3_ns3,
+            rescue,
+            hystart_ns3
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

@@ -435,7 +435,7 @@ mod tests {
             end = end.max(lo + len);
             assert_eq!(fast.insert(lo, lo + len), general.insert_within(lo, lo + len), "[{lo}, {})", lo + len);
             assert_eq!((&fast.ranges, fast.len), (&general.ranges, general.len));
-            if (x >> 20) % 64 == 0 {
+            if (x >> 20).is_multiple_of(64) {
                 let at = general.ranges.first().map_or(0, |r| r.0);
                 assert_eq!(fast.pop_front_from(at), general.pop_front_from(at));
             }

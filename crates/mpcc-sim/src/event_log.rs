@@ -111,6 +111,7 @@ impl EventLog {
         EventLog { fresh: vec![0; flows], ..Default::default() }
     }
 
+    #[allow(clippy::too_many_arguments)] // one argument per column of the log
     fn push(
         &mut self, t: Nanos, event: Event, flow: u32, sub: u16, seq: u64, dsn: u64, link: i64, ack: bool, count: u64,
     ) {

@@ -52,6 +52,7 @@ pub const COUNTERS: &[Counter] = &[
     ("undone_recoveries", |s| s.snd.stats.undone_recoveries),
     ("fast_recoveries", |s| s.snd.stats.recoveries),
     ("dsacks", |s| s.snd.stats.dsacks),
+    ("rescues", |s| s.snd.stats.rescues),
     // MPTCP's stale subflows (`tcp.data_rtx`, flow/data_rtx.rs; Linux's MPTcpExtSubflowStale).
     ("stale_marks", |s| s.stale_marks),
 ];
@@ -314,6 +315,12 @@ impl Flow {
             data.nxt += 1;
             timing.handed(dsn, now);
             subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+        }
+        if !data.has_new() {
+            // RFC 6675 NextSeg rules 3 and 4: only once no new data can go.
+            for s in subs.iter_mut().filter(|s| s.active) {
+                s.snd.send_beyond_new_data(now, s.cwnd, out);
+            }
         }
         if self.opportunistic && n > 1 {
             self.opportunistic_retransmission(now, out);

@@ -196,7 +196,8 @@ mod tests {
 
     #[test]
     fn what_would_wrap_or_never_end_is_refused_by_name() {
-        let cases: [(&str, fn(&mut serde_json::Value)); 8] = [
+        type Edit = fn(&mut serde_json::Value);
+        let cases: [(&str, Edit); 8] = [
             ("links.b.delay_ns", |v| v["links"][0]["delay_ns"] = json!(18_446_744_073_500_000_000u64)),
             ("links.b.capacity.bps", |v| v["links"][0]["capacity"]["bps"] = json!(1e-30)),
             ("flows.a.tcp.header_bytes", |v| v["flows"][0]["tcp"] = json!({"header_bytes": 4_294_967_000u64})),

@@ -2,7 +2,6 @@
 
 use crate::sketch::Sketch;
 use mpcc_core::Nanos;
-use std::borrow::Cow;
 
 /// Percentiles of a set of delays at microsecond resolution: from a quantile
 /// sketch (`sketch.rs`: within [`crate::sketch::RELATIVE_ERROR`] of the exact ones,
@@ -14,11 +13,6 @@ pub struct Quantiles {
     exact: bool,
     samples: Vec<u32>,
     sketch: Sketch,
-    /// Sketch mode: the samples under a microsecond, counted apart and added to
-    /// the sketch when it is read (`sketch`). Five of a dumbbell packet's six hops
-    /// find their link idle (a sojourn of 0), and the sketch's counter took a
-    /// load, an add and a store in an array of its own per link for each.
-    zeros: u64,
 }
 
 impl Quantiles {
@@ -33,29 +27,16 @@ impl Quantiles {
         let us = (ns / 1000).min(u32::MAX as u64) as u32;
         if self.exact {
             self.samples.push(us);
-        } else if us == 0 {
-            self.zeros += 1;
         } else {
             self.sketch.add(us);
         }
-    }
-
-    /// The sketch of every sample: the same counts as adding each in turn (a
-    /// bucket's count does not depend on the order of the adds).
-    fn sketch(&self) -> Cow<'_, Sketch> {
-        if self.zeros == 0 {
-            return Cow::Borrowed(&self.sketch);
-        }
-        let mut all = self.sketch.clone();
-        all.add_times(0, self.zeros);
-        Cow::Owned(all)
     }
 
     pub fn count(&self) -> u64 {
         if self.exact {
             self.samples.len() as u64
         } else {
-            self.sketch.count() + self.zeros
+            self.sketch.count()
         }
     }
 
@@ -67,7 +48,7 @@ impl Quantiles {
     /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
     pub fn percentiles(&self, ps: &[f64]) -> Vec<f64> {
         if !self.exact {
-            let sketch = self.sketch();
+            let sketch = &self.sketch;
             let n = sketch.count() as usize;
             return ps.iter().map(|p| sketch.at_rank(Self::rank(p / 100.0, n) as u64) * 1e-6).collect();
         }
@@ -94,7 +75,7 @@ impl Quantiles {
         }
         let q = |i: usize| i as f64 / (points - 1) as f64;
         if !self.exact {
-            let sketch = self.sketch();
+            let sketch = &self.sketch;
             let n = sketch.count() as usize;
             let ranks: Vec<u64> = (0..points).map(|i| Self::rank(q(i), n) as u64).collect();
             return sketch.at_ranks(&ranks).into_iter().enumerate().map(|(i, d)| (q(i), d * 1e-6)).collect();
@@ -116,7 +97,7 @@ impl Quantiles {
     /// representatives (`Sketch::fraction_at_most`).
     pub fn fraction_at_most(&self, s: f64) -> f64 {
         if !self.exact {
-            return self.sketch().fraction_at_most((s * 1e6).round() as u32);
+            return self.sketch.fraction_at_most((s * 1e6).round() as u32);
         }
         if self.samples.is_empty() {
             return f64::NAN;
@@ -129,14 +110,12 @@ impl Quantiles {
     pub fn reset(&mut self) {
         self.samples = Vec::new();
         self.sketch.clear();
-        self.zeros = 0;
     }
 
     /// Adds another set of samples (of the same mode).
     pub fn merge(&mut self, o: &Quantiles) {
         self.samples.extend_from_slice(&o.samples);
         self.sketch.merge(&o.sketch);
-        self.zeros += o.zeros;
     }
 
     /// Heap bytes held (samples or sketch).
@@ -354,48 +333,6 @@ mod tests {
         assert_eq!(k1.percentiles(&[50.0]), e1.percentiles(&[50.0]));
         assert!(k1.q.samples.is_empty() && e1.q.samples.len() == 1);
         assert!(RttStats::default().percentiles(&[50.0])[0].is_nan() && RttStats::default().cdf(3).is_empty());
-    }
-
-    /// Zeros counted apart give what adding every sample to the sketch in turn gave:
-    /// percentiles, the CDF, fractions, counts, through merges and a reset.
-    #[test]
-    fn zeros_counted_apart_read_as_added_in_turn() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let (mut q, mut other, mut reference) = (Quantiles::new(false), Quantiles::new(false), Sketch::default());
-        for round in 0..4 {
-            for _ in 0..20_000 {
-                let r = next();
-                let ns = if r % 3 == 0 { r >> 40 & 0x3ff } else { r >> 20 & 0xff_ffff }; // a third under 1 us
-                let into_other = r >> 8 & 1 == 1;
-                if into_other {
-                    other.add(ns)
-                } else {
-                    q.add(ns)
-                }
-                reference.add((ns / 1000) as u32);
-            }
-            if round == 1 {
-                q.merge(&other);
-                other.reset();
-            }
-        }
-        q.merge(&other);
-        let all = q.sketch();
-        assert_eq!(q.count(), reference.count());
-        let ranks: Vec<u64> = (1..=100).map(|k| k * reference.count() / 100).collect();
-        assert_eq!(all.at_ranks(&ranks), reference.at_ranks(&ranks));
-        for t in [0, 1, 5, 100, 5_000, 20_000] {
-            assert_eq!(all.fraction_at_most(t).to_bits(), reference.fraction_at_most(t).to_bits());
-        }
-        q.reset();
-        assert_eq!(q.count(), 0);
-        assert!(q.percentiles(&[50.0])[0].is_nan());
     }
 
     #[test]

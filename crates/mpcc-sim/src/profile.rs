@@ -105,6 +105,10 @@ impl Profile {
                 prr_ns3: false,
                 delack_cancel: false,
                 rto_linux: false,
+                sack_rule3: false,
+                rule3_ns3: false,
+                rescue: false,
+                hystart_ns3: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -135,6 +139,10 @@ impl Profile {
                 prr_ns3: false,
                 delack_cancel: true, // tcp_event_ack_sent clears the delayed-ACK timer (inet_csk_clear_xmit_timer, ICSK_TIME_DACK)
                 rto_linux: true,
+                sack_rule3: false, // tcp_xmit_retransmit_queue resends only segments marked lost
+                rule3_ns3: false,
+                rescue: false,
+                hystart_ns3: false,
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -149,8 +157,8 @@ impl Profile {
                 min_rto_ns: 1000 * ms,
                 pacing: false,
                 nic_backpressure: false, // ns-3 sockets see no qdisc backpressure: a full device queue drops
-                // ns-3's TcpCubic has HyStart on too, with other thresholds (docs/tcp.md): not modelled yet.
-                hystart: false,
+                // TcpCubic's HyStart attribute is on, with its own thresholds (hystart_ns3).
+                hystart: true,
                 host_jitter_ns: 0,
                 sack_blocks: 3, // as many as fit beside timestamps (TcpSocketBase::AddOptionSack)
                 dsack: false,   // ns-3's receiver never reports a duplicate
@@ -175,6 +183,14 @@ impl Profile {
                 // SendEmptyPacket cancels m_delAckEvent; ReceivedData starts it anew.
                 delack_cancel: true,
                 rto_linux: false,
+                // TcpTxBuffer::NextSeg has a rule 3 (SendPendingData enables it in
+                // CA_RECOVERY), left off here: in MPTCP subflows, which ns-3 does not
+                // have, it resends in-flight data whenever the connection's window
+                // blocks (docs/tcp-recovery.md). Its rule 4 is left out in ns-3 too.
+                sack_rule3: false,
+                rule3_ns3: false,
+                rescue: false,
+                hystart_ns3: true,
             },
         }
     }
@@ -212,6 +228,10 @@ impl Mechanisms {
             ("prr_ns3", json!(self.prr_ns3)),
             ("delack_cancel", json!(self.delack_cancel)),
             ("rto_linux", json!(self.rto_linux)),
+            ("sack_rule3", json!(self.sack_rule3)),
+            ("rule3_ns3", json!(self.rule3_ns3)),
+            ("rescue", json!(self.rescue)),
+            ("hystart_ns3", json!(self.hystart_ns3)),
         ]
     }
 }
@@ -307,6 +327,23 @@ pub struct Mechanisms {
     /// `__tcp_set_rto`): srtt plus max(min_rto, the round trip's largest 4 x mean
     /// deviation), instead of RFC 6298's max(min_rto, srtt + 4 x rttvar).
     pub rto_linux: bool,
+    /// RFC 6675 NextSeg rule 3: in fast recovery, with no lost segment left to
+    /// resend and no new data to send, resend unSACKed segments above the highest
+    /// one retransmitted and below the highest SACKed one, lowest first, before
+    /// IsLost marks them.
+    pub sack_rule3: bool,
+    /// Rule 3 as ns-3's TcpTxBuffer::NextSeg has it: the lowest segment neither
+    /// SACKed nor resent, anywhere in the window (no HighRxt or highest-SACK bound).
+    pub rule3_ns3: bool,
+    /// RFC 6675 NextSeg rule 4, the rescue retransmission: once per fast recovery,
+    /// after a partial ACK, when rules 1 to 3 find nothing, resend the highest
+    /// outstanding unSACKed segment, so that a loss at the tail of the window
+    /// need not wait for the timeout.
+    pub rescue: bool,
+    /// HyStart (`hystart`) with ns-3 3.44's thresholds (`TcpCubic::HystartUpdate`):
+    /// the ACK train must last the whole minimum delay, and the delay detector waits
+    /// for clamp(min delay, 4 ms, 1 s) of added delay.
+    pub hystart_ns3: bool,
 }
 
 #[cfg(test)]

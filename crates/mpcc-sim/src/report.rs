@@ -137,7 +137,7 @@ fn flow_summary(sim: &Sim, i: usize) -> Map<String, Value> {
         }
         // Cost (wire Mbit sent x subflows.<k>.cost_per_mbit) and the scheduler's
         // own figures, by the names it gives them; per-subflow RTT bounds below.
-        let cost: f64 = f.subs.iter().map(|s| sub_cost(s)).sum();
+        let cost: f64 = f.subs.iter().map(sub_cost).sum();
         m.insert("cost".into(), num(cost));
         let mut sched_metrics = Vec::new();
         f.sched.metrics(&mut |k, v| sched_metrics.push((k, v)));
@@ -309,7 +309,7 @@ mod tests {
         let st = &mut s.snd.stats;
         (st.sent_packets, st.retransmissions, st.losses, st.timeouts, st.reinjections) = (11, 12, 13, 14, 15);
         (st.rack_losses, st.lost_retransmissions, st.tlp_probes) = (16, 17, 18);
-        (st.spurious_timeouts, st.undone_recoveries, st.recoveries, st.dsacks) = (19, 20, 21, 23);
+        (st.spurious_timeouts, st.undone_recoveries, st.recoveries, st.dsacks, st.rescues) = (19, 20, 21, 23, 25);
         s.drops = 22;
         s.stale_marks = 24;
         let want = [
@@ -327,6 +327,7 @@ mod tests {
             ("drops", 22),
             ("dsacks", 23),
             ("stale_marks", 24),
+            ("rescues", 25),
         ];
         assert_eq!(want.len(), COUNTERS.len());
         let v = summary(&mut sim, 0.0);

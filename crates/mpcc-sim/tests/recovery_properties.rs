@@ -3,7 +3,7 @@
 //! random. Whatever happens, the sender's in-flight count equals what its
 //! scoreboard says (so it never goes negative: an underflow panics in tests),
 //! the receiver delivers every segment exactly once and in order, and the whole
-//! transfer completes.
+//! transfer completes. With RFC 6675's NextSeg rules 3 and 4 too.
 
 use mpcc_algo::{build, CongestionControl, Params};
 use mpcc_core::{Nanos, Rng};
@@ -17,12 +17,21 @@ use std::collections::BTreeMap;
 const MS: Nanos = 1_000_000;
 const SEGMENTS: u64 = 400;
 
-/// One transfer of SEGMENTS segments; returns (timeouts, delivered in order).
+/// One transfer of SEGMENTS segments; returns (rescue retransmissions, delivered in order).
 fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
     let mut rng = Rng::stream(seed, 7);
     let loss = [0.0, 0.01, 0.05, 0.15][(seed % 4) as usize];
     let jitter = [0, 2 * MS, 30 * MS][(seed % 3) as usize];
-    let tcp = TcpConfig { profile, rcv_buf_bytes: [None, Some(8 * 1448)][(seed % 2) as usize], ..Default::default() };
+    // RFC 6675's NextSeg rules 3 and 4 (off in every profile) on every other group of four seeds.
+    let rules_3_4 = Some(seed / 4 % 2 == 1);
+    let tcp = TcpConfig {
+        profile,
+        rcv_buf_bytes: [None, Some(8 * 1448)][(seed % 2) as usize],
+        sack_rule3: rules_3_4,
+        rule3_ns3: Some(seed % 8 == 5),
+        rescue: rules_3_4,
+        ..Default::default()
+    };
     let mut cc = build(cc_name, &Params::new()).unwrap();
     cc.add_subflow(0);
     let mut snd = Sender::new(0, 0, &tcp);
@@ -46,7 +55,7 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
         }
         assert_eq!(snd.pipe, snd.pipe_recount(), "{profile:?} seed {seed}: pipe out of step at {now}");
         if rcv.rcv_nxt == SEGMENTS && snd.all_acked() {
-            return (snd.stats.timeouts, rcv.rcv_nxt);
+            return (snd.stats.rescues, rcv.rcv_nxt);
         }
         // The next event: a packet arriving, the sender's timer, the delayed ACK.
         let t_wire = wire.keys().next().map(|k| k.0);
@@ -78,7 +87,7 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
                         AckAction::Withhold => {}
                     }
                     // ACKs travel back over the same channel.
-                    let acks: Vec<Packet> = out.drain(..).collect();
+                    let acks: Vec<Packet> = std::mem::take(&mut out);
                     for a in acks {
                         if !rng.bernoulli(loss) {
                             order += 1;
@@ -97,12 +106,15 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
 
 #[test]
 fn random_loss_delay_and_reordering_never_break_the_invariants() {
+    let mut rescues = 0;
     for profile in Profile::ALL {
         for seed in 0..24 {
             for cc in ["reno", "cubic"] {
-                let (_, delivered) = transfer(profile, seed, cc);
+                let (rescued, delivered) = transfer(profile, seed, cc);
                 assert_eq!(delivered, SEGMENTS);
+                rescues += rescued;
             }
         }
     }
+    assert!(rescues > 0, "the rescue retransmission was exercised");
 }

@@ -203,7 +203,7 @@ fn default_slot_follows_the_thesis() {
     let s = run(&scenario("reno", "tsc", json!({"d_net": 0.1}), 3e6, 1));
     let (slot, slots) = (num(&s, "/flows/v/tsc_mean_slot_s"), num(&s, "/flows/v/tsc_slots"));
     eprintln!("default slot: mean {:.2} ms, {slots} slots counted", slot * 1e3);
-    assert!(slot >= 0.1 * 0.020 && slot <= 0.1 * 0.026, "mean slot {slot} s against a 20-26 ms min RTT");
+    assert!((0.1 * 0.020..=0.1 * 0.026).contains(&slot), "mean slot {slot} s against a 20-26 ms min RTT");
     assert!(slots > 55.0 / 0.0026, "{slots} slots");
 }
 

@@ -225,6 +225,40 @@ CUBIC_FAIRNESS, CUBIC_FAIRNESS_SERIES = _pair(
     "Fig. 21/22: a 2-subflow MPMTP connection and one CUBIC flow on a 50 Mbit/s bottleneck (RTT 100 ms, "
     "DropTail BDP); 200 s with 20 s warm-up (quick: 80 s). Windows are time averages after the warm-up.")
 
+# Sensitivity: Fig. 21 names no queue. Besides the reproduction's one-BDP DropTail (417 packets), ns-2's
+# default DropTail limit (50 packets) and RED with thresholds at a quarter and three quarters of the BDP.
+BDP_PACKETS = 417
+FAIRNESS_QUEUES = (
+    ("DropTail, 50 packets (ns-2's default limit)", {"kind": "droptail", "packets": 50}),
+    (f"RED, thresholds {BDP_PACKETS // 4} and {3 * BDP_PACKETS // 4} packets (a quarter and three quarters of "
+     f"the BDP), max_p 0.1, gentle, weight 0.002",
+     {"kind": "red", "min_th": BDP_PACKETS // 4, "max_th": 3 * BDP_PACKETS // 4, "max_p": 0.1, "weight": 0.002,
+      "gentle": True, "limit": 2 * BDP_PACKETS}),
+)
+CUBIC_FAIRNESS_QUEUES = replace(
+    CUBIC_FAIRNESS,
+    name="cubic_fairness_queues",
+    variants=tuple(Variant(f"MPMTP + CUBIC, {label}", {"links.bottleneck.queue": queue}, {"cc": "MPMTP", "queue": label})
+                   for label, queue in FAIRNESS_QUEUES),
+    description="Sensitivity (Fig. 21 names no queue): the cubic_fairness runs with the bottleneck queue "
+    "replaced by each of " + "; ".join(label for label, _ in FAIRNESS_QUEUES) + ".",
+)
+
+
+def sensitivity(data) -> list[tuple[str, str, str, str]]:
+    """The cubic_fairness claim per bottleneck queue: the reproduction's DropTail of one BDP and the others."""
+    frames = [("DropTail, one BDP (417 packets; the reproduction's)", data.get("cubic_fairness"))]
+    swept = data.get("cubic_fairness_queues")
+    for label, _ in FAIRNESS_QUEUES:
+        frames.append((label, None if swept is None else swept[swept["queue"] == label]))
+    rows = []
+    for label, df in frames:
+        if df is None or df.empty:
+            continue
+        verdict, reason = cubic_fairness_verdict({"cubic_fairness": df})
+        rows.append(("Fig. 21's bottleneck queue", label, reason, f"cubic_fairness: {verdict}"))
+    return rows
+
 # ---- claims ------------------------------------------------------------------------
 
 
@@ -545,6 +579,7 @@ TIE_RULE = RuleChange("2026-11-25", "a comparison of means -> 95 % intervals apa
 PAPER = Paper(
     name="mpmtp",
     environment=table2_loss_rates,
+    sensitivity=sensitivity,
     tcp_profile="ns3",
     tcp_profile_reason="ns-2 simulations with SACK; ns-3's TCP is the nearest simulated stack mpcc models",
     tcp_settings=(NS2_IMMEDIATE_ACKS,),
@@ -555,8 +590,8 @@ PAPER = Paper(
     "LIA, fairness with one CUBIC flow, and the binomial schemes' loss counts (ns-2 setup: SACK, 1500-byte "
     "packets).",
     experiments=(CONGESTED, CONGESTED_SERIES, BANDWIDTH, BANDWIDTH_SERIES, LOAD_BALANCING, LOAD_BALANCING_SERIES,
-                 LOAD_BALANCING_CALIBRATED, COMPARISON, COMPARISON_SERIES, CUBIC_FAIRNESS, CUBIC_FAIRNESS_SERIES, BINOMIAL_EXP,
-                 BINOMIAL_SERIES),
+                 LOAD_BALANCING_CALIBRATED, COMPARISON, COMPARISON_SERIES, CUBIC_FAIRNESS, CUBIC_FAIRNESS_SERIES,
+                 CUBIC_FAIRNESS_QUEUES, BINOMIAL_EXP, BINOMIAL_SERIES),
     figures=(
         Figure("congested", "Congested link: windows and losses (Fig. 17)",
                "Left: subflow windows of MPTCP (LIA), MPCubic and MPMTP (subflow 1 solid, 2 dotted; first "

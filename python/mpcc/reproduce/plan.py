@@ -41,13 +41,26 @@ def paper_scenario_data(paper: Paper, experiment: Experiment) -> tuple[dict, Pat
     them there itself: how every run of a reproduction starts. A flow's own `tcp` table
     and a variant's overrides still win (the scenario's merge; `apply_overrides`)."""
     data, base = load_scenario_data(experiment.scenario)
-    tcp = data.setdefault("tcp", {})
-    tcp.setdefault("profile", paper.profile_of(experiment)[0])
     check_tcp_settings(f"paper {paper.name}", paper.tcp_settings)
     check_tcp_settings(f"paper {paper.name}, experiment {experiment.name}", experiment.tcp_settings)
-    for setting in paper.settings_of(experiment):
+    profile, _, settings = tcp_choice(paper, experiment, data)
+    tcp = data.setdefault("tcp", {})
+    tcp["profile"] = profile
+    for setting, _ in settings:  # a flow's own value still wins in the scenario's merge
         tcp.setdefault(setting.name, copy.deepcopy(setting.value))
     return data, base
+
+
+def tcp_choice(paper: Paper, experiment: Experiment, data: dict) -> tuple[str, str, list]:
+    """The TCP profile the runs of `experiment` on the scenario `data` use and why (the
+    scenario's own profile wins over the paper's), and each setting stated on top of it
+    with whether the scenario sets that field itself (then the scenario's value wins):
+    what `paper_scenario_data` applies and the report shows."""
+    profile, reason = paper.profile_of(experiment)
+    named = (data.get("tcp") or {}).get("profile")
+    if named not in (None, profile):
+        profile, reason = named, "named by the scenario"
+    return profile, reason, [(s, scenario_sets(data, s.name)) for s in paper.settings_of(experiment)]
 
 
 def scenario_sets(data: dict, name: str) -> bool:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .measure import ID_COLUMNS
 from .model import Paper
-from .plan import load_scenario_data, replications, scenario_sets
+from .plan import load_scenario_data, replications, tcp_choice
 from ..version import commit
 
 
@@ -196,14 +196,10 @@ def _setup(paper: Paper, exp, quick: bool, folder: Path) -> dict:
 def _tcp_profile(paper: Paper, exp) -> str:
     """The TCP profile the experiment's runs use and the settings stated on top of it,
     each with why; a setting the scenario sets itself is shown with the scenario's value."""
-    own = load_scenario_data(exp.scenario)[0]
-    profile, reason = paper.profile_of(exp)
-    named = (own.get("tcp") or {}).get("profile")
-    if named not in (None, profile):
-        profile, reason = named, "named by the scenario"
+    profile, reason, settings = tcp_choice(paper, exp, load_scenario_data(exp.scenario)[0])
     text = f"{profile} ({reason})" if reason else profile
-    for setting in paper.settings_of(exp):
-        if scenario_sets(own, setting.name):
+    for setting, scenario_own in settings:
+        if scenario_own:
             text += f"; tcp.{setting.name} named by the scenario (not the stated {_value(setting.value)})"
         else:
             text += f"; {setting.text()}"

@@ -47,6 +47,7 @@ fn delay_for_sum(s: f64, c: &[f64], tp: &[f64]) -> f64 {
 /// the problem is one-dimensional and convex in S: a golden-section search (the
 /// Python model uses Brent's bounded method on the same function). Writes x*
 /// into `out` and returns the minimised bound, or None when f >= sum c (infeasible).
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(f < cap)` also rejects NaN
 pub fn minimize_delay(f: f64, c: &[f64], tp: &[f64], ca: f64, out: &mut [f64]) -> Option<f64> {
     let cap: f64 = c.iter().sum();
     if !(f < cap) || f <= 0.0 {

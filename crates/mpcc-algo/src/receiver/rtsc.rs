@@ -273,17 +273,15 @@ mod tests {
     fn estimates_window_rate_capacity_and_caps_the_window() {
         let mut c = ctl();
         let mut acts = Vec::new();
-        let mut delivered = 0;
         // Subflow 0: 1000 packets/s at RTT 60 ms (T_p 30 ms: queueing); subflow 1:
         // 500 packets/s at its T_p of 15 ms. The application consumes 1200 packets/s.
-        let mut t = 0;
         for ms in 0..3000u64 {
             let now = ms * MS;
-            delivered = now / MS * 12 / 10;
+            let delivered = ms * 12 / 10;
             let app = AppView { delivered, playback: 0 };
             let rtt0 = if ms == 0 { 30 * MS } else { 60 * MS };
             c.on_arrival(
-                &Arrival { now, sub: 0, rtt: rtt0, in_order: true, seq: t, ..Default::default() },
+                &Arrival { now, sub: 0, rtt: rtt0, in_order: true, seq: ms, ..Default::default() },
                 &app,
                 &mut |s, x| acts.push((now, s, x)),
             );
@@ -294,9 +292,7 @@ mod tests {
                     &mut |s, x| acts.push((now, s, x)),
                 );
             }
-            t += 1;
         }
-        let _ = delivered;
         assert!((c.x[0] - 1000.0).abs() < 20.0, "{:?}", c.x);
         assert!((c.x[1] - 500.0).abs() < 20.0, "{:?}", c.x);
         // w = rate * smoothed RTT: 60 and 7.5 packets.

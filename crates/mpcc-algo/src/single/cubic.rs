@@ -26,7 +26,13 @@ pub const INFO: Info = Info::new(
         param("c", 0.4, 0.01, 10.0, "cubic scaling constant C, segments/s^3"),
         param("beta", 0.7, 0.1, 0.99, "beta_cubic: window kept on a congestion event"),
         param("fast_convergence", 1.0, 0.0, 1.0, "1 = fast convergence on, 0 = off (values >= 0.5 mean on)"),
-        param("hystart", 0.0, 0.0, 1.0, "1 = HyStart ends slow start early (Linux); default: the TCP profile's hystart"),
+        param(
+            "hystart",
+            0.0,
+            0.0,
+            2.0,
+            "1 = HyStart ends slow start early (Linux's thresholds), 2 = with ns-3's; default: the TCP profile's",
+        ),
         param(
             "initial_growth",
             0.0,
@@ -41,6 +47,7 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
     Controller::Cubic(Uncoupled::new(
         Cubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5)
             .with_hystart(p("hystart") >= 0.5)
+            .with_ns3_hystart(p("hystart") >= 1.5)
             .with_initial_growth(p("initial_growth")),
     ))
 }
@@ -107,6 +114,14 @@ impl Cubic {
     /// The same with HyStart leaving slow start early (module `hystart`).
     pub fn with_hystart(mut self, on: bool) -> Cubic {
         self.hystart = on.then(HyStart::default);
+        self
+    }
+
+    /// HyStart, if on, with ns-3's thresholds (module `hystart`).
+    pub fn with_ns3_hystart(mut self, ns3: bool) -> Cubic {
+        if let Some(h) = &mut self.hystart {
+            h.ns3 = ns3;
+        }
         self
     }
 

@@ -10,6 +10,11 @@
 //!   window already covers the path's bandwidth-delay product.
 //! - **Delay increase**: the smallest of the round's first 8 RTT samples exceeds
 //!   the minimum delay by clamp(min delay / 8, 4 ms, 16 ms): a queue is building.
+//!
+//! ns-3 3.44's `TcpCubic` (`HystartUpdate`, `HystartDelayThresh`; [`HyStart::ns3`])
+//! runs the same two detectors with other thresholds: the ACK train must last the
+//! whole minimum delay, and the delay detector waits for clamp(min delay, 4 ms,
+//! 1 s) of added delay, i.e. until the round trip has about doubled.
 
 use crate::AckEvent;
 use mpcc_core::{Nanos, NS_PER_MS};
@@ -25,6 +30,8 @@ pub const ACK_DELAY: Nanos = NS_PER_MS;
 
 #[derive(Clone, Debug, Default)]
 pub struct HyStart {
+    /// ns-3's thresholds instead of Linux's (module documentation).
+    pub ns3: bool,
     /// Slow start has been ended (until the controller's next reset).
     pub found: bool,
     /// A round is being measured.
@@ -39,9 +46,15 @@ pub struct HyStart {
 }
 
 impl HyStart {
-    /// Forgets everything (at a timeout, as Linux's `bictcp_reset`).
+    /// HyStart with ns-3's thresholds.
+    pub fn ns3() -> HyStart {
+        HyStart { ns3: true, ..HyStart::default() }
+    }
+
+    /// Forgets everything but which thresholds (at a timeout, as Linux's
+    /// `bictcp_reset` and ns-3's `CubicReset` in `CA_LOSS`).
     pub fn reset(&mut self) {
-        *self = HyStart::default();
+        *self = HyStart { ns3: self.ns3, ..HyStart::default() };
     }
 
     /// Looks at one ACK in slow start; true when slow start should end now.
@@ -65,15 +78,20 @@ impl HyStart {
         }
         if ev.now.saturating_sub(self.last_ack) <= ACK_DELTA {
             self.last_ack = ev.now;
-            let threshold = (self.delay_min + ACK_DELAY) / 2;
+            let threshold = if self.ns3 { self.delay_min } else { (self.delay_min + ACK_DELAY) / 2 };
             if ev.now - self.round_start > threshold {
                 self.found = true;
             }
         }
         self.curr_rtt = self.curr_rtt.min(delay);
+        let added = if self.ns3 {
+            self.delay_min.clamp(4 * NS_PER_MS, 1000 * NS_PER_MS)
+        } else {
+            (self.delay_min / 8).clamp(4 * NS_PER_MS, 16 * NS_PER_MS)
+        };
         if self.samples < MIN_SAMPLES {
             self.samples += 1;
-        } else if self.curr_rtt > self.delay_min + (self.delay_min / 8).clamp(4 * NS_PER_MS, 16 * NS_PER_MS) {
+        } else if self.curr_rtt > self.delay_min + added {
             self.found = true;
         }
         self.found
@@ -109,6 +127,26 @@ mod tests {
         h.on_ack(&ack(0.0, 100.0, false), 10.0); // below the low window: only delay_min
         let ends: Vec<bool> = (0..10).map(|i| h.on_ack(&ack(1000.0 + 5.0 * i as f64, 113.0, i == 0), 20.0)).collect();
         assert_eq!(ends.iter().position(|&e| e), Some(8));
+    }
+
+    /// ns-3's thresholds: minimum delay 100 ms; the delay detector waits for
+    /// 100 + clamp(100, 4, 1000) = 200 ms, the ACK train for the whole 100 ms.
+    #[test]
+    fn ns3_thresholds_wait_for_a_doubled_delay_and_a_whole_train() {
+        let mut h = HyStart::ns3();
+        h.on_ack(&ack(0.0, 100.0, true), 20.0);
+        for i in 1..20 {
+            assert!(!h.on_ack(&ack(5.0 * i as f64, 199.0, false), 20.0), "ack {i}");
+        }
+        let mut h = HyStart::ns3();
+        h.on_ack(&ack(0.0, 100.0, false), 10.0);
+        let ends: Vec<bool> = (0..10).map(|i| h.on_ack(&ack(1000.0 + 5.0 * i as f64, 201.0, i == 0), 20.0)).collect();
+        assert_eq!(ends.iter().position(|&e| e), Some(8));
+        let mut h = HyStart::ns3();
+        let ended = (0..200).position(|i| h.on_ack(&ack(i as f64, 100.0, i == 0), 32.0));
+        assert_eq!(ended, Some(101), "Linux's train would end at 51");
+        h.reset();
+        assert!(h.ns3 && !h.found);
     }
 
     /// ACK train: minimum delay 80 ms, threshold (80 + 1) / 2 = 40.5 ms. ACKs 1 ms

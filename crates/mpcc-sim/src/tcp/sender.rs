@@ -89,6 +89,8 @@ pub struct SenderStats {
     pub undone_recoveries: u64,
     /// ACKs whose first SACK block was a DSACK (RFC 2883).
     pub dsacks: u64,
+    /// Rescue retransmissions (RFC 6675 NextSeg rule 4, `tcp.rescue`).
+    pub rescues: u64,
 }
 
 /// Which deadline the sender's one timer holds.
@@ -141,6 +143,13 @@ pub struct Sender {
     pub in_recovery: bool,
     /// RFC 6675 RecoveryPoint.
     recover: u64,
+    /// NextSeg rules 3 and 4 (`sack_rule3`, `rescue`): where rule 3 looks from (one
+    /// above HighRxt, the highest segment retransmitted in this recovery, or past
+    /// segments it found SACKed or resent), and RescueRxt.
+    high_rxt: u64,
+    rescue_rxt: u64,
+    /// ns-3's rule 3 (`rule3_ns3`): segments below this are SACKed or resent.
+    rule3_from: u64,
     /// After a timeout no fast recovery starts until `una` passes this (RFC 6582).
     rto_recover: u64,
     pub rtt: RttEstimator,
@@ -268,6 +277,9 @@ impl Sender {
             retx_next: 0,
             in_recovery: false,
             recover: 0,
+            high_rxt: 0,
+            rescue_rxt: 0,
+            rule3_from: 0,
             rto_recover: 0,
             rtt: RttEstimator::new(tcp.initial_rto_ns, tcp.min_rto(), tcp.max_rto_ns, mech.rto_linux),
             backoff: 0,
@@ -712,6 +724,8 @@ impl Sender {
             self.in_recovery = true;
             self.partial_restarted = false;
             self.recover = self.nxt;
+            // RFC 6675 (4.3): HighRxt and RescueRxt at the segment resent below.
+            (self.high_rxt, self.rescue_rxt, self.rule3_from) = (self.una, self.una, self.una);
             self.stats.recoveries += 1;
             if self.episode == Episode::None {
                 self.episode = Episode::Recovery;
@@ -1058,7 +1072,61 @@ impl Sender {
             let seq = self.nxt;
             self.emit_new(now, seq, self.seg_bytes(seq), false, out);
         }
+        self.send_beyond_new_data(now, cwnd, out);
         self.note_window_use(cwnd);
+    }
+
+    /// RFC 6675 NextSeg rules 3 and 4, called once rules 1 (lost segments) and 2
+    /// (new data) have sent what they could: in fast recovery, while `pipe` is
+    /// below `cwnd`. Nothing unless `sack_rule3` or `rescue` is on.
+    #[inline]
+    pub fn send_beyond_new_data(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
+        if self.in_recovery && self.frto == 0 && self.pipe < cwnd && (self.mech.sack_rule3 || self.mech.rescue) {
+            self.rules_3_and_4(now, cwnd, out);
+        }
+    }
+
+    /// Rule 3: unSACKed segments above HighRxt and below the highest SACKed one
+    /// (1.a and 1.b without IsLost), lowest first. Rule 4 (the rescue): once per
+    /// recovery, after a partial ACK (HighACK above RescueRxt), the highest
+    /// outstanding unSACKed segment, HighRxt left as it is. Only segments neither
+    /// marked lost (rule 1 resends those) nor resent already go out, so a segment
+    /// counts at most twice in `pipe`. Neither moves rule 1's scan (`retx_next`):
+    /// segments below them may still be marked lost.
+    #[cold]
+    fn rules_3_and_4(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
+        let scan = self.retx_next;
+        if self.mech.sack_rule3 {
+            // ns-3's form looks through the whole window, RFC 6675's from HighRxt to the highest SACK.
+            let (from, to) = match (self.mech.rule3_ns3, self.n_top) {
+                (true, _) => (self.rule3_from, self.nxt),
+                (false, 0) => (self.una, self.una),
+                (false, _) => (self.high_rxt, self.top_sacked[0]),
+            };
+            let mut seq = from.max(self.una);
+            while self.pipe < cwnd && seq < to {
+                if self.board[(seq - self.una) as usize].flags & (SACKED | LOST | RETX) == 0 {
+                    self.retransmit(now, seq, out);
+                }
+                seq += 1;
+            }
+            if self.mech.rule3_ns3 {
+                self.rule3_from = seq;
+            } else {
+                self.high_rxt = self.high_rxt.max(seq);
+            }
+        }
+        if self.mech.rescue && self.pipe < cwnd && self.una > self.rescue_rxt {
+            let rescue = (self.una..self.nxt).rev().find(|&s| self.board[(s - self.una) as usize].flags & SACKED == 0);
+            if let Some(seq) = rescue.filter(|&s| self.board[(s - self.una) as usize].flags & (LOST | RETX) == 0) {
+                let high_rxt = self.high_rxt;
+                self.retransmit(now, seq, out);
+                self.high_rxt = high_rxt;
+                self.rescue_rxt = self.recover;
+                self.stats.rescues += 1;
+            }
+        }
+        self.retx_next = scan;
     }
 
     /// After a send attempt with window `cwnd`: Linux's tcp_cwnd_validate. The
@@ -1095,6 +1163,7 @@ impl Sender {
         // Retransmissions of the episode DSACK may undo (Linux's undo_retrans).
         self.undo_retrans += (seq >= self.dsack_marker) as u64;
         self.retx_next = seq + 1;
+        self.high_rxt = self.high_rxt.max(seq + 1);
         // Retransmitting the oldest segment restarts the timer (as Linux does):
         // otherwise a fast retransmission queued behind a full buffer would
         // race the timer started for the original transmission.
@@ -1412,6 +1481,105 @@ mod tests {
         let mut out = Vec::new();
         s.send(0, &cc, &mut out);
         (s, cc, out)
+    }
+
+    /// The textbook sender with ten segments to send and NextSeg rules 3 and 4 as given.
+    fn ten_segments(sack_rule3: bool, rescue: bool) -> (Sender, Controller, Vec<Packet>) {
+        ten_segments_with(sack_rule3, false, rescue)
+    }
+
+    fn ten_segments_with(sack_rule3: bool, rule3_ns3: bool, rescue: bool) -> (Sender, Controller, Vec<Packet>) {
+        let mut cc = build("reno", &Params::new()).unwrap();
+        cc.add_subflow(0);
+        let tcp = TcpConfig {
+            profile: crate::profile::Profile::Rfc,
+            sack_rule3: Some(sack_rule3),
+            rule3_ns3: Some(rule3_ns3),
+            rescue: Some(rescue),
+            ..Default::default()
+        };
+        let mut s = Sender::new(0, 0, &tcp);
+        s.set_app_bytes(10 * 1448);
+        let mut out = Vec::new();
+        s.send(0, &cc, &mut out);
+        assert_eq!(out.len(), 10);
+        out.clear();
+        (s, cc, out)
+    }
+
+    /// RFC 6675 NextSeg rule 3: segments 0 and 5 of 10 lost, nothing new to send.
+    /// Once pipe falls below cwnd, segment 5 (two SACKed above it, so not yet lost)
+    /// goes out again with rule 3; without it, one ACK later, when the third SACK
+    /// above it makes it lost (rule 1). Either way once.
+    #[test]
+    fn rule_3_resends_an_unsacked_segment_below_the_highest_sack() {
+        for rule3 in [false, true] {
+            let (mut s, mut cc, mut out) = ten_segments(rule3, false);
+            for t in 1..4 {
+                s.on_ack(100, &ack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+            }
+            assert!(s.in_recovery);
+            assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [0]);
+            assert_eq!(cc.cwnd(0), 6.0);
+            out.clear();
+            s.on_ack(100, &ack(0, 4, 1, 5, 0), &mut cc, &mut out);
+            assert!(out.is_empty(), "pipe 6 = cwnd 6");
+            s.on_ack(100, &ack(0, 6, 6, 7, 0), &mut cc, &mut out);
+            let sent: Vec<u64> = out.iter().map(|p| p.seq).collect();
+            assert_eq!(sent, if rule3 { vec![5] } else { vec![] }, "rule 3 {rule3}");
+            assert_eq!(s.pipe, s.pipe_recount());
+            out.clear();
+            s.on_ack(100, &ack(0, 7, 6, 8, 0), &mut cc, &mut out);
+            assert!(out.is_empty(), "nothing above HighRxt below the highest SACK");
+            s.on_ack(100, &ack(0, 8, 6, 9, 0), &mut cc, &mut out);
+            assert_eq!(out.iter().filter(|p| p.seq == 5).count(), !rule3 as usize, "rule 3 {rule3}");
+            assert_eq!((s.stats.retransmissions, s.pipe), (2, s.pipe_recount()));
+        }
+    }
+
+    /// ns-3's rule 3 (`rule3_ns3`): as above, segment 5 goes out at the SACK of 6; at
+    /// the SACK of 7 segment 8, still in flight above the highest SACK, goes out too,
+    /// where RFC 6675's rule 3 (bounded by the highest SACK) sends nothing.
+    #[test]
+    fn ns3_rule_3_resends_segments_in_flight_above_the_highest_sack() {
+        let (mut s, mut cc, mut out) = ten_segments_with(true, true, false);
+        for t in 1..5 {
+            s.on_ack(100, &ack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+        }
+        out.clear();
+        s.on_ack(100, &ack(0, 6, 6, 7, 0), &mut cc, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [5]);
+        out.clear();
+        s.on_ack(100, &ack(0, 7, 6, 8, 0), &mut cc, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [8]);
+        assert_eq!(s.pipe, s.pipe_recount());
+    }
+
+    /// RFC 6675 NextSeg rule 4, the rescue: segments 0 and 9 (the tail) of 10 lost.
+    /// After the partial ACK of the retransmitted head, segment 9 goes out again,
+    /// once, instead of waiting for the timeout.
+    #[test]
+    fn the_rescue_resends_the_tail_once_after_a_partial_ack() {
+        for rescue in [false, true] {
+            let (mut s, mut cc, mut out) = ten_segments(false, rescue);
+            for t in 1..9 {
+                s.on_ack(100, &ack(0, t, 1, t + 1, 0), &mut cc, &mut out);
+            }
+            assert!(s.in_recovery);
+            assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), [0], "no rescue before a partial ACK");
+            out.clear();
+            s.on_ack(200, &ack(9, 0, 0, 0, 0), &mut cc, &mut out);
+            assert!(s.in_recovery, "segment 9 is still outstanding");
+            let sent: Vec<u64> = out.iter().map(|p| p.seq).collect();
+            assert_eq!(sent, if rescue { vec![9] } else { vec![] }, "rescue {rescue}");
+            assert_eq!(s.stats.rescues, rescue as u64);
+            assert_eq!(s.pipe, s.pipe_recount());
+            out.clear();
+            s.on_ack(210, &ack(9, 0, 0, 0, 0), &mut cc, &mut out);
+            assert!(out.is_empty(), "one rescue per recovery");
+            s.on_ack(300, &ack(10, 0, 0, 0, 0), &mut cc, &mut out);
+            assert!(!s.in_recovery && s.all_acked());
+        }
     }
 
     #[test]
