@@ -202,8 +202,8 @@ impl Sim {
         }
         self.now = self.end;
         // Every deferred TxDone up to the end would have run.
+        let end = self.end;
         for l in self.links.iter_mut() {
-            let end = self.end;
             l.settle(|t, _| t <= end);
         }
         None
