@@ -42,11 +42,13 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             capacity,
             loss,
             delay: lc.delay_ns,
-            in_tx: None,
+            busy: false,
             tx_from: 0,
             tx_until: 0,
             pipe: std::collections::VecDeque::with_capacity(64),
             stats: LinkStats::default(),
+            may_defer: false,
+            deferred: None,
             queue_delay: Quantiles::new(cfg.exact_percentiles),
         });
     }

@@ -19,21 +19,34 @@ pub struct LinkStats {
     pub loss_drops: u64,
 }
 
+/// The fields every packet touches come first, in this order (`repr(C)`), so that
+/// a hop reads two or three cache lines of its link rather than one in each part
+/// of a 750-byte struct.
+#[repr(C)]
 pub struct Link {
-    pub name: String,
-    pub queue: Queue<Packet>,
-    pub capacity: Capacity,
-    pub loss: LossModel,
-    pub delay: Nanos,
-    /// The packet being serialised, if any, and when its serialisation started and ends.
-    pub in_tx: Option<Packet>,
+    /// Whether a packet is being serialised, and when its serialisation started and ends.
+    pub busy: bool,
+    /// Whether this link may leave the `TxDone` of a packet out of the event queue
+    /// (`deferred`): a DropTail queue, no loss model, a delay, in a run whose event
+    /// queue allows it (`Sim::new`).
+    pub may_defer: bool,
+    /// The sequence number reserved for the `TxDone` of the packet in transmission
+    /// when that event is not queued (`can_defer`); `settle` applies it once past.
+    pub deferred: Option<u64>,
     pub tx_from: Nanos,
     pub tx_until: Nanos,
-    /// Packets propagating over the link, oldest first, with their arrival times.
+    pub delay: Nanos,
+    /// Packets propagating over the link, oldest first, with their arrival times;
+    /// while `busy`, the last is the packet being serialised (`in_tx`), written
+    /// here when it starts so that it is not copied again when it ends.
     pub pipe: VecDeque<(Nanos, Packet)>,
     pub stats: LinkStats,
+    pub queue: Queue<Packet>,
+    pub capacity: Capacity,
     /// Sojourn time of every packet dequeued since the warm-up, for percentiles.
     pub queue_delay: Quantiles,
+    pub loss: LossModel,
+    pub name: String,
 }
 
 /// What became of the packet whose serialisation ended (`Link::tx_done`).
@@ -54,7 +67,7 @@ impl Link {
     /// the middle of a packet counts only the part sent inside it.
     pub fn tx_bytes_at(&self, t: Nanos) -> f64 {
         let done = self.stats.tx_bytes as f64;
-        match self.in_tx {
+        match self.in_tx() {
             Some(p) if t > self.tx_from && self.tx_until > self.tx_from && !self.capacity.serves_at_instants() => {
                 let part = (t.min(self.tx_until) - self.tx_from) as f64 / (self.tx_until - self.tx_from) as f64;
                 done + p.bytes as f64 * part
@@ -65,7 +78,19 @@ impl Link {
 
     /// Bytes queued plus the packet in transmission.
     pub fn backlog_bytes(&self) -> u64 {
-        self.queue.len_bytes() + self.in_tx.map_or(0, |p| p.bytes as u64)
+        self.queue.len_bytes() + self.in_tx().map_or(0, |p| p.bytes as u64)
+    }
+
+    /// The packet being serialised, if any.
+    #[inline]
+    pub fn in_tx(&self) -> Option<&Packet> {
+        self.pipe.back().filter(|_| self.busy).map(|(_, p)| p)
+    }
+
+    /// Packets propagating (the pipe without the packet in transmission).
+    #[inline]
+    fn propagating(&self) -> usize {
+        self.pipe.len() - self.busy as usize
     }
 
     /// A packet arrives at `now`: it is queued (or dropped, through `on_drop`), and
@@ -73,7 +98,7 @@ impl Link {
     /// ends, if one started.
     #[inline]
     pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
-        let admitted = if self.in_tx.is_none() { self.queue.pass_through(pkt.bytes) } else { None };
+        let admitted = if !self.busy { self.queue.pass_through(pkt.bytes) } else { None };
         if admitted == Some(true) {
             return Some(self.begin_tx(now, pkt, pkt.bytes, 0)); // an idle link: no queueing
         }
@@ -81,7 +106,7 @@ impl Link {
             on_drop(pkt);
             return None;
         }
-        if self.in_tx.is_none() {
+        if !self.busy {
             return self.start_tx(now, on_drop);
         }
         None
@@ -102,10 +127,41 @@ impl Link {
     fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32, sojourn: Nanos) -> Nanos {
         debug_assert_eq!(sojourn, self.queue.stats().last_sojourn);
         self.queue_delay.add(sojourn);
-        self.in_tx = Some(pkt);
         let done = self.capacity.tx_end(now, bytes);
         (self.tx_from, self.tx_until) = (now, done);
+        self.pipe.push_back((done + self.delay, pkt));
+        self.busy = true;
         done
+    }
+
+    /// Whether the `TxDone` of the packet just started (ending at `tx_until`) may
+    /// stay out of the event queue. It would do nothing another event could see
+    /// at its instant: with nothing queued behind the packet, no loss model and a
+    /// packet still propagating past `tx_until` (so that the pipe does not need its
+    /// `LinkPipe` event scheduled), it only moves the packet into the pipe and the
+    /// counters, which `settle` does before anyone reads them. A packet queued
+    /// behind it queues the event (`Sim::arrive`).
+    #[inline]
+    pub fn can_defer(&self) -> bool {
+        self.may_defer
+            && self.queue.len_packets() == 0
+            && self.propagating() > 0
+            && self.pipe[self.pipe.len() - 2].0 > self.tx_until
+    }
+
+    /// Applies the deferred `TxDone`, if `is_past` says it would have run by now:
+    /// what `tx_done` does for it (no loss, a pipe not empty), at its time.
+    #[inline]
+    pub fn settle(&mut self, is_past: impl FnOnce(Nanos, u64) -> bool) {
+        if let Some(seq) = self.deferred {
+            if is_past(self.tx_until, seq) {
+                self.deferred = None;
+                self.busy = false;
+                let bytes = self.pipe.back().expect("a deferred TxDone without a packet").1.bytes;
+                self.stats.tx_packets += 1;
+                self.stats.tx_bytes += bytes as u64;
+            }
+        }
     }
 
     /// The packet in transmission is on the wire at `now`: lost, or propagating.
@@ -113,21 +169,21 @@ impl Link {
     /// link without delay). The caller starts the next serialisation.
     #[inline]
     pub fn tx_done(&mut self, now: Nanos, more_now: impl FnOnce() -> bool) -> TxDone {
-        let pkt = self.in_tx.take().expect("TxDone without a packet in transmission");
+        debug_assert!(self.busy && self.tx_until == now);
+        self.busy = false;
+        let &(arrival, ref pkt) = self.pipe.back().expect("TxDone without a packet in transmission");
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += pkt.bytes as u64;
         if self.loss.lose() {
             self.stats.loss_drops += 1;
-            return TxDone::Lost(pkt);
+            return TxDone::Lost(self.pipe.pop_back().expect("the packet").1);
         }
-        if self.delay == 0 && self.pipe.is_empty() && !more_now() {
+        let first = self.pipe.len() == 1;
+        if self.delay == 0 && first && !more_now() {
             // Its propagation event would run next (after the serialisation start
             // the caller makes, whatever that schedules): no event needed.
-            return TxDone::Through(pkt);
+            return TxDone::Through(self.pipe.pop_back().expect("the packet").1);
         }
-        let arrival = now + self.delay;
-        let first = self.pipe.is_empty();
-        self.pipe.push_back((arrival, pkt));
         TxDone::Propagating(first.then_some(arrival))
     }
 
@@ -136,6 +192,6 @@ impl Link {
     #[inline]
     pub fn propagated(&mut self) -> (Packet, Option<Nanos>) {
         let (_, pkt) = self.pipe.pop_front().expect("LinkPipe event without a packet");
-        (pkt, self.pipe.front().map(|&(t, _)| t))
+        (pkt, self.pipe.front().filter(|_| self.propagating() > 0).map(|&(t, _)| t))
     }
 }

@@ -133,13 +133,14 @@ fn intentional_duplicate_acks_and_off_on() {
     let mut out = Vec::new();
     snd.send(0, &cc, &mut out);
     assert_eq!(out.len(), 10);
-    let ack = |a: AckAction| match a {
-        AckAction::Now(p) => p,
+    let ack = |a: AckAction, rcv: &Receiver| match a {
+        AckAction::Now => rcv.built,
         other => panic!("expected an ACK, got {other:?}"),
     };
     // Segments 0 and 1 acknowledged normally; then the controller asks for a hold.
     for p in out.drain(..2).collect::<Vec<Packet>>() {
-        let a = ack(rcv.on_data(MS, &p, 1448).0);
+        let a = rcv.on_data(MS, &p, 1448).0;
+        let a = ack(a, &rcv);
         snd.process_ack(2 * MS, &a, &mut cc, &mut Vec::new());
     }
     rcv.start_hold();
@@ -148,7 +149,7 @@ fn intentional_duplicate_acks_and_off_on() {
     for p in out.drain(..) {
         let (a, delivered) = rcv.on_data(MS, &p, 1448);
         assert_eq!(delivered, 1, "the data is delivered at once");
-        acks.push(ack(a));
+        acks.push(ack(a, &rcv));
     }
     assert_eq!(acks[0].seq, 2, "segment 2's own ACK is the first duplicate");
     assert_eq!((acks[3].seq, acks[3].sack_block(0)), (2, (3, 6)));
@@ -165,7 +166,8 @@ fn intentional_duplicate_acks_and_off_on() {
     assert_eq!(retx.len(), 1);
     assert_eq!(retx[0].seq, 2, "segment 2 retransmitted");
     // Its arrival lifts the hold: everything is acknowledged.
-    assert_eq!(ack(rcv.on_data(4 * MS, &retx[0], 1448).0).seq, 10);
+    let a = rcv.on_data(4 * MS, &retx[0], 1448).0;
+    assert_eq!(ack(a, &rcv).seq, 10);
     // Off: nothing is acknowledged; on: one ACK at once, cumulative.
     rcv.off = true;
     assert!(matches!(rcv.on_data(5 * MS, &Packet::segment(0, 0, 10, 10, 1500, 4 * MS), 1448).0, AckAction::Withhold));

@@ -80,7 +80,7 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
                         next_dsn = hi;
                     }
                     match action {
-                        AckAction::Now(a) => out.push(a),
+                        AckAction::Now => out.push(rcv.built),
                         AckAction::Delay => {
                             delack.get_or_insert(now + 40 * MS);
                         }

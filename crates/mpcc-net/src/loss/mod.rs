@@ -63,6 +63,11 @@ fn probability(name: &str, p: f64) -> Result<f64, String> {
 }
 
 impl LossModel {
+    /// Whether the model never loses a packet (and draws nothing).
+    pub fn is_lossless(&self) -> bool {
+        matches!(self, LossModel::None)
+    }
+
     pub fn bernoulli(p: f64, rng: Rng) -> Result<Self, String> {
         Bernoulli::new(p, rng).map(LossModel::Bernoulli)
     }

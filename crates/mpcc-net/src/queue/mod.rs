@@ -222,6 +222,14 @@ impl<P: Copy> Queue<P> {
         Some(true)
     }
 
+    /// Whether this discipline keeps no state beyond its packets: a dequeue from it
+    /// empty changes nothing, so a link may leave the end of a serialisation that
+    /// finds it empty out of its event queue (mpcc-sim's `Link::can_defer`).
+    #[inline]
+    pub fn is_plain_fifo(&self) -> bool {
+        matches!(self, Queue::DropTail(_))
+    }
+
     #[inline]
     pub fn dequeue(&mut self, now: Nanos, on_drop: &mut impl FnMut(P)) -> Option<(P, u32)> {
         let (e, st) = match self {

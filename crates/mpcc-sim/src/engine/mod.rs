@@ -23,7 +23,8 @@ use mpcc_core::Nanos;
 #[rustfmt::skip]
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// A link finished serialising its packet in transmission.
+    /// A link finished serialising its packet in transmission (queued only when
+    /// something at its instant may see it: `Link::can_defer`).
     TxDone { link: LinkId },
     /// A sending host's NIC is done with a subflow's packet: serialised, or its host delay over (host.rs).
     NicDone { flow: FlowId, sub: u16 },
@@ -82,6 +83,10 @@ pub struct EventQueue {
     /// `now`, and any other for `now` was scheduled after it), so it skips the heap.
     /// A zero-delay reverse path makes one of these per ACK.
     next: Option<Event>,
+    next_seq: u64,
+    /// The sequence number of the latest event popped: with `now`, its place in
+    /// the order (`current`).
+    cur_seq: u64,
 }
 
 impl EventQueue {
@@ -89,7 +94,7 @@ impl EventQueue {
     pub fn for_flows(flows: usize) -> Self {
         let queue =
             if flows >= RADIX_FROM_FLOWS { Queue::Radix(RadixHeap::new()) } else { Queue::Quad(SplitHeap::new()) };
-        EventQueue { queue, seq: 0, now: 0, next: None }
+        EventQueue { queue, seq: 0, now: 0, next: None, next_seq: 0, cur_seq: 0 }
     }
 
     pub fn new() -> Self {
@@ -99,11 +104,46 @@ impl EventQueue {
     #[inline]
     pub fn schedule(&mut self, time: Nanos, ev: Event) {
         self.seq += 1;
-        let e = Entry { time, seq: self.seq, item: ev };
+        self.push(Entry { time, seq: self.seq, item: ev });
+    }
+
+    #[inline]
+    fn push(&mut self, e: Entry) {
         match &mut self.queue {
             Queue::Quad(q) => q.push(e),
             Queue::Radix(q) => q.push(e),
         }
+    }
+
+    /// Takes the sequence number an event scheduled now would get, without queueing
+    /// it: the event may be queued later with that number (`schedule_reserved`), or
+    /// its effects applied by whoever finds it past (`is_past`). Every later event
+    /// gets the number it would have had had this one been queued.
+    #[inline]
+    pub fn reserve(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Queues an event under a sequence number taken earlier (`reserve`), not yet
+    /// past. Only for the 4-ary heaps (`reserves`), which order any push by (time,
+    /// sequence); the radix heap and the slot for `now` assume increasing numbers.
+    #[inline]
+    pub fn schedule_reserved(&mut self, time: Nanos, seq: u64, ev: Event) {
+        debug_assert!(self.reserves() && self.next.is_none() && !self.is_past(time, seq));
+        self.push(Entry { time, seq, item: ev });
+    }
+
+    /// Whether `schedule_reserved` may be used in this queue.
+    pub fn reserves(&self) -> bool {
+        matches!(self.queue, Queue::Quad(_))
+    }
+
+    /// Whether an event at (`time`, `seq`) would have run by now: before the latest
+    /// event popped, or that event itself.
+    #[inline]
+    pub fn is_past(&self, time: Nanos, seq: u64) -> bool {
+        (time, seq) <= (self.now, self.cur_seq)
     }
 
     /// `schedule` for a caller whose events are often due at the current instant
@@ -115,6 +155,7 @@ impl EventQueue {
         if time == self.now && self.next.is_none() && !self.heap_more_now() {
             self.seq += 1;
             self.next = Some(ev);
+            self.next_seq = self.seq;
             return;
         }
         self.schedule(time, ev);
@@ -123,6 +164,7 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
         if self.next.is_some() {
+            self.cur_seq = self.next_seq;
             return self.next.take().map(|ev| (self.now, ev));
         }
         let e = match &mut self.queue {
@@ -130,6 +172,7 @@ impl EventQueue {
             Queue::Radix(q) => q.pop(),
         }?;
         self.now = e.time;
+        self.cur_seq = e.seq;
         Some((e.time, e.item))
     }
 
@@ -206,6 +249,24 @@ mod tests {
             assert_eq!(order, vec![(10, 2), (10, 3), (20, 4)]);
             assert!(!q.more_now());
         }
+    }
+
+    /// An event queued late under a number reserved earlier pops where it would
+    /// have had it been queued at once.
+    #[test]
+    fn a_reserved_number_keeps_its_place() {
+        let mut q = EventQueue::for_flows(1);
+        assert!(q.reserves());
+        q.schedule(5, numbered(1, false));
+        let seq = q.reserve();
+        q.schedule(7, numbered(3, true));
+        q.schedule(7, numbered(4, false));
+        assert_eq!(q.pop().map(|(t, e)| (t, number(e))), Some((5, 1)));
+        assert!(!q.is_past(7, seq) && q.is_past(5, 1));
+        q.schedule_reserved(7, seq, numbered(2, false));
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(_, e)| number(e)).collect();
+        assert_eq!(order, vec![2, 3, 4]);
+        assert!(q.is_past(7, seq));
     }
 
     /// Interleaved schedules and pops, with many ties and times far apart, come out

@@ -30,8 +30,8 @@ const MAX_QUICKACKS: u32 = 16;
 /// What the receiver wants done after a data segment.
 #[derive(Clone, Copy, Debug)]
 pub enum AckAction {
-    /// Send this ACK now.
-    Now(Packet),
+    /// Send the ACK now: the one the receiver built (`Receiver::built`).
+    Now,
     /// Hold the ACK; arm the delayed-ACK timer if it is not running.
     Delay,
     /// No ACK: the receiver controller turned the subflow off.
@@ -39,6 +39,11 @@ pub enum AckAction {
 }
 
 pub struct Receiver {
+    /// The ACK last built (`AckAction::Now`, the delayed-ACK timer), written here
+    /// field by field and copied out when it is sent, not moved through return
+    /// values right after those narrow stores: a wide load of a packet still in
+    /// the store buffer stalls (docs/performance.md).
+    pub built: Packet,
     pub flow: u32,
     /// Subflow index inside the connection.
     pub sub: u16,
@@ -126,6 +131,7 @@ impl Receiver {
             None => u64::MAX / 4,
         };
         Receiver {
+            built: Packet::ack(flow, 0, 0, 0, 0, 0, 0, 0),
             flow,
             sub: 0,
             rcv_nxt: 0,
@@ -178,14 +184,17 @@ impl Receiver {
     /// The ACK to send: cumulative, then the SACK blocks (`ack_blocks`). The
     /// usual ACK (no hold, nothing remembered: one block at most) is built inline.
     #[inline(always)]
-    fn ack(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
+    fn ack(&mut self, ts: Nanos, owd: Nanos, trig: u64, first: First) {
         if self.hold == NO_HOLD && self.n_recent == 0 {
             match first {
-                First::None => return self.plain_ack(ts, owd, trig),
+                First::None => {
+                    self.built = self.plain_ack(ts, owd, trig);
+                    return;
+                }
                 First::Block(lo, hi) => {
-                    let mut p = self.plain_ack(ts, owd, trig);
-                    p.push_sack(lo, hi);
-                    return p;
+                    self.built = self.plain_ack(ts, owd, trig);
+                    self.built.push_sack(lo, hi);
+                    return;
                 }
                 First::Dup(..) => {}
             }
@@ -194,10 +203,10 @@ impl Receiver {
     }
 
     #[inline(never)]
-    fn ack_blocks(&self, ts: Nanos, owd: Nanos, trig: u64, first: First) -> Packet {
+    fn ack_blocks(&mut self, ts: Nanos, owd: Nanos, trig: u64, first: First) {
         let held = self.hold < self.rcv_nxt;
         let seq = if held { self.hold } else { self.rcv_nxt };
-        let mut p = Packet::ack(self.flow, self.sub, self.header, seq, ts, owd, trig, self.buf_segs);
+        self.built = Packet::ack(self.flow, self.sub, self.header, seq, ts, owd, trig, self.buf_segs);
         let mut skip = (0, 0);
         // Intentional duplicate ACKs: the held segment stays unacknowledged and
         // what arrived above it is SACKed, so the sender sees it as lost.
@@ -205,39 +214,38 @@ impl Receiver {
         match first {
             First::None => {
                 if hold_block {
-                    p.push_sack(self.hold + 1, self.rcv_nxt);
+                    self.built.push_sack(self.hold + 1, self.rcv_nxt);
                 }
             }
             First::Block(lo, hi) => {
-                p.push_sack(lo, hi);
+                self.built.push_sack(lo, hi);
                 skip = (lo, hi);
             }
             First::Dup(d, within) => {
                 // RFC 2883 section 4: the duplicate first, then the block holding it.
-                p.push_sack(d, d + 1);
+                self.built.push_sack(d, d + 1);
                 if let Some((lo, hi)) = within {
                     if self.sack_blocks > 1 {
-                        p.push_sack(lo, hi);
+                        self.built.push_sack(lo, hi);
                         skip = (lo, hi);
                     }
                 }
             }
         }
         if self.sack_blocks > 1 && hold_block && first != First::None {
-            p.push_sack(self.hold + 1, self.rcv_nxt);
+            self.built.push_sack(self.hold + 1, self.rcv_nxt);
         }
         if self.sack_blocks > 1 {
             // RFC 2018 section 4: then the most recently reported other blocks.
             for &(lo, hi) in &self.recent[..self.n_recent as usize] {
-                if p.sack_count() >= self.sack_blocks as usize {
+                if self.built.sack_count() >= self.sack_blocks as usize {
                     break;
                 }
                 if (lo, hi) != skip && lo >= seq {
-                    p.push_sack(lo, hi);
+                    self.built.push_sack(lo, hi);
                 }
             }
         }
-        p
     }
 
     /// Remembers `block` as the latest reported, dropping the blocks it absorbed.
@@ -289,7 +297,7 @@ impl Receiver {
             }
             // `delack_cancel` (ns-3's SendEmptyPacket): every ACK sent cancels the
             // timer and the count of held segments; the next held segment starts both anew.
-            AckAction::Now(_) if self.delack_cancel => {
+            AckAction::Now if self.delack_cancel => {
                 self.delack_at = None;
                 self.pending = 0;
             }
@@ -341,12 +349,14 @@ impl Receiver {
         if s < self.rcv_nxt {
             // A duplicate: acknowledge at once (the sender may have timed out).
             let first = if dsack { First::Dup(s, None) } else { First::None };
-            return (AckAction::Now(self.ack(pkt.ts, owd, s, first)), 0);
+            self.ack(pkt.ts, owd, s, first);
+            return (AckAction::Now, 0);
         }
         if s > self.rcv_nxt {
             if s >= self.rcv_nxt + self.buf_segs {
                 // Beyond the advertised window: discarded, acknowledged.
-                return (AckAction::Now(self.ack(pkt.ts, owd, s, First::None)), 0);
+                self.ack(pkt.ts, owd, s, First::None);
+                return (AckAction::Now, 0);
             }
             let (block, new) = self.insert(s);
             let first = if !new && dsack {
@@ -366,7 +376,8 @@ impl Receiver {
             }
             self.dsn_ring[i] = pkt.dsn;
             self.ooo_peak = self.ooo_peak.max(self.ooo_segs);
-            return (AckAction::Now(self.ack(pkt.ts, owd, s, first)), 0);
+            self.ack(pkt.ts, owd, s, first);
+            return (AckAction::Now, 0);
         }
         // In order.
         let had_ooo = !self.ooo.is_empty();
@@ -396,7 +407,8 @@ impl Receiver {
         if had_ooo || !self.delayed_ack || self.quick > 0 {
             self.quick = self.quick.saturating_sub(1);
             self.pending = 0;
-            return (AckAction::Now(self.ack(pkt.ts, owd, s, First::None)), delivered);
+            self.ack(pkt.ts, owd, s, First::None);
+            return (AckAction::Now, delivered);
         }
         if self.pending == 0 {
             self.pending_ts = pkt.ts;
@@ -406,10 +418,8 @@ impl Receiver {
         self.pending += 1;
         if self.pending >= 2 {
             self.pending = 0;
-            return (
-                AckAction::Now(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None)),
-                delivered,
-            );
+            self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None);
+            return (AckAction::Now, delivered);
         }
         (AckAction::Delay, delivered)
     }
@@ -436,7 +446,8 @@ impl Receiver {
             return None;
         }
         self.pending = 0;
-        Some(self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None))
+        self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None);
+        Some(self.built)
     }
 
     /// Adds out-of-order segment `s`; returns the SACK block that now contains
@@ -480,27 +491,33 @@ mod tests {
         Packet::data(0, seq, 1500, 0)
     }
 
-    fn acked(a: AckAction) -> Packet {
+    fn acked(r: &Receiver, a: AckAction) -> Packet {
         match a {
-            AckAction::Now(p) => p,
+            AckAction::Now => r.built,
             other => panic!("expected an ACK, got {other:?}"),
         }
+    }
+
+    /// The ACK `r` sends at once for `pkt`.
+    fn ack_on(r: &mut Receiver, now: Nanos, pkt: &Packet, payload: u32) -> Packet {
+        let a = r.on_data(now, pkt, payload).0;
+        acked(r, a)
     }
 
     #[test]
     fn sack_blocks_and_hole_filling() {
         let mut r = Receiver::new(0, &TcpConfig::default());
         let (a, d) = r.on_data(1, &data(0), 1448);
-        assert_eq!((acked(a).seq, d), (1, 1));
-        let a = acked(r.on_data(1, &data(2), 1448).0);
+        assert_eq!((acked(&r, a).seq, d), (1, 1));
+        let a = ack_on(&mut r, 1, &data(2), 1448);
         assert_eq!((a.seq, a.sack_count(), a.sack_block(0)), (1, 1, (2, 3)));
-        let a = acked(r.on_data(1, &data(4), 1448).0);
+        let a = ack_on(&mut r, 1, &data(4), 1448);
         assert_eq!((a.sack_count(), a.sack_block(0)), (1, (4, 5)));
-        let a = acked(r.on_data(1, &data(3), 1448).0);
+        let a = ack_on(&mut r, 1, &data(3), 1448);
         assert_eq!((a.sack_count(), a.sack_block(0)), (1, (2, 5)), "blocks merge");
         assert_eq!(r.ooo_segs, 3);
         let (a, d) = r.on_data(1, &data(1), 1448);
-        assert_eq!((acked(a).seq, d), (5, 4), "hole filled: everything delivered");
+        assert_eq!((acked(&r, a).seq, d), (5, 4), "hole filled: everything delivered");
         assert_eq!(r.ooo_segs, 0);
     }
 
@@ -521,7 +538,7 @@ mod tests {
             let mut r = Receiver::new(0, &tcp);
             assert!(matches!(r.on_data(0, &data(0), 1448).0, AckAction::Delay));
             assert_eq!(r.poll_at(), Some(200 * ms));
-            assert_eq!(acked(r.on_data(10 * ms, &data(1), 1448).0).seq, 2);
+            assert_eq!(ack_on(&mut r, 10 * ms, &data(1), 1448).seq, 2);
             assert!(matches!(r.on_data(150 * ms, &data(2), 1448).0, AckAction::Delay));
             if cancel {
                 assert_eq!(r.poll_at(), Some(350 * ms), "armed anew by segment 2");
@@ -539,13 +556,13 @@ mod tests {
         let tcp = TcpConfig { profile: crate::profile::Profile::Rfc, delayed_ack: Some(true), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         assert!(matches!(r.on_data(1, &data(0), 1448).0, AckAction::Delay));
-        let a = acked(r.on_data(2, &data(1), 1448).0);
+        let a = ack_on(&mut r, 2, &data(1), 1448);
         assert_eq!(a.seq, 2);
         assert!(matches!(r.on_data(3, &data(2), 1448).0, AckAction::Delay));
         assert_eq!(r.on_delack_timer().unwrap().seq, 3);
         assert!(r.on_delack_timer().is_none());
         // Out of order: immediate.
-        assert!(matches!(r.on_data(4, &data(5), 1448).0, AckAction::Now(_)));
+        assert!(matches!(r.on_data(4, &data(5), 1448).0, AckAction::Now));
     }
 
     #[test]
@@ -569,10 +586,10 @@ mod tests {
     fn segments_beyond_the_buffer_are_discarded() {
         let tcp = TcpConfig { rcv_buf_bytes: Some(4 * 1448), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
-        let a = acked(r.on_data(1, &data(4), 1448).0);
+        let a = ack_on(&mut r, 1, &data(4), 1448);
         assert_eq!((a.sack_count(), a.rwnd()), (0, 4));
         assert_eq!(r.ooo_segs, 0);
-        acked(r.on_data(1, &data(3), 1448).0);
+        ack_on(&mut r, 1, &data(3), 1448);
         assert_eq!(r.ooo_segs, 1);
     }
 
@@ -581,13 +598,13 @@ mod tests {
         let tcp = TcpConfig { delayed_ack: Some(true), quickack: Some(true), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         for seq in 0..16 {
-            assert!(matches!(r.on_data(1, &data(seq), 1448).0, AckAction::Now(_)), "quick ACK {seq}");
+            assert!(matches!(r.on_data(1, &data(seq), 1448).0, AckAction::Now), "quick ACK {seq}");
         }
         assert!(matches!(r.on_data(1, &data(16), 1448).0, AckAction::Delay));
-        acked(r.on_data(1, &data(17), 1448).0);
-        acked(r.on_data(1, &data(19), 1448).0); // out of order: quick ACKs again
-        acked(r.on_data(1, &data(18), 1448).0);
-        assert!(matches!(r.on_data(1, &data(20), 1448).0, AckAction::Now(_)));
+        ack_on(&mut r, 1, &data(17), 1448);
+        ack_on(&mut r, 1, &data(19), 1448); // out of order: quick ACKs again
+        ack_on(&mut r, 1, &data(18), 1448);
+        assert!(matches!(r.on_data(1, &data(20), 1448).0, AckAction::Now));
     }
 
     fn blocks(a: &Packet) -> Vec<(u64, u64)> {
@@ -601,35 +618,35 @@ mod tests {
     #[test]
     fn rfc2018_first_the_triggering_block_then_the_latest_others() {
         let mut r = Receiver::new(0, &linux_like(3, false));
-        acked(r.on_data(1, &data(0), 1448).0);
+        ack_on(&mut r, 1, &data(0), 1448);
         // Holes at 1, 3, 5, 7: blocks 2, 4, 6, 8 arrive in that order.
-        assert_eq!(blocks(&acked(r.on_data(1, &data(2), 1448).0)), [(2, 3)]);
-        assert_eq!(blocks(&acked(r.on_data(1, &data(4), 1448).0)), [(4, 5), (2, 3)]);
-        assert_eq!(blocks(&acked(r.on_data(1, &data(6), 1448).0)), [(6, 7), (4, 5), (2, 3)]);
-        assert_eq!(blocks(&acked(r.on_data(1, &data(8), 1448).0)), [(8, 9), (6, 7), (4, 5)], "three at most");
+        assert_eq!(blocks(&ack_on(&mut r, 1, &data(2), 1448)), [(2, 3)]);
+        assert_eq!(blocks(&ack_on(&mut r, 1, &data(4), 1448)), [(4, 5), (2, 3)]);
+        assert_eq!(blocks(&ack_on(&mut r, 1, &data(6), 1448)), [(6, 7), (4, 5), (2, 3)]);
+        assert_eq!(blocks(&ack_on(&mut r, 1, &data(8), 1448)), [(8, 9), (6, 7), (4, 5)], "three at most");
         // A segment extending an older block makes it first; the rest keep their order.
-        assert_eq!(blocks(&acked(r.on_data(1, &data(3), 1448).0)), [(2, 5), (8, 9), (6, 7)], "2-4 merged");
+        assert_eq!(blocks(&ack_on(&mut r, 1, &data(3), 1448)), [(2, 5), (8, 9), (6, 7)], "2-4 merged");
         // Filling the first hole: the cumulative ACK passes [2, 5); the remaining
         // blocks are repeated, most recent first.
-        let a = acked(r.on_data(1, &data(1), 1448).0);
+        let a = ack_on(&mut r, 1, &data(1), 1448);
         assert_eq!((a.seq, blocks(&a)), (5, vec![(8, 9), (6, 7)]));
         // An in-order arrival with no hole left: no block.
-        acked(r.on_data(1, &data(5), 1448).0);
-        acked(r.on_data(1, &data(7), 1448).0);
-        let a = acked(r.on_data(1, &data(9), 1448).0);
+        ack_on(&mut r, 1, &data(5), 1448);
+        ack_on(&mut r, 1, &data(7), 1448);
+        let a = ack_on(&mut r, 1, &data(9), 1448);
         assert_eq!((a.seq, a.sack_count()), (10, 0));
     }
 
     #[test]
     fn one_block_per_ack_is_the_triggering_block_only() {
         let mut r = Receiver::new(0, &TcpConfig::default());
-        acked(r.on_data(1, &data(0), 1448).0);
-        acked(r.on_data(1, &data(2), 1448).0);
-        assert_eq!(blocks(&acked(r.on_data(1, &data(4), 1448).0)), [(4, 5)]);
-        let a = acked(r.on_data(1, &data(1), 1448).0);
+        ack_on(&mut r, 1, &data(0), 1448);
+        ack_on(&mut r, 1, &data(2), 1448);
+        assert_eq!(blocks(&ack_on(&mut r, 1, &data(4), 1448)), [(4, 5)]);
+        let a = ack_on(&mut r, 1, &data(1), 1448);
         assert_eq!((a.seq, a.sack_count()), (3, 0), "in order: no block");
         // A duplicate: no DSACK with the rfc profile.
-        assert_eq!(acked(r.on_data(1, &data(0), 1448).0).sack_count(), 0);
+        assert_eq!(ack_on(&mut r, 1, &data(0), 1448).sack_count(), 0);
     }
 
     #[test]
@@ -639,22 +656,22 @@ mod tests {
             r.on_data(1, &data(s), 1448);
         }
         // Below the cumulative ACK (RFC 2883 section 4.1): the DSACK, then the SACK blocks.
-        let a = acked(r.on_data(1, &data(1), 1448).0);
+        let a = ack_on(&mut r, 1, &data(1), 1448);
         assert_eq!((a.seq, blocks(&a)), (2, vec![(1, 2), (6, 7), (3, 5)]));
         assert!(a.first_is_dsack());
         assert_eq!(a.trig(), 1);
         // Above it, inside a SACKed block (section 4.2): the DSACK, the block holding it, then the others.
-        let a = acked(r.on_data(1, &data(4), 1448).0);
+        let a = ack_on(&mut r, 1, &data(4), 1448);
         assert_eq!(blocks(&a), [(4, 5), (3, 5), (6, 7)]);
         assert!(a.first_is_dsack());
         // New data: an ordinary first block again.
-        let a = acked(r.on_data(1, &data(8), 1448).0);
+        let a = ack_on(&mut r, 1, &data(8), 1448);
         assert_eq!(blocks(&a), [(8, 9), (6, 7), (3, 5)]);
         assert!(!a.first_is_dsack());
         // Without DSACK a duplicate adds nothing.
         let mut r = Receiver::new(0, &linux_like(3, false));
         r.on_data(1, &data(0), 1448);
-        assert_eq!(acked(r.on_data(1, &data(0), 1448).0).sack_count(), 0);
+        assert_eq!(ack_on(&mut r, 1, &data(0), 1448).sack_count(), 0);
     }
 
     #[test]
@@ -674,14 +691,14 @@ mod tests {
         r.on_data(1, &data(0), 1448);
         r.start_hold(); // the receiver controller holds the cumulative ACK at 1
         r.on_data(1, &data(1), 1448);
-        let a = acked(r.on_data(1, &data(2), 1448).0);
+        let a = ack_on(&mut r, 1, &data(2), 1448);
         assert_eq!((a.seq, blocks(&a)), (1, vec![(2, 3)]));
         // A duplicate of 2: the DSACK, then the held block holding it.
-        let a = acked(r.on_data(1, &data(2), 1448).0);
+        let a = ack_on(&mut r, 1, &data(2), 1448);
         assert_eq!((a.seq, blocks(&a)), (1, vec![(2, 3), (2, 3)]));
         assert!(a.first_is_dsack());
         // The retransmission of 1 the hold asked for: everything acknowledged, no DSACK.
-        let a = acked(r.on_data(1, &data(1), 1448).0);
+        let a = ack_on(&mut r, 1, &data(1), 1448);
         assert_eq!((a.seq, a.sack_count()), (3, 0));
     }
 }
