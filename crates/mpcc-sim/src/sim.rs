@@ -184,7 +184,7 @@ impl Sim {
             self.now = t;
             self.processed += 1;
             self.handle(ev);
-            if self.processed % CHECK_EVERY == 0 {
+            if self.processed.is_multiple_of(CHECK_EVERY) {
                 self.trim_some();
                 if let Some(stop) = check() {
                     if let Stop::MemoryLimit(limit) = stop {
