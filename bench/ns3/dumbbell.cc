@@ -138,6 +138,12 @@ TraceCwnd(uint32_t, uint32_t now)
 }
 
 void
+TraceInFlight(uint32_t, uint32_t now)
+{
+    std::fprintf(stderr, "%.6f inflight %u\n", Simulator::Now().GetSeconds(), now);
+}
+
+void
 TraceState(TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
 {
     std::fprintf(stderr, "%.6f state %d %d\n", Simulator::Now().GetSeconds(), (int)from, (int)to);
@@ -170,6 +176,7 @@ AttachProbe(uint32_t flow, Ptr<Application> app)
     if (g_traceFlow == (int32_t)flow)
     {
         socket->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
+        socket->TraceConnectWithoutContext("BytesInFlight", MakeCallback(&TraceInFlight));
         socket->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
         socket->TraceConnectWithoutContext("Tx", MakeCallback(&TraceTx));
         socket->TraceConnectWithoutContext("Rx", MakeCallback(&TraceRx));
@@ -240,7 +247,9 @@ main(int argc, char* argv[])
                  "each flow writes one segment at this constant rate (OnOffApplication always on) "
                  "instead of sending in bulk (empty: bulk)",
                  appRate);
-    cmd.AddValue("trace", "flow whose cwnd, state, transmissions and ACKs go to stderr (-1: none)", g_traceFlow);
+    cmd.AddValue("trace",
+                 "flow whose cwnd, bytes in flight, state, transmissions and ACKs go to stderr (-1: none)",
+                 g_traceFlow);
     cmd.Parse(argc, argv);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
