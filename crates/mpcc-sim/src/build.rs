@@ -152,7 +152,12 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let info = mpcc_algo::registry::check(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         if info.params.iter().any(|p| p.name == "hystart") && !params.0.contains_key("hystart") {
             let m = tcp.mechanisms();
-            params.0.insert("hystart".into(), [0.0, 1.0, 2.0][m.hystart as usize * (1 + m.hystart_ns3 as usize)]);
+            let hystart = match (m.hystart, m.hystart_ns3) {
+                (false, _) => 0.0,
+                (true, false) => 1.0, // Linux's thresholds
+                (true, true) => 2.0,  // ns-3's
+            };
+            params.0.insert("hystart".into(), hystart);
         }
         // Linux's CUBIC grows at least 5 % per RTT until its first loss (docs/algorithms/cubic.md).
         if info.params.iter().any(|p| p.name == "initial_growth") && !params.0.contains_key("initial_growth") {
