@@ -144,6 +144,12 @@ TraceInFlight(uint32_t, uint32_t now)
 }
 
 void
+TraceSsthresh(uint32_t, uint32_t now)
+{
+    std::fprintf(stderr, "%.6f ssthresh %u\n", Simulator::Now().GetSeconds(), now);
+}
+
+void
 TraceState(TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
 {
     std::fprintf(stderr, "%.6f state %d %d\n", Simulator::Now().GetSeconds(), (int)from, (int)to);
@@ -177,6 +183,7 @@ AttachProbe(uint32_t flow, Ptr<Application> app)
     {
         socket->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
         socket->TraceConnectWithoutContext("BytesInFlight", MakeCallback(&TraceInFlight));
+        socket->TraceConnectWithoutContext("SlowStartThreshold", MakeCallback(&TraceSsthresh));
         socket->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
         socket->TraceConnectWithoutContext("Tx", MakeCallback(&TraceTx));
         socket->TraceConnectWithoutContext("Rx", MakeCallback(&TraceRx));
@@ -248,7 +255,7 @@ main(int argc, char* argv[])
                  "instead of sending in bulk (empty: bulk)",
                  appRate);
     cmd.AddValue("trace",
-                 "flow whose cwnd, bytes in flight, state, transmissions and ACKs go to stderr (-1: none)",
+                 "flow whose cwnd, ssthresh, bytes in flight, state, transmissions and ACKs go to stderr (-1: none)",
                  g_traceFlow);
     cmd.Parse(argc, argv);
     RngSeedManager::SetSeed(1);
