@@ -1472,15 +1472,20 @@ mod tests {
         p
     }
 
-    /// The textbook sender (`rfc` profile).
-    fn setup() -> (Sender, Controller, Vec<Packet>) {
+    /// A Reno sender with `tcp` and `app_bytes` to send, after its first send.
+    fn sender(tcp: &TcpConfig, app_bytes: u64) -> (Sender, Controller, Vec<Packet>) {
         let mut cc = build("reno", &Params::new()).unwrap();
         cc.add_subflow(0);
-        let mut s = Sender::new(0, 0, &TcpConfig { profile: crate::profile::Profile::Rfc, ..Default::default() });
-        s.set_app_bytes(u64::MAX);
+        let mut s = Sender::new(0, 0, tcp);
+        s.set_app_bytes(app_bytes);
         let mut out = Vec::new();
         s.send(0, &cc, &mut out);
         (s, cc, out)
+    }
+
+    /// The textbook sender (`rfc` profile).
+    fn setup() -> (Sender, Controller, Vec<Packet>) {
+        sender(&TcpConfig { profile: crate::profile::Profile::Rfc, ..Default::default() }, u64::MAX)
     }
 
     /// The textbook sender with ten segments to send and NextSeg rules 3 and 4 as given.
@@ -1489,8 +1494,6 @@ mod tests {
     }
 
     fn ten_segments_with(sack_rule3: bool, rule3_ns3: bool, rescue: bool) -> (Sender, Controller, Vec<Packet>) {
-        let mut cc = build("reno", &Params::new()).unwrap();
-        cc.add_subflow(0);
         let tcp = TcpConfig {
             profile: crate::profile::Profile::Rfc,
             sack_rule3: Some(sack_rule3),
@@ -1498,10 +1501,7 @@ mod tests {
             rescue: Some(rescue),
             ..Default::default()
         };
-        let mut s = Sender::new(0, 0, &tcp);
-        s.set_app_bytes(10 * 1448);
-        let mut out = Vec::new();
-        s.send(0, &cc, &mut out);
+        let (s, cc, mut out) = sender(&tcp, 10 * 1448);
         assert_eq!(out.len(), 10);
         out.clear();
         (s, cc, out)
