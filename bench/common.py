@@ -172,6 +172,7 @@ def ns3_result(out: dict) -> dict:
     result["bottleneck_drops"] = out["bottleneck_drops"]
     result["retransmissions"] = sum(f["retransmissions"] for f in out["per_flow"])
     result["timeouts"] = sum(f["timeouts"] for f in out["per_flow"])
+    result["prr_wraps"] = out["prr_wraps"]
     return result
 
 

@@ -44,6 +44,13 @@ RECOVERY_CHECKS = [
 ]
 RECOVERY_GOODPUT_TOLERANCE = 0.05
 RECOVERY_RETX_TOLERANCE = 0.25
+# Their reference is ns-3 3.44 with its PRR's 32-bit overflow fixed (ns-3 issue #1282;
+# bench/ns3/dumbbell.cc `--recovery=PrrNoWrap`): 3.44 forms prrDelivered x ssThresh in
+# 32 bits, which wraps within a recovery once ssthresh is large, and the `ns3` profile
+# models the algorithm, not that bug. 3.44 as shipped (`--recovery=Prr`) runs beside it
+# and is reported, not judged. Changed 2026-11-27, after ns3_recovery_cubic_1 had failed
+# against 3.44 as shipped (docs/validation.md).
+NS3_FIXED_PRR = ["--recovery=PrrNoWrap"]
 # Random loss: the two simulators draw their losses from different generators, so one
 # run of each compares two random draws; these are compared as means over SEEDS runs of
 # each (mpcc's `seed`, ns-3's `--seed` run number). Changed 2026-11-26, after seed 1
@@ -59,7 +66,8 @@ def mean_result(results: list[dict]) -> dict:
     return {**{k: sum(r[k] for r in results) / len(results) for k in keys}, "runs": results}
 
 
-def run_both(name: str, mpcc: str, ns3: str, ns3_defaults: bool, seed: int | None) -> tuple[dict, dict]:
+def run_all(name: str, mpcc: str, ns3: str, ns3_defaults: bool, seed: int | None) -> tuple[dict, dict, dict | None]:
+    """mpcc, the ns-3 reference, and for a recovery check ns-3 3.44 as shipped."""
     config = common.mpcc_config(name)
     ns3_extra = []
     if seed is not None:
@@ -70,29 +78,43 @@ def run_both(name: str, mpcc: str, ns3: str, ns3_defaults: bool, seed: int | Non
         ns3_extra = [f"--seed={seed}"]
     out, *_ = common.run_measured([mpcc, str(config)])
     m = common.mpcc_result(json.loads(out))
-    out, *_ = common.run_measured([ns3] + common.ns3_args(name, ns3_defaults) + ns3_extra)
-    return m, common.ns3_result(json.loads(out))
+    args = [ns3] + common.ns3_args(name, ns3_defaults) + ns3_extra
+    out, *_ = common.run_measured(args + (NS3_FIXED_PRR if name in RECOVERY_CHECKS else []))
+    n = common.ns3_result(json.loads(out))
+    shipped = None
+    if name in RECOVERY_CHECKS:
+        out, *_ = common.run_measured(args)
+        shipped = common.ns3_result(json.loads(out))
+        # The fixed build is 3.44's PRR but for the overflow: where no product passed
+        # 2^32 (prr_wraps = 0) the two ns-3 runs must be the same run.
+        same = all(n[k] == shipped[k] for k in ("goodput_bps", "rtt_mean_s", "retransmissions", "timeouts"))
+        n["faithful"] = float(n["prr_wraps"] > 0 or same)
+    return m, n, shipped
 
 
 def check(name: str, mpcc: str, ns3: str, ns3_defaults: bool) -> dict:
     if name in RANDOM_CHECKS:
-        pairs = [run_both(name, mpcc, ns3, ns3_defaults, seed) for seed in SEEDS]
-        m, n = mean_result([p[0] for p in pairs]), mean_result([p[1] for p in pairs])
+        runs = [run_all(name, mpcc, ns3, ns3_defaults, seed) for seed in SEEDS]
+        m, n, shipped = (mean_result([r[i] for r in runs]) if runs[0][i] else None for i in range(3))
     else:
-        m, n = run_both(name, mpcc, ns3, ns3_defaults, None)
+        m, n, shipped = run_all(name, mpcc, ns3, ns3_defaults, None)
     goodput_err = m["goodput_bps"] / n["goodput_bps"] - 1
     rtt_err = m["rtt_mean_s"] / n["rtt_mean_s"] - 1
     retx_err = m["retransmissions"] / n["retransmissions"] - 1 if n["retransmissions"] else float(m["retransmissions"] > 0)
     if name in RECOVERY_CHECKS:
         ok = abs(goodput_err) <= RECOVERY_GOODPUT_TOLERANCE and abs(retx_err) <= RECOVERY_RETX_TOLERANCE
+        if n["faithful"] < 1:
+            print(f"  {name}: ns-3 with the fixed PRR differs from 3.44 although no product wrapped", file=sys.stderr)
+            ok = False
     else:
         ok = abs(goodput_err) <= GOODPUT_TOLERANCE and abs(rtt_err) <= RTT_TOLERANCE
     return {
         "scenario": name,
         "seeds": list(SEEDS) if name in RANDOM_CHECKS else None,
-        "ns3_command": common.ns3_args(name, ns3_defaults),
+        "ns3_command": common.ns3_args(name, ns3_defaults) + (NS3_FIXED_PRR if shipped else []),
         "mpcc": m,
         "ns3": n,
+        "ns3_3_44_as_shipped": shipped,
         "goodput_rel_diff": goodput_err,
         "rtt_rel_diff": rtt_err,
         "retransmissions_rel_diff": retx_err,
@@ -120,7 +142,7 @@ def main() -> int:
     head = (
         f"{'scenario':26} {'ns-3 Mbit/s':>11} {'mpcc Mbit/s':>11} {'diff':>7} "
         f"{'ns-3 RTT ms':>11} {'mpcc RTT ms':>11} {'diff':>7}  {'drops ns-3/mpcc':>15}  {'retx ns-3/mpcc':>15} "
-        f"{'RTOs ns-3/mpcc':>14}  result"
+        f"{'RTOs ns-3/mpcc':>14}  result  {'3.44 as shipped: retx, RTOs':>28}"
     )
     print(head)
     print("-" * len(head))
@@ -132,12 +154,15 @@ def main() -> int:
             f"{m['rtt_mean_s'] * 1e3:11.1f} {r['rtt_rel_diff']:+7.1%}  "
             f"{n['bottleneck_drops']:>7.0f}/{m['bottleneck_drops']:<7.0f}  "
             f"{n['retransmissions']:>7.0f}/{m['retransmissions']:<7.0f} {n['timeouts']:>6.1f}/{m['timeouts']:<7.1f}  "
-            f"{'ok' if r['ok'] else 'FAIL'}" + (f"  (means of seeds {SEEDS[0]}-{SEEDS[-1]})" if r["seeds"] else "")
+            f"{'ok  ' if r['ok'] else 'FAIL'}"
+            + (f"  {s['retransmissions']:>20.0f}, {s['timeouts']:.1f}" if (s := r["ns3_3_44_as_shipped"]) else "")
+            + (f"  (means of seeds {SEEDS[0]}-{SEEDS[-1]})" if r["seeds"] else "")
         )
     failed = [r["scenario"] for r in rows if not r["ok"]]
     print(
         f"tolerances: goodput {GOODPUT_TOLERANCE:.0%}, mean RTT {RTT_TOLERANCE:.0%} (ns3_dumbbell_*); goodput "
-        f"{RECOVERY_GOODPUT_TOLERANCE:.0%}, retransmissions {RECOVERY_RETX_TOLERANCE:.0%} (ns3_recovery_*); "
+        f"{RECOVERY_GOODPUT_TOLERANCE:.0%}, retransmissions {RECOVERY_RETX_TOLERANCE:.0%} (ns3_recovery_*, against "
+        "ns-3 3.44 with its PRR overflow fixed); "
         + (f"FAILED: {', '.join(failed)}" if failed else "all within tolerance")
     )
     common.OUT.mkdir(parents=True, exist_ok=True)

@@ -52,6 +52,109 @@ struct FlowProbe
     uint64_t recoveries = 0; // entries into CA_RECOVERY (fast recoveries)
 };
 
+// ns-3 3.44's PRR (RFC 6937, TcpPrrRecovery) with one difference: the proportional
+// share prrDelivered x ssThresh / RecoverFS is computed in 64 bits. 3.44 forms that
+// product in 32 bits, and with a large ssThresh it wraps after a few segments of a
+// recovery (ns-3 issue #1282, fixed in ns-3-dev after 3.44); the quota is then
+// meaningless. Every other choice of 3.44 is kept, quirks included, so that a run
+// with `--recovery=PrrNoWrap` differs from 3.44's only by that overflow
+// (docs/validation.md). g_prrWraps counts the quotas 3.44 would have got wrong.
+uint64_t g_prrWraps = 0;
+
+class TcpPrrNoWrapRecovery : public TcpClassicRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TcpPrrNoWrapRecovery")
+                                .SetParent<TcpClassicRecovery>()
+                                .AddConstructor<TcpPrrNoWrapRecovery>()
+                                .SetGroupName("Internet");
+        return tid;
+    }
+
+    std::string GetName() const override
+    {
+        return "PrrNoWrapRecovery";
+    }
+
+    void EnterRecovery(Ptr<TcpSocketState> tcb,
+                       uint32_t /* dupAckCount */,
+                       uint32_t /* unAckDataCount */,
+                       uint32_t deliveredBytes) override
+    {
+        m_delivered = 0;
+        m_out = 0;
+        m_recoverFs = tcb->m_bytesInFlight; // 3.44 takes the pipe, not SND.NXT - SND.UNA
+        DoRecovery(tcb, deliveredBytes, true);
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes, bool isDupAck) override
+    {
+        // A duplicate ACK counts one more segment delivered until RecoverFS is reached.
+        if (isDupAck && m_delivered < m_recoverFs)
+        {
+            deliveredBytes += tcb->m_segmentSize;
+        }
+        if (deliveredBytes == 0)
+        {
+            return;
+        }
+        m_delivered += deliveredBytes;
+        const int64_t pipe = tcb->m_bytesInFlight.Get();
+        const int64_t ssthresh = tcb->m_ssThresh.Get();
+        int64_t quota;
+        if (pipe > ssthresh)
+        {
+            // ceil(delivered x ssthresh / RecoverFS) - out, the product in 64 bits.
+            const int64_t product = int64_t(m_delivered) * ssthresh;
+            g_prrWraps += product > int64_t(UINT32_MAX);
+            const int64_t share = (product + m_recoverFs - 1) / m_recoverFs;
+            quota = share - m_out;
+        }
+        else
+        {
+            // PRR-CRB, plus one segment (PRR-SSRB) once a retransmission is acknowledged.
+            // 3.44 takes max(delivered - out, deliveredBytes) in unsigned arithmetic, so a
+            // negative difference wraps past deliveredBytes and comes back negative when
+            // converted to int: kept, as 3.44 does it.
+            const int64_t behind = int64_t(m_delivered) - int64_t(m_out);
+            int64_t limit = behind < 0 ? behind : std::max<int64_t>(behind, deliveredBytes);
+            if (tcb->m_isRetransDataAcked)
+            {
+                limit += tcb->m_segmentSize;
+            }
+            quota = std::min(limit, ssthresh - pipe);
+        }
+        // The first ACK of a recovery always lets the fast retransmission out.
+        quota = std::max<int64_t>(quota, m_out > 0 ? 0 : tcb->m_segmentSize);
+        tcb->m_cWnd = static_cast<uint32_t>(pipe + quota);
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void ExitRecovery(Ptr<TcpSocketState> tcb) override
+    {
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void UpdateBytesSent(uint32_t bytesSent) override
+    {
+        m_out += bytesSent;
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<TcpPrrNoWrapRecovery>(this);
+    }
+
+  private:
+    uint32_t m_delivered{0}; // bytes delivered since the recovery began
+    uint32_t m_out{0};       // bytes sent since the recovery began
+    uint32_t m_recoverFs{0}; // bytes in flight when it began
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TcpPrrNoWrapRecovery);
+
 std::vector<FlowProbe> g_probes;
 uint64_t g_bottleneckDrops = 0;
 
@@ -241,7 +344,8 @@ main(int argc, char* argv[])
     cmd.AddValue("delAckCount", "segments per ACK (1 = ACK every segment)", delAckCount);
     cmd.AddValue("hystart", "CUBIC HyStart (ns-3 default: on)", hystart);
     cmd.AddValue("recovery",
-                 "loss recovery: Prr (RFC 6937, ns-3 default) or Classic (cwnd = ssthresh)",
+                 "loss recovery: Prr (RFC 6937, ns-3 default), PrrNoWrap (Prr without 3.44's 32-bit "
+                 "overflow) or Classic (cwnd = ssthresh)",
                  recovery);
     cmd.AddValue("start", "start time of flow 0 in seconds", start);
     cmd.AddValue("gap", "start time spacing between flows in seconds", gap);
@@ -266,9 +370,9 @@ main(int argc, char* argv[])
         std::fprintf(stderr, "--cc must be NewReno or Cubic, not %s\n", cc.c_str());
         return 2;
     }
-    if (recovery != "Prr" && recovery != "Classic")
+    if (recovery != "Prr" && recovery != "PrrNoWrap" && recovery != "Classic")
     {
-        std::fprintf(stderr, "--recovery must be Prr or Classic, not %s\n", recovery.c_str());
+        std::fprintf(stderr, "--recovery must be Prr, PrrNoWrap or Classic, not %s\n", recovery.c_str());
         return 2;
     }
 
@@ -419,7 +523,7 @@ main(int argc, char* argv[])
                 "\"bottleneck_rate\": \"%s\", \"access_rate\": \"%s\", \"queue_packets\": %u, "
                 "\"delivered_bytes\": %llu, \"delivered_packets\": %llu, \"throughput_bps\": %.1f, "
                 "\"rtt_mean_s\": %.9f, \"rtt_samples\": %llu, \"bottleneck_drops\": %llu, "
-                "\"events\": %llu, \"run_s\": %.6f, \"wall_s\": %.6f, \"per_flow\": [%s]}\n",
+                "\"prr_wraps\": %llu, \"events\": %llu, \"run_s\": %.6f, \"wall_s\": %.6f, \"per_flow\": [%s]}\n",
                 cc.c_str(),
                 recovery.c_str(),
                 hystart ? "true" : "false",
@@ -434,6 +538,7 @@ main(int argc, char* argv[])
                 rttSamples ? rttSum / rttSamples : 0.0,
                 (unsigned long long)rttSamples,
                 (unsigned long long)(g_bottleneckDrops + bottleneckQueue->GetTotalDroppedPackets()),
+                (unsigned long long)g_prrWraps,
                 (unsigned long long)events,
                 std::chrono::duration<double>(runEnd - runStart).count(),
                 std::chrono::duration<double>(wallEnd - wallStart).count(),
