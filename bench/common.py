@@ -171,7 +171,10 @@ def ns3_result(out: dict) -> dict:
     )
     result["bottleneck_drops"] = out["bottleneck_drops"]
     result["retransmissions"] = sum(f["retransmissions"] for f in out["per_flow"])
-    result["timeouts"] = sum(f["timeouts"] for f in out["per_flow"])
+    # Timer expiries, backed-off repeats included, as mpcc's `timeouts` counts them;
+    # the program's `timeouts` are entries into CA_LOSS, which a repeat does not make.
+    result["timeouts"] = sum(f["rto_expiries"] for f in out["per_flow"])
+    result["loss_entries"] = sum(f["timeouts"] for f in out["per_flow"])
     result["prr_wraps"] = out["prr_wraps"]
     return result
 

@@ -49,6 +49,7 @@ struct FlowProbe
     uint64_t segmentsSent = 0;
     uint64_t retransmissions = 0;
     uint64_t timeouts = 0;   // entries into CA_LOSS (ns-3 enters it only on an RTO)
+    uint64_t rtoExpiries = 0; // retransmission timer expiries, repeated ones included
     uint64_t recoveries = 0; // entries into CA_RECOVERY (fast recoveries)
 };
 
@@ -229,6 +230,19 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     }
 }
 
+// ns-3 has no trace of a timer expiry, but every expiry doubles the RTO (at most 60 s,
+// TcpSocketBase::ReTxTimeout), and an RTT sample sets it to max(srtt + 4 rttvar, 1 s),
+// which is never exactly twice the old value. A backed-off repeat stays in CA_LOSS, so
+// OnCongState does not see it; this does, as mpcc's `timeouts` counts it.
+void
+OnRto(uint32_t flow, Time old, Time now)
+{
+    if (now != old && now == Min(old + old, Seconds(60)))
+    {
+        g_probes[flow].rtoExpiries++;
+    }
+}
+
 // --trace=i: flow i's congestion window, congestion state and data transmissions on
 // stderr, one line each ("t cwnd BYTES", "t state FROM TO", "t tx SEQ"), to find where
 // mpcc's event log first differs.
@@ -281,7 +295,8 @@ AttachProbe(uint32_t flow, Ptr<Application> app)
     bool tx = socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, flow));
     bool rx = socket->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, flow));
     bool state = socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, flow));
-    NS_ABORT_MSG_UNLESS(tx && rx && state, "cannot trace the sender socket");
+    bool rto = socket->TraceConnectWithoutContext("RTO", MakeBoundCallback(&OnRto, flow));
+    NS_ABORT_MSG_UNLESS(tx && rx && state && rto, "cannot trace the sender socket");
     if (g_traceFlow == (int32_t)flow)
     {
         socket->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
@@ -502,7 +517,7 @@ main(int argc, char* argv[])
                       sizeof buf,
                       "%s{\"goodput_bytes\": %llu, \"goodput_bps\": %.1f, \"rtt_mean_s\": %.9f, "
                       "\"rtt_samples\": %llu, \"segments_sent\": %llu, \"retransmissions\": %llu, "
-                      "\"timeouts\": %llu, \"recoveries\": %llu}",
+                      "\"timeouts\": %llu, \"rto_expiries\": %llu, \"recoveries\": %llu}",
                       i ? ", " : "",
                       (unsigned long long)bytes,
                       bytes * 8.0 / duration,
@@ -511,6 +526,7 @@ main(int argc, char* argv[])
                       (unsigned long long)p.segmentsSent,
                       (unsigned long long)p.retransmissions,
                       (unsigned long long)p.timeouts,
+                      (unsigned long long)p.rtoExpiries,
                       (unsigned long long)p.recoveries);
         perFlow += buf;
     }
