@@ -193,7 +193,11 @@ def test_the_ns3_profiles_hystart_has_ns3s_thresholds():
 
     ns3 = first_2s()
     assert ns3 > 169 and ns3 == first_2s(hystart=False)
-    assert first_2s(hystart_ns3=False) < 169
+    # Linux's thresholds end it, with a receiver that pairs its delayed ACKs from the
+    # first segment; with ns-3's immediate first ACK (`first_data_ack`) the last
+    # segment of each flight waits for the next and neither threshold fires here
+    # (measured 2026-11-27: 303 segments either way).
+    assert first_2s(hystart_ns3=False, first_data_ack=False) < 169 < first_2s(first_data_ack=False)
 
 
 def test_host_jitter_breaks_the_phase_effect():

@@ -292,6 +292,8 @@ pub struct TcpConfig {
     pub rescue: Option<bool>,
     /// HyStart with ns-3's thresholds (None: the profile's).
     pub hystart_ns3: Option<bool>,
+    /// The first data segment acknowledged at once (None: the profile's).
+    pub first_data_ack: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -340,6 +342,7 @@ impl Default for TcpConfig {
             rule3_ns3: None,
             rescue: None,
             hystart_ns3: None,
+            first_data_ack: None,
         }
     }
 }
@@ -376,7 +379,8 @@ impl TcpConfig {
             sack_rule3,
             rule3_ns3,
             rescue,
-            hystart_ns3
+            hystart_ns3,
+            first_data_ack
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

@@ -109,6 +109,7 @@ impl Profile {
                 rule3_ns3: false,
                 rescue: false,
                 hystart_ns3: false,
+                first_data_ack: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -143,6 +144,7 @@ impl Profile {
                 rule3_ns3: false,
                 rescue: false,
                 hystart_ns3: false,
+                first_data_ack: false, // quick ACKs cover the start (tcp_enter_quickack_mode)
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -191,6 +193,7 @@ impl Profile {
                 rule3_ns3: false,
                 rescue: false,
                 hystart_ns3: true,
+                first_data_ack: true, // TcpSocketBase::ProcessSynRcvd: "always respond to first data packet"
             },
         }
     }
@@ -232,6 +235,7 @@ impl Mechanisms {
             ("rule3_ns3", json!(self.rule3_ns3)),
             ("rescue", json!(self.rescue)),
             ("hystart_ns3", json!(self.hystart_ns3)),
+            ("first_data_ack", json!(self.first_data_ack)),
         ]
     }
 }
@@ -344,6 +348,11 @@ pub struct Mechanisms {
     /// the ACK train must last the whole minimum delay, and the delay detector waits
     /// for clamp(min delay, 4 ms, 1 s) of added delay.
     pub hystart_ns3: bool,
+    /// The receiver acknowledges the first data segment at once, whatever its
+    /// delayed-ACK setting (ns-3's `TcpSocketBase::ProcessSynRcvd` primes the
+    /// delayed-ACK count): later pairs then end on an odd segment, and the last
+    /// segment of a flight waits for the next one or the timer.
+    pub first_data_ack: bool,
 }
 
 #[cfg(test)]

@@ -140,7 +140,11 @@ impl Receiver {
             buf_segs,
             delayed_ack: tcp.mechanisms().delayed_ack,
             quickack: tcp.mechanisms().quickack,
-            quick: if tcp.mechanisms().quickack { MAX_QUICKACKS } else { 0 },
+            quick: match (tcp.mechanisms().quickack, tcp.mechanisms().first_data_ack) {
+                (true, _) => MAX_QUICKACKS,
+                (false, true) => 1,
+                (false, false) => 0,
+            },
             pending: 0,
             pending_ts: 0,
             pending_owd: 0,
@@ -565,6 +569,29 @@ mod tests {
         assert!(matches!(r.on_data(4, &data(5), 1448).0, AckAction::Now));
     }
 
+    /// `first_data_ack` (ns-3): the first segment is acknowledged at once, then every
+    /// second, so the last of an initial window of ten waits; without it the pairs
+    /// start at the first segment and the tenth completes one.
+    #[test]
+    fn the_first_data_segment_is_acknowledged_at_once() {
+        for first in [false, true] {
+            let tcp = TcpConfig {
+                profile: crate::profile::Profile::Rfc,
+                delayed_ack: Some(true),
+                first_data_ack: Some(first),
+                ..Default::default()
+            };
+            let mut r = Receiver::new(0, &tcp);
+            let now: Vec<u64> = (0..10).filter(|&s| matches!(r.on_data(1, &data(s), 1448).0, AckAction::Now)).collect();
+            if first {
+                assert_eq!(now, [0, 2, 4, 6, 8], "segment 9 waits");
+                assert_eq!(r.on_delack_timer().unwrap().seq, 10);
+            } else {
+                assert_eq!(now, [1, 3, 5, 7, 9]);
+                assert!(r.on_delack_timer().is_none());
+            }
+        }
+    }
     #[test]
     fn held_segments_release_their_dsns_in_subflow_order() {
         let mut r = Receiver::new(0, &TcpConfig::default());
