@@ -30,6 +30,11 @@ A change that adds data (a new summary counter or column) names it with `--new N
 summary fields of that name (flows, subflows, links) are left out of the summary
 digest and listed as new, and table columns absent from the base are listed as
 new rather than different; every other value must still be identical.
+
+A change that moves only the last bits of some summary fields (session 15: the exact
+delay means and variances) names them with `--new` too and compares their values
+with the base's: `--values FILE` writes them (run at the base, as above),
+`--values-against FILE` reports the largest relative difference per field.
 """
 
 from __future__ import annotations
@@ -160,18 +165,18 @@ def _column_bytes(values) -> bytes:
     return json.dumps(values, sort_keys=True).encode()
 
 
-def _drop_fields(node, names: set[str], found: set[str]):
-    """Removes the fields `names` from every dict in `node`, noting those present."""
+def _drop_fields(node, names: set[str], found: dict, at: str = ""):
+    """Removes the fields `names` from every dict in `node`, noting those present
+    with their values by path."""
     if isinstance(node, dict):
         for k in list(node):
             if k in names:
-                found.add(k)
-                del node[k]
+                found[f"{at}.{k}"] = node.pop(k)
             else:
-                _drop_fields(node[k], names, found)
+                _drop_fields(node[k], names, found, f"{at}.{k}")
     elif isinstance(node, list):
-        for x in node:
-            _drop_fields(x, names, found)
+        for i, x in enumerate(node):
+            _drop_fields(x, names, found, f"{at}[{i}]")
 
 
 def run_one(config: dict, new: frozenset[str] = frozenset()) -> dict:
@@ -184,18 +189,43 @@ def run_one(config: dict, new: frozenset[str] = frozenset()) -> dict:
     summary = json.loads(summary_json)
     summary["sim"].pop("wall_s", None)
     events = summary["sim"].pop("events", None)
-    found: set[str] = set()
+    found: dict = {}
     _drop_fields(summary, set(new), found)
     out = {"summary": _digest(json.dumps(summary, sort_keys=True).encode()),
            "packets": summary["sim"]["packets"], "events": events}
     if found:
-        out["new_summary_fields"] = sorted(found)
+        out["new_summary_fields"] = sorted({k.rsplit(".", 1)[1] for k in found})
+        out["new_summary_values"] = found
     for table, columns in sorted(tables.items()):
         for name, values in sorted(columns.items()):
             out[f"{table}.{name}"] = _digest(_column_bytes(values))
     for name, data in sorted(pcaps.items()):
         out[f"pcap.{name}"] = _digest(bytes(data))
     return out
+
+
+def _compare_values(want: dict, got: dict) -> None:
+    """Prints, per field name, the largest relative difference over every scenario and
+    where it is (fields missing on one side are listed)."""
+    worst: dict = {}
+    for name in sorted(set(want) | set(got)):
+        w, g = want.get(name, {}), got.get(name, {})
+        for path in sorted(set(w) | set(g)):
+            field = path.rsplit(".", 1)[1]
+            if path not in w or path not in g:
+                print(f"MISSING {name} {path}: base {w.get(path)}, this build {g.get(path)}")
+                continue
+            a, b = w[path], g[path]
+            if a == b:
+                rel = 0.0
+            elif a is None or b is None:  # a NaN on one side only
+                rel = float("inf")
+            else:
+                rel = abs(b - a) / max(abs(a), abs(b))
+            if rel >= worst.get(field, (-1.0,))[0]:
+                worst[field] = (rel, f"{name} {path}", a, b)
+    for field, (rel, where, a, b) in sorted(worst.items()):
+        print(f"{field:<20} max relative difference {rel:.3g} ({where}: {a!r} -> {b!r})")
 
 
 def main() -> int:
@@ -207,6 +237,9 @@ def main() -> int:
                         help="also run every scenario file under scenarios/ (the reproductions' inputs)")
     parser.add_argument("--new", action="append", default=[], metavar="NAME",
                         help="a summary field this change adds (left out of the summary digest, reported as new)")
+    parser.add_argument("--values", metavar="FILE", help="write the values of the --new fields to FILE")
+    parser.add_argument("--values-against", metavar="FILE",
+                        help="report the largest relative difference of the --new fields from FILE's values")
     parser.add_argument("scenarios", nargs="*", help="names to run (default: all)")
     args = parser.parse_args()
     scenarios = dict(SCENARIOS)
@@ -219,6 +252,11 @@ def main() -> int:
     for name in names:
         results[name] = run_one(scenarios[name](), frozenset(args.new))
         print(f"{name:<30} packets {results[name]['packets']:>9}  events {results[name]['events']}", flush=True)
+    values = {name: r.pop("new_summary_values", {}) for name, r in results.items()}
+    if args.values:
+        Path(args.values).write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
+    if args.values_against:
+        _compare_values(json.loads(Path(args.values_against).read_text()), values)
     if args.record:
         Path(args.record).parent.mkdir(parents=True, exist_ok=True)
         Path(args.record).write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")

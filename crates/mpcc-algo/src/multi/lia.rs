@@ -143,17 +143,27 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], r: usize) -> f64 {
         return me.cwnd;
     }
     // argmax of w / rtt^2 over the eligible subflows, ties to the first (`argmax`).
-    let mut best: Option<(usize, f64)> = None;
-    for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
+    let mut best: Option<Key> = None;
+    for (i, p) in paths.iter().enumerate() {
         if !p.eligible() {
             continue;
         }
-        let k = m.key.get(p.cwnd, p.srtt, |w, rtt| w / (rtt * rtt));
-        if best.is_none_or(|(_, bk)| k > bk) {
-            best = Some((i, k));
+        let mut k = Key::new(i, p, &memo[i]);
+        let Some(bk) = &mut best else {
+            best = Some(k);
+            continue;
+        };
+        let greater = match (k.q, bk.q) {
+            (Some(x), Some(y)) => x > y,
+            (Some(x), None) => above(x, bk).unwrap_or_else(|| x > bk.value(memo)),
+            (None, Some(y)) => above(y, &k).map_or_else(|| k.value(memo) > y, |y_above| !y_above),
+            (None, None) => k.value(memo) > bk.value(memo),
+        };
+        if greater {
+            best = Some(k);
         }
     }
-    let Some((b, _)) = best else { return me.cwnd };
+    let Some(Key { i: b, .. }) = best else { return me.cwnd };
     let pb = &paths[b];
     // `scaled_sum(pb.srtt, paths)`.
     let mut s = 0.0;
@@ -167,6 +177,56 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], r: usize) -> f64 {
         n
     } else {
         me.cwnd
+    }
+}
+
+/// A subflow's key `w / (rtt * rtt)` in `rfc_denominator`'s argmax: the kept
+/// quotient when its operands did not change, else its operands, divided only when
+/// a comparison cannot do without (`above`). The subflow that just took an ACK has
+/// a new window, and its key is then rarely needed for more than an order.
+#[derive(Clone, Copy)]
+struct Key {
+    i: usize,
+    w: f64,
+    rtt: f64,
+    q: Option<f64>,
+}
+
+impl Key {
+    #[inline]
+    fn new(i: usize, p: &Path, m: &Quotients) -> Key {
+        let kept = p.cwnd.to_bits() == m.key.a && p.srtt.to_bits() == m.key.b;
+        Key { i, w: p.cwnd, rtt: p.srtt, q: kept.then_some(m.key.q) }
+    }
+
+    /// The quotient, computed (and kept) on first need.
+    #[inline]
+    fn value(&mut self, memo: &mut [Quotients]) -> f64 {
+        let (w, rtt) = (self.w, self.rtt);
+        *self.q.get_or_insert_with(|| memo[self.i].key.get(w, rtt, |w, rtt| w / (rtt * rtt)))
+    }
+}
+
+/// Whether `x > w / (rtt * rtt)` (the rounded quotient), when the product
+/// `x * rtt * rtt` against `w` decides it: apart by more than a relative 1e-9, far
+/// beyond the roundings on either side (of `rtt * rtt` as the quotient rounds it too,
+/// of the product and of the quotient: 2^-53 each), the order of the exact values is
+/// that of the rounded ones. None when too close, or for operands that are not
+/// positive normal numbers (zeros, subnormals, infinities, NaN).
+#[inline]
+fn above(x: f64, k: &Key) -> Option<bool> {
+    let rr = k.rtt * k.rtt;
+    let p = x * rr;
+    let normal = |v: f64| v.is_normal() && v > 0.0;
+    if !(normal(x) && normal(rr) && normal(p) && normal(k.w)) {
+        return None;
+    }
+    if p > k.w * (1.0 + 1e-9) {
+        Some(true)
+    } else if p < k.w * (1.0 - 1e-9) {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -322,11 +382,18 @@ mod tests {
             let mut memo = vec![Quotients { key: Quotient::ONE, ratio: Quotient::ONE }; n];
             for _ in 0..20_000 {
                 let i = (rng.next_u64() % n as u64) as usize;
-                match rng.next_u64() % 8 {
+                match rng.next_u64() % 9 {
                     0 => {}
                     1 => paths[i].srtt = paths[(i + 1) % n].srtt,
                     2 => paths[i].srtt = if rng.uniform() < 0.5 { 0.0 } else { 0.01 },
                     3 | 4 => paths[i].srtt = 0.001 + 0.5 * rng.uniform(),
+                    // A key equal to another's, or within a few ulps (`above` cannot
+                    // decide: the quotients are compared).
+                    5 if paths[(i + 1) % n].eligible() => {
+                        let o = &paths[(i + 1) % n];
+                        let near = 1.0 + (rng.next_u64() % 5) as f64 * f64::EPSILON - 2.0 * f64::EPSILON;
+                        paths[i].cwnd = o.cwnd / (o.srtt * o.srtt) * (paths[i].srtt * paths[i].srtt) * near;
+                    }
                     _ => paths[i].cwnd += rng.uniform() * 3.0 - 1.0,
                 }
                 let r = (rng.next_u64() % n as u64) as usize;
