@@ -284,7 +284,19 @@ TraceTx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBa
 void
 TraceRx(Ptr<const Packet>, const TcpHeader& header, Ptr<const TcpSocketBase>)
 {
-    std::fprintf(stderr, "%.6f ack %u\n", Simulator::Now().GetSeconds(), header.GetAckNumber().GetValue());
+    std::string blocks;
+    if (Ptr<const TcpOptionSack> sack = DynamicCast<const TcpOptionSack>(header.GetOption(TcpOption::SACK)))
+    {
+        for (const auto& [left, right] : sack->GetSackList())
+        {
+            blocks += " " + std::to_string(left.GetValue()) + "-" + std::to_string(right.GetValue());
+        }
+    }
+    std::fprintf(stderr,
+                 "%.6f ack %u%s\n",
+                 Simulator::Now().GetSeconds(),
+                 header.GetAckNumber().GetValue(),
+                 blocks.c_str());
 }
 
 void

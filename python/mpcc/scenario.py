@@ -494,6 +494,7 @@ class Tcp(Strict):
     rescue: Optional[bool] = None  # RFC 6675 NextSeg rule 4: one rescue retransmission per recovery
     hystart_ns3: Optional[bool] = None  # HyStart with ns-3's thresholds (TcpCubic::HystartUpdate)
     first_data_ack: Optional[bool] = None  # the first data segment acknowledged at once (ns-3)
+    sacked_retx_in_pipe: Optional[bool] = None  # a SACKed retransmission stays in pipe (ns-3 3.44)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1115,7 +1116,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     for name in ("delayed_ack", "rack", "tlp", "tlp_dsack", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux",
-                 "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack"):
+                 "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack", "sacked_retx_in_pipe"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -294,6 +294,8 @@ pub struct TcpConfig {
     pub hystart_ns3: Option<bool>,
     /// The first data segment acknowledged at once (None: the profile's).
     pub first_data_ack: Option<bool>,
+    /// A SACKed retransmission stays in pipe until cumulatively acknowledged (None: the profile's).
+    pub sacked_retx_in_pipe: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -343,6 +345,7 @@ impl Default for TcpConfig {
             rescue: None,
             hystart_ns3: None,
             first_data_ack: None,
+            sacked_retx_in_pipe: None,
         }
     }
 }
@@ -380,7 +383,8 @@ impl TcpConfig {
             rule3_ns3,
             rescue,
             hystart_ns3,
-            first_data_ack
+            first_data_ack,
+            sacked_retx_in_pipe
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

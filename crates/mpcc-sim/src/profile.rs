@@ -110,6 +110,7 @@ impl Profile {
                 rescue: false,
                 hystart_ns3: false,
                 first_data_ack: false,
+                sacked_retx_in_pipe: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -144,7 +145,8 @@ impl Profile {
                 rule3_ns3: false,
                 rescue: false,
                 hystart_ns3: false,
-                first_data_ack: false, // quick ACKs cover the start (tcp_enter_quickack_mode)
+                first_data_ack: false,      // quick ACKs cover the start (tcp_enter_quickack_mode)
+                sacked_retx_in_pipe: false, // tcp_sacktag_one takes a SACKed retransmission out of retrans_out
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -194,6 +196,8 @@ impl Profile {
                 rescue: false,
                 hystart_ns3: true,
                 first_data_ack: true, // TcpSocketBase::ProcessSynRcvd: "always respond to first data packet"
+                // TcpTxBuffer::Update keeps a SACKed retransmission in m_retrans (fixed after 3.44, issue #1190).
+                sacked_retx_in_pipe: true,
             },
         }
     }
@@ -236,6 +240,7 @@ impl Mechanisms {
             ("rescue", json!(self.rescue)),
             ("hystart_ns3", json!(self.hystart_ns3)),
             ("first_data_ack", json!(self.first_data_ack)),
+            ("sacked_retx_in_pipe", json!(self.sacked_retx_in_pipe)),
         ]
     }
 }
@@ -353,6 +358,11 @@ pub struct Mechanisms {
     /// delayed-ACK count): later pairs then end on an odd segment, and the last
     /// segment of a flight waits for the next one or the timer.
     pub first_data_ack: bool,
+    /// A retransmitted segment that is SACKed still counts in pipe until the
+    /// cumulative ACK passes it, as ns-3 3.44's `TcpTxBuffer::Update` leaves it in
+    /// `m_retrans` (`BytesInFlight` then over-counts for the rest of the recovery;
+    /// ns-3 issue #1190, fixed after 3.44). A timeout clears it.
+    pub sacked_retx_in_pipe: bool,
 }
 
 #[cfg(test)]

@@ -31,6 +31,11 @@ NS2_IMMEDIATE_ACKS = TcpSetting(
     "ns-2's default receivers (Agent/TCPSink, TCPSink/Sack1; FullTcp segsperack_ 1) acknowledge every segment; "
     "delayed ACKs need the TCPSink/DelAck class, which the paper does not name; stated 2026-11-26, after results "
     "were seen")
+NS2_PIPE = TcpSetting(
+    "sacked_retx_in_pipe", False,
+    "ns-3 3.44 keeps a SACKed retransmission in its pipe until the cumulative ACK (TcpTxBuffer::Update, ns-3 "
+    "issue #1190); ns-2's SACK sender (Sack1TcpAgent) counts every duplicate ACK as a segment that left the "
+    "network; stated 2026-11-27, when the ns3 profile took that rule, before the re-run")
 
 
 def load(name: str):

@@ -38,6 +38,9 @@ const LOST: u8 = 2;
 const RETX: u8 = 4;
 /// Already queued for reinjection on another subflow.
 const REINJ: u8 = 8;
+/// A SACKed retransmission still counted in pipe until the cumulative ACK passes
+/// it (`sacked_retx_in_pipe`, ns-3 3.44's TcpTxBuffer::Update).
+const HELD: u8 = 16;
 /// Largest supported DupThresh.
 pub const MAX_DUPTHRESH: usize = 16;
 /// RFC 8985's WCDelAckT: what a probe allows for a delayed ACK of a lone segment.
@@ -59,7 +62,7 @@ impl Seg {
     #[inline]
     fn pipe_share(self) -> u64 {
         if self.flags & SACKED != 0 {
-            0
+            (self.flags & HELD != 0) as u64
         } else {
             (self.flags & LOST == 0) as u64 + (self.flags & RETX != 0) as u64
         }
@@ -866,13 +869,17 @@ impl Sender {
     /// Marks `seq` SACKed; returns false if it already was.
     #[inline]
     fn sack(&mut self, seq: u64) -> bool {
+        let hold = self.mech.sacked_retx_in_pipe;
         let s = self.seg(seq);
         if s.flags & SACKED != 0 {
             return false;
         }
         let share = s.pipe_share();
         s.flags |= SACKED;
-        self.pipe -= share;
+        if s.flags & RETX != 0 && hold {
+            s.flags |= HELD; // ns-3 3.44 clears the lost mark but keeps the retransmission's count
+        }
+        self.pipe -= share - s.pipe_share();
         self.sacked_out += 1;
         // Keep the `dupthresh` highest SACKed segments, descending.
         let k = self.dupthresh;
@@ -1290,6 +1297,8 @@ impl Sender {
                     self.stats.losses += 1;
                 }
                 s.flags = LOST | (s.flags & REINJ);
+            } else {
+                s.flags &= !HELD; // pipe starts again from 0 (ns-3: SetSentListLost zeroes m_retrans)
             }
         }
         // Only an episode with this one reduction can be undone (the controller
@@ -1505,6 +1514,40 @@ mod tests {
         assert_eq!(out.len(), 10);
         out.clear();
         (s, cc, out)
+    }
+
+    /// `sacked_retx_in_pipe` (ns-3 3.44): segments 0 and 1 of 10 lost and both
+    /// resent; 0's retransmission is lost again, 1's is SACKed. Without the switch
+    /// that SACK takes 1 out of pipe; with it 1 stays counted until the cumulative
+    /// ACK passes it, or until a timeout starts pipe again from zero.
+    #[test]
+    fn a_sacked_retransmission_can_stay_in_pipe() {
+        // Segments 0 and 1 lost, both resent; then 1's retransmission is SACKed.
+        let resent = |hold: bool| {
+            let tcp = TcpConfig {
+                profile: crate::profile::Profile::Rfc,
+                sacked_retx_in_pipe: Some(hold),
+                ..Default::default()
+            };
+            let (mut s, mut cc, mut out) = sender(&tcp, 10 * 1448);
+            for t in 2..8 {
+                s.on_ack(100, &ack(0, t, 2, t + 1, 0), &mut cc, &mut out);
+            }
+            assert_eq!(s.stats.retransmissions, 2, "0 and 1 resent");
+            let before = s.pipe;
+            s.on_ack(100, &ack(0, 1, 1, 8, 0), &mut cc, &mut out);
+            (s, cc, out, before)
+        };
+        for hold in [false, true] {
+            let (mut s, mut cc, mut out, before) = resent(hold);
+            assert_eq!(s.pipe, before - !hold as u64, "hold {hold}");
+            assert_eq!(s.pipe, s.pipe_recount());
+            s.on_ack(100, &ack(10, 0, 0, 0, 0), &mut cc, &mut out);
+            assert_eq!((s.pipe, s.pipe_recount()), (0, 0));
+            let (mut s, mut cc, mut out, _) = resent(hold);
+            s.on_timeout(200, &mut cc, &mut out);
+            assert_eq!(s.pipe, s.pipe_recount(), "a timeout forgets the held count");
+        }
     }
 
     /// RFC 6675 NextSeg rule 3: segments 0 and 5 of 10 lost, nothing new to send.
