@@ -243,9 +243,9 @@ OnRto(uint32_t flow, Time old, Time now)
     }
 }
 
-// --trace=i: flow i's congestion window, congestion state and data transmissions on
-// stderr, one line each ("t cwnd BYTES", "t state FROM TO", "t tx SEQ"), to find where
-// mpcc's event log first differs.
+// --trace=i: flow i's congestion window, congestion state, data transmissions and ACKs
+// on stderr, one line each ("t cwnd BYTES", "t state FROM TO", "t tx SEQ", "t ack SEQ
+// [LEFT-RIGHT ...]" with the SACK blocks), to find where mpcc's event log first differs.
 int32_t g_traceFlow = -1;
 
 void
