@@ -163,6 +163,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         if info.params.iter().any(|p| p.name == "initial_growth") && !params.0.contains_key("initial_growth") {
             params.0.insert("initial_growth".into(), tcp.profile.cubic_initial_growth());
         }
+        if info.params.iter().any(|p| p.name == "whole_segments") && !params.0.contains_key("whole_segments") {
+            params.0.insert("whole_segments".into(), tcp.profile.cubic_whole_segments());
+        }
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = fc.app.bytes();
         // The connection's receive buffer bounds the data level; subflow receivers

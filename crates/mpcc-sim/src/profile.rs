@@ -72,6 +72,16 @@ impl Profile {
         }
     }
 
+    /// CUBIC's reduction in whole segments (`cc_params.whole_segments`): ns-3's
+    /// TcpCubic::GetSsThresh works on the window in whole segments.
+    pub fn cubic_whole_segments(self) -> f64 {
+        if self == Profile::Ns3 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
     /// The switches this profile stands for.
     pub fn mechanisms(self) -> Mechanisms {
         let ms = 1_000_000;

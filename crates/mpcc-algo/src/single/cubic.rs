@@ -40,6 +40,13 @@ pub const INFO: Info = Info::new(
             0.5,
             "least growth per RTT (fraction of cwnd) until the first loss: Linux 0.05, RFC 9438 0; default: the TCP profile's",
         ),
+        param(
+            "whole_segments",
+            0.0,
+            0.0,
+            1.0,
+            "1 = ssthresh and W_max in whole segments at a loss, as ns-3's TcpCubic; default: the TCP profile's",
+        ),
     ],
 );
 
@@ -48,7 +55,8 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
         Cubic::new(p("init_cwnd"), p("c"), p("beta"), p("fast_convergence") >= 0.5)
             .with_hystart(p("hystart") >= 0.5)
             .with_ns3_hystart(p("hystart") >= 1.5)
-            .with_initial_growth(p("initial_growth")),
+            .with_initial_growth(p("initial_growth"))
+            .with_whole_segments(p("whole_segments") >= 0.5),
     ))
 }
 
@@ -82,6 +90,8 @@ pub struct Cubic {
     initial_growth: f64,
     /// The current stage began with W_max undefined.
     w_max_unknown: bool,
+    /// ssthresh and W_max in whole segments at a loss ([`Cubic::with_whole_segments`]).
+    whole_segments: bool,
 }
 
 impl Cubic {
@@ -101,7 +111,16 @@ impl Cubic {
             hystart: None,
             initial_growth: 0.0,
             w_max_unknown: false,
+            whole_segments: false,
         }
+    }
+
+    /// The same with ns-3's reduction in whole segments (`TcpCubic::GetSsThresh`):
+    /// at a loss W_max = floor(cwnd) (fast convergence floored too) and ssthresh =
+    /// floor(floor(cwnd) x beta), where RFC 9438 keeps the real values.
+    pub fn with_whole_segments(mut self, on: bool) -> Cubic {
+        self.whole_segments = on;
+        self
     }
 
     /// The same with Linux's least growth (a fraction of cwnd per RTT) while W_max
@@ -198,7 +217,9 @@ impl SubflowCc for Cubic {
         let w = self.cwnd;
         self.epoch = None;
         self.cwnd_prior = w;
-        self.ssthresh = ssthresh_floor(w * self.beta);
+        let whole = |x: f64| if self.whole_segments { x.floor() } else { x };
+        let w = whole(w);
+        self.ssthresh = ssthresh_floor(whole(w * self.beta));
         match ev.kind {
             CongestionKind::Timeout => {
                 // §4.8: Reno's reduction, ssthresh by beta_cubic; the next stage starts
@@ -211,7 +232,7 @@ impl SubflowCc for Cubic {
             }
             CongestionKind::Loss | CongestionKind::Ecn => {
                 // §4.7 fast convergence: a shrinking saturation point releases more.
-                self.w_max = if self.fast_convergence && w < self.w_max { w * (1.0 + self.beta) / 2.0 } else { w };
+                self.w_max = if self.fast_convergence && w < self.w_max { whole(w * (1.0 + self.beta) / 2.0) } else { w };
                 self.cwnd = self.ssthresh;
             }
         }
@@ -292,6 +313,26 @@ mod tests {
         c.cwnd = 90.0;
         c.on_congestion(&cong(CongestionKind::Loss));
         assert_eq!(c.w_max, 90.0);
+    }
+
+    /// `whole_segments` (ns-3's TcpCubic::GetSsThresh): a loss at cwnd 369.6 gives
+    /// W_max 369 and ssthresh floor(369 x 0.7) = 258, where RFC 9438's real values
+    /// are 369.6 and 258.72; fast convergence at 300.4 after it: floor(300 x 1.7 / 2)
+    /// = 255 and floor(300 x 0.7) = 210.
+    #[test]
+    fn whole_segment_reduction_as_ns3() {
+        for whole in [false, true] {
+            let mut c = Cubic::new(10.0, 0.4, 0.7, true).with_whole_segments(whole);
+            c.cwnd = 369.6;
+            c.on_congestion(&cong(CongestionKind::Loss));
+            let (w_max, ssthresh) = if whole { (369.0, 258.0) } else { (369.6, 258.72) };
+            assert!(close(c.w_max, w_max, 1e-9) && close(c.ssthresh, ssthresh, 1e-9), "{whole}");
+            assert_eq!(c.cwnd, c.ssthresh);
+            c.cwnd = 300.4;
+            c.on_congestion(&cong(CongestionKind::Loss));
+            let (w_max, ssthresh) = if whole { (255.0, 210.0) } else { (255.34, 210.28) };
+            assert!(close(c.w_max, w_max, 1e-9) && close(c.ssthresh, ssthresh, 1e-9), "{whole}");
+        }
     }
 
     /// Kernel vectors C0/C1b/C2/C3: W_max 100, stage starts at cwnd 70, RTT 100 ms.
