@@ -232,7 +232,8 @@ impl SubflowCc for Cubic {
             }
             CongestionKind::Loss | CongestionKind::Ecn => {
                 // §4.7 fast convergence: a shrinking saturation point releases more.
-                self.w_max = if self.fast_convergence && w < self.w_max { whole(w * (1.0 + self.beta) / 2.0) } else { w };
+                self.w_max =
+                    if self.fast_convergence && w < self.w_max { whole(w * (1.0 + self.beta) / 2.0) } else { w };
                 self.cwnd = self.ssthresh;
             }
         }
