@@ -589,13 +589,19 @@ impl Sender {
     /// the cumulative acknowledgement counts, and, outside the recovery of a
     /// timeout (ns-3's CA_LOSS), only if it carries no new SACK information (an
     /// ACK with new SACK information is a duplicate ACK to ns-3: TcpSocketBase::DupAck
-    /// grows nothing). With `ack_counting` (ns-3's TcpNewReno) an ACK counts as
-    /// one segment at most.
+    /// grows nothing), and the ACK that ends a timeout's recovery counts only the
+    /// segments beyond its recovery point (ProcessAck's exit from CA_LOSS:
+    /// `(ackNumber - m_recover) / segmentSize`). With `ack_counting` (ns-3's
+    /// TcpNewReno) an ACK counts as one segment at most.
     #[inline]
     fn growth_count(&self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool) -> u64 {
         let mut n = delivered;
-        if !self.mech.sack_growth && !(advanced && (after_timeout || newly_sacked == 0)) {
-            n = 0;
+        if !self.mech.sack_growth {
+            if !(advanced && (after_timeout || newly_sacked == 0)) {
+                n = 0;
+            } else if after_timeout && self.una >= self.rto_recover {
+                n = self.una - self.rto_recover;
+            }
         }
         if self.mech.ack_counting {
             n = n.min(1);
@@ -2004,6 +2010,23 @@ mod tests {
         assert_eq!(cc.cwnd(0), 11.0, "advancing, but with new SACK information");
         s.on_ack(100, &ack(6, 5, 0, 0, 0), &mut cc, &mut out);
         assert_eq!(cc.cwnd(0), 12.0);
+    }
+
+    /// ns-3's exit from CA_LOSS: the ACK that reaches the timeout's recovery point
+    /// (segment 10 here) grows the window by the segments beyond it only, none here;
+    /// the ACK before it grows as usual. The rfc profile grows on both.
+    #[test]
+    fn ns3_growth_ends_a_timeouts_recovery_at_its_recovery_point() {
+        for ns3 in [false, true] {
+            let (mut s, mut cc, mut out) = with(TcpConfig { sack_growth: Some(!ns3), ..rfc() });
+            s.on_timeout(1_000, &mut cc, &mut out);
+            let w0 = cc.cwnd(0);
+            s.on_ack(1_100, &ack(1, 0, 0, 0, 0), &mut cc, &mut out);
+            let w1 = cc.cwnd(0);
+            assert!(w1 > w0, "ns3 {ns3}: the partial ACK grows the window");
+            s.on_ack(1_200, &ack(10, 1, 0, 0, 0), &mut cc, &mut out);
+            assert_eq!(cc.cwnd(0) == w1, ns3, "ns3 {ns3}: the ACK of the recovery point");
+        }
     }
 
     /// Segment 0 lost, 1-3 SACKed: 14 sent (four by the SACKs), pipe 10 at entry.
