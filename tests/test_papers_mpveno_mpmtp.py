@@ -229,12 +229,13 @@ def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc", **tcp)
 # 2026-11-27, once the ns3 receiver acknowledges the first segment at once as ns-3's does
 # (`first_data_ack`): ns3 1.921 / 1.541 / 1.746 (without it, the figures above); then with
 # ns-3 3.44's SACKed retransmissions kept in pipe (`sacked_retx_in_pipe`): 1.612 / 1.843 / 1.616;
-# then with CUBIC's reduction in whole segments (`whole_segments`, ns3): 2.468 / 1.679 / 1.792.
+# then with CUBIC's reduction in whole segments (`whole_segments`, ns3): 2.468 / 1.679 / 1.792;
+# then with ns-3's growth at the end of a timeout's recovery: 1.661 / 1.901 / 1.731.
 _SHARE = "MPMTP misses the congestion episodes CUBIC's growth causes (Eq. 28 assumes equal loss rates)"
 _CUBIC_MISSES = {
-    ("ns3", 1): f"MPMTP takes 2.47 x: {_SHARE}",
-    ("ns3", 2): f"MPMTP takes 1.68 x: {_SHARE}",
-    ("ns3", 3): f"MPMTP takes 1.79 x: {_SHARE}",
+    ("ns3", 1): f"MPMTP takes 1.66 x: {_SHARE}",
+    ("ns3", 2): f"MPMTP takes 1.90 x: {_SHARE}",
+    ("ns3", 3): f"MPMTP takes 1.73 x: {_SHARE}",
     ("rfc", 3): f"MPMTP takes 1.69 x: {_SHARE}",
     ("linux", 1): f"MPMTP takes 2.04 x: {_SHARE}",
     ("linux", 2): f"MPMTP takes 2.05 x: {_SHARE}",
@@ -262,8 +263,10 @@ def test_one_mpmtp_subflow_shares_with_one_cubic_flow(profile, seed):
 # its delayed ACKs 1.633 / 1.667 / 1.482, as above). Immediate ACKs do not close the gap.
 # 2026-11-27, with CUBIC's reduction in whole segments (ns-3's TcpCubic::GetSsThresh) in the
 # profile and ns-2's pipe (`sacked_retx_in_pipe = false`) among the paper's settings:
-# 1.425 / 1.022 / 1.326, seed 2 now within the band.
-_PAPER_TCP_MISSES = {1: 1.43, 3: 1.33}
+# 1.425 / 1.022 / 1.326, seed 2 within the band; then with ns-3's growth at the end of a
+# timeout's recovery: 1.742 / 2.320 / 1.079, seed 3 within it. The seed that passes moves
+# with single sender rules: the ratio is chaotic in this setting, not near the band.
+_PAPER_TCP_MISSES = {1: 1.74, 2: 2.32}
 
 
 @pytest.mark.parametrize("seed", [
