@@ -52,7 +52,10 @@ RECOVERY = {
     # runs out (RFC 6675 NextSeg rules 3 and 4; Reno alone could reach about 1.4 Mbit/s).
     "ns3_recovery_cbr_loss_1": dict(description="NewReno, 2 flows of 1 Mbit/s constant-rate writes, 1 % random loss",
                                     flows=2, loss=0.01, app_rate="1Mbps"),
-    # CUBIC with ns-3's defaults (HyStart on, its thresholds) on the plain dumbbell.
+    # The plain dumbbell with ns-3's defaults: NewReno (added 2026-11-27, after a one-off
+    # run had agreed; docs/validation.md) and CUBIC (HyStart on, its thresholds).
+    "ns3_recovery_newreno_1": dict(description="NewReno, 1 flow"),
+    "ns3_recovery_newreno_10": dict(description="NewReno, 10 flows", flows=10),
     "ns3_recovery_cubic_1": dict(description="CUBIC, 1 flow", cc="cubic"),
     "ns3_recovery_cubic_10": dict(description="CUBIC, 10 flows", cc="cubic", flows=10),
 }

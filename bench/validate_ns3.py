@@ -39,6 +39,8 @@ RECOVERY_CHECKS = [
     "ns3_recovery_loss_5",
     "ns3_recovery_short_buffer_10",
     "ns3_recovery_cbr_loss_1",
+    "ns3_recovery_newreno_1",
+    "ns3_recovery_newreno_10",
     "ns3_recovery_cubic_1",
     "ns3_recovery_cubic_10",
 ]
