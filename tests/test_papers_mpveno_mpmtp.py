@@ -231,15 +231,17 @@ def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc", **tcp)
 # ns-3 3.44's SACKed retransmissions kept in pipe (`sacked_retx_in_pipe`): 1.612 / 1.843 / 1.616;
 # then with CUBIC's reduction in whole segments (`whole_segments`, ns3): 2.468 / 1.679 / 1.792;
 # then with ns-3's growth at the end of a timeout's recovery: 1.661 / 1.901 / 1.731.
+# Later that day both profiles took the three-way handshake (`handshake`; flows start one
+# round trip later, the first RTO from the SYN's sample): ns3 1.652 / 1.208 / 2.370, seed 2
+# within the band; linux 2.009 / 2.286 / 2.831 (was 2.04 / 2.05 / 1.74 on 2026-11-25).
 _SHARE = "MPMTP misses the congestion episodes CUBIC's growth causes (Eq. 28 assumes equal loss rates)"
 _CUBIC_MISSES = {
-    ("ns3", 1): f"MPMTP takes 1.66 x: {_SHARE}",
-    ("ns3", 2): f"MPMTP takes 1.90 x: {_SHARE}",
-    ("ns3", 3): f"MPMTP takes 1.73 x: {_SHARE}",
+    ("ns3", 1): f"MPMTP takes 1.65 x: {_SHARE}",
+    ("ns3", 3): f"MPMTP takes 2.37 x: {_SHARE}",
     ("rfc", 3): f"MPMTP takes 1.69 x: {_SHARE}",
-    ("linux", 1): f"MPMTP takes 2.04 x: {_SHARE}",
-    ("linux", 2): f"MPMTP takes 2.05 x: {_SHARE}",
-    ("linux", 3): f"MPMTP takes 1.74 x: {_SHARE}",
+    ("linux", 1): f"MPMTP takes 2.01 x: {_SHARE}",
+    ("linux", 2): f"MPMTP takes 2.29 x: {_SHARE}",
+    ("linux", 3): f"MPMTP takes 2.83 x: {_SHARE}",
 }
 
 
@@ -276,10 +278,11 @@ _PAPER_TCP_MISSES = {1: 1.74, 2: 2.32}
 def test_one_mpmtp_subflow_shares_with_one_cubic_flow_in_the_papers_tcp(seed):
     """The check above in the TCP the mpmtp reproduction runs: its profile with the
     settings the paper states on top of it (ns-2's receivers acknowledge every segment,
-    and its SACK sender has none of ns-3 3.44's pipe accounting)."""
+    its SACK sender has none of ns-3 3.44's pipe accounting, and its one-way agents no
+    handshake)."""
     paper = mpmtp.PAPER
     tcp = {s.name: s.value for s in paper.tcp_settings}
-    assert tcp == {"delayed_ack": False, "sacked_retx_in_pipe": False}
+    assert tcp == {"delayed_ack": False, "sacked_retx_in_pipe": False, "handshake": False}
     ratio = _cubic_fairness_ratio(1, seed, paper.tcp_profile, **tcp)
     assert 0.8 <= ratio <= 1.25, ratio
 

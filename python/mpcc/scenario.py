@@ -495,6 +495,8 @@ class Tcp(Strict):
     hystart_ns3: Optional[bool] = None  # HyStart with ns-3's thresholds (TcpCubic::HystartUpdate)
     first_data_ack: Optional[bool] = None  # the first data segment acknowledged at once (ns-3)
     sacked_retx_in_pipe: Optional[bool] = None  # a SACKed retransmission stays in pipe (ns-3 3.44)
+    handshake: Optional[bool] = None  # a three-way handshake before data; MP_JOINs once fully established
+    syn_rto: Optional[Duration] = None  # the first SYN's timeout: 1 s (Linux), 3 s (ns-3's ConnTimeout)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -511,7 +513,7 @@ class Tcp(Strict):
                                       {"msg": f'unknown TCP profile {_show(name)}; allowed: {", ".join(names)}'})
         return name
 
-    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "delack_timeout", "rcv_buf", "send_buf")
+    @field_validator("mss", "min_rto", "initial_rto", "max_rto", "delack_timeout", "rcv_buf", "send_buf", "syn_rto")
     @classmethod
     def _positive(cls, v):
         if v is not None and v <= 0:
@@ -1116,13 +1118,16 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     for name in ("delayed_ack", "rack", "tlp", "tlp_dsack", "frto", "undo", "prr", "quickack", "pacing", "nic_backpressure",
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux",
-                 "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack", "sacked_retx_in_pipe"):
+                 "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack", "sacked_retx_in_pipe",
+                 "handshake"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:
         tcp["delack_timeout_ns"] = merged.delack_timeout
     if merged.host_jitter is not None:
         tcp["host_jitter_ns"] = merged.host_jitter
+    if merged.syn_rto is not None:
+        tcp["syn_rto_ns"] = merged.syn_rto
     if merged.nic_rate is not None:
         tcp["nic_rate_bps"] = int(merged.nic_rate)
     for name in ("pacing_ss_ratio", "pacing_ca_ratio"):

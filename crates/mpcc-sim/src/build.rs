@@ -231,6 +231,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 stale: false,
                 stale_marks: 0,
                 ack_clock: None,
+                hs: Default::default(),
                 base: FlowCounters::default(),
             });
         }
@@ -318,6 +319,15 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             held_at: 0,
             header: tcp.header_bytes,
             pacing_ratios: (tcp.pacing_ss_ratio, tcp.pacing_ca_ratio),
+            hs: {
+                let m = tcp.mechanisms();
+                crate::handshake::ConnHandshake {
+                    on: m.handshake,
+                    syn_rto: m.syn_rto_ns,
+                    max_rto: tcp.max_rto_ns,
+                    ..Default::default()
+                }
+            },
             base: FlowCounters::default(),
         });
     }

@@ -296,6 +296,9 @@ pub struct TcpConfig {
     pub first_data_ack: Option<bool>,
     /// A SACKed retransmission stays in pipe until cumulatively acknowledged (None: the profile's).
     pub sacked_retx_in_pipe: Option<bool>,
+    /// The three-way handshake and its first SYN's timeout (None: the profile's).
+    pub handshake: Option<bool>,
+    pub syn_rto_ns: Option<u64>,
 }
 
 impl Default for TcpConfig {
@@ -346,6 +349,8 @@ impl Default for TcpConfig {
             hystart_ns3: None,
             first_data_ack: None,
             sacked_retx_in_pipe: None,
+            handshake: None,
+            syn_rto_ns: None,
         }
     }
 }
@@ -384,7 +389,9 @@ impl TcpConfig {
             rescue,
             hystart_ns3,
             first_data_ack,
-            sacked_retx_in_pipe
+            sacked_retx_in_pipe,
+            handshake,
+            syn_rto_ns
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

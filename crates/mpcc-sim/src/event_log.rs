@@ -128,6 +128,9 @@ impl EventLog {
 
     /// A packet sent, received or dropped (on `link`, for a drop).
     pub fn packet(&mut self, t: Nanos, event: Event, p: &Packet, link: Option<LinkId>) {
+        if p.kind == PacketKind::Handshake {
+            return; // not data or its ACKs: the log's subflow rows say when each opened
+        }
         let ack = p.kind == PacketKind::Ack;
         let mut count = 1;
         if event == Event::Send {

@@ -105,6 +105,8 @@ pub struct Subflow {
     /// With a receiver controller: when this subflow's delayed ACKs left, for the
     /// RTT the receiver measures (tcp/ack_clock.rs).
     pub ack_clock: Option<crate::tcp::AckClock>,
+    /// Its three-way handshake, when the connection makes them (handshake.rs).
+    pub hs: crate::handshake::Handshake,
     pub base: FlowCounters,
 }
 
@@ -119,6 +121,15 @@ impl Subflow {
             unacked: self.snd.nxt - self.snd.una,
             cwnd,
             usable: self.usable,
+        }
+    }
+
+    /// The subflow's start: active at once, or waiting for its handshake.
+    pub fn start_or_wait(&mut self, handshake: bool) {
+        if handshake {
+            self.hs.phase = crate::handshake::Phase::Waiting;
+        } else {
+            self.set_active(true);
         }
     }
 
@@ -196,6 +207,8 @@ pub struct Flow {
 
     /// Linux's pacing ratios in percent (slow start, congestion avoidance).
     pub pacing_ratios: (u32, u32),
+    /// The subflows' handshakes, connection side (`tcp.handshake`, handshake.rs).
+    pub hs: crate::handshake::ConnHandshake,
     pub base: FlowCounters,
 }
 
@@ -214,13 +227,14 @@ impl Flow {
         c
     }
 
-    /// The application starts: subflows that start with the flow become active.
+    /// The application starts: subflows that start with the flow become active,
+    /// or, with handshakes, wait for theirs (`Sim::open_subflows` sends the SYNs).
     pub fn start_app(&mut self) {
         self.data.set_app_bytes(self.app_bytes);
         self.app.start(self.start, &mut self.data, &mut self.timing);
         for s in self.subs.iter_mut() {
             if s.start <= self.start && s.stop.is_none_or(|t| t > self.start) {
-                s.set_active(true);
+                s.start_or_wait(self.hs.on);
             }
         }
     }

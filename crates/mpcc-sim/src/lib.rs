@@ -7,6 +7,7 @@ pub mod conn;
 pub mod engine;
 pub mod event_log;
 pub mod flow;
+pub mod handshake;
 pub mod host;
 pub mod ids;
 pub mod limits;

@@ -6,6 +6,8 @@ use mpcc_core::Nanos;
 pub enum Kind {
     Data,
     Ack,
+    /// SYN, SYN-ACK or the third ACK (`seq`: handshake::Step), `tcp.handshake`.
+    Handshake,
 }
 
 /// Most SACK blocks an ACK carries: what 40 bytes of TCP options hold beside the
@@ -148,6 +150,12 @@ impl Packet {
             rwnd: rwnd.min(u32::MAX as u64) as u32,
             sack: [[0; 2]; MAX_SACK_BLOCKS],
         }
+    }
+
+    /// Step `step` of subflow `sub`'s handshake, `bytes` long; `ts`: its send time
+    /// (SYN, third ACK) or the SYN's that it echoes (SYN-ACK).
+    pub fn handshake(flow: u32, sub: u16, step: crate::handshake::Step, bytes: u32, ts: Nanos) -> Packet {
+        Packet { kind: Kind::Handshake, seq: step as u64, dsn: 0, ..Packet::segment(flow, sub, 0, 0, bytes, ts) }
     }
 
     /// ACK: the segment that triggered it.

@@ -274,6 +274,13 @@ impl Pcap {
             cap.opened.resize(pkt.flow as usize + 1, 0);
         }
         let bit = 1u64 << pkt.sub.min(63);
+        if pkt.kind == Kind::Handshake {
+            // A simulated handshake (`tcp.handshake`): written as it happens.
+            cap.opened[pkt.flow as usize] |= bit;
+            let mut h = [0u8; 80];
+            let len = handshake(&mut h, &f, pkt.sub, pkt.seq.min(2) as u8);
+            return self.record(c, now, &mut h, len, 0);
+        }
         if cap.opened[pkt.flow as usize] & bit == 0 {
             cap.opened[pkt.flow as usize] |= bit;
             for step in 0..3 {
@@ -286,7 +293,7 @@ impl Pcap {
         let len = headers(&mut h, &f, pkt, f.idsn);
         let payload = match pkt.kind {
             Kind::Data => pkt.bytes.saturating_sub(f.header),
-            Kind::Ack => 0,
+            Kind::Ack | Kind::Handshake => 0,
         };
         self.record(c, now, &mut h, len, payload);
     }

@@ -121,6 +121,8 @@ impl Profile {
                 hystart_ns3: false,
                 first_data_ack: false,
                 sacked_retx_in_pipe: false,
+                handshake: false,
+                syn_rto_ns: 1000 * ms,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -157,6 +159,8 @@ impl Profile {
                 hystart_ns3: false,
                 first_data_ack: false,      // quick ACKs cover the start (tcp_enter_quickack_mode)
                 sacked_retx_in_pipe: false, // tcp_sacktag_one takes a SACKed retransmission out of retrans_out
+                handshake: true,            // tcp_v4_connect, tcp_rcv_synsent_state_process
+                syn_rto_ns: 1000 * ms,      // TCP_TIMEOUT_INIT
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -208,6 +212,8 @@ impl Profile {
                 first_data_ack: true, // TcpSocketBase::ProcessSynRcvd: "always respond to first data packet"
                 // TcpTxBuffer::Update keeps a SACKed retransmission in m_retrans (fixed after 3.44, issue #1190).
                 sacked_retx_in_pipe: true,
+                handshake: true,       // TcpSocketBase::Connect, ProcessSynSent
+                syn_rto_ns: 3000 * ms, // TcpSocket's ConnTimeout
             },
         }
     }
@@ -251,6 +257,8 @@ impl Mechanisms {
             ("hystart_ns3", json!(self.hystart_ns3)),
             ("first_data_ack", json!(self.first_data_ack)),
             ("sacked_retx_in_pipe", json!(self.sacked_retx_in_pipe)),
+            ("handshake", json!(self.handshake)),
+            ("syn_rto_ns", json!(self.syn_rto_ns)),
         ]
     }
 }
@@ -373,6 +381,13 @@ pub struct Mechanisms {
     /// `m_retrans` (`BytesInFlight` then over-counts for the rest of the recovery;
     /// ns-3 issue #1190, fixed after 3.44). A timeout clears it.
     pub sacked_retx_in_pipe: bool,
+    /// A subflow makes a three-way handshake before it sends data; MP_JOINs wait
+    /// for the connection to be fully established (handshake.rs). Off: data leaves
+    /// at the flow's and subflows' start times.
+    pub handshake: bool,
+    /// The first SYN's timeout, doubled for each retransmission (Linux's
+    /// TCP_TIMEOUT_INIT 1 s, ns-3's ConnTimeout 3 s).
+    pub syn_rto_ns: u64,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::engine::{Event, EventQueue};
 use crate::event_log::{Event as Logged, EventLog, SenderMark};
 use crate::flow::{Flow, ReverseRoute};
+use crate::handshake::{Phase, Step};
 use crate::ids::{Arena, FlowId, LinkId};
 use crate::link::{Link, TxDone};
 use crate::metrics::Columns;
@@ -273,6 +274,7 @@ impl Sim {
                     self.flush(flow);
                 }
             }
+            Event::Handshake { flow, sub } => self.handshake_event(flow, sub),
             Event::SubflowStart { flow, sub } => self.start_subflow(flow, sub),
             Event::SubflowStop { flow, sub } => self.stop_subflow(flow, sub),
             Event::Sample => self.sample(),
@@ -290,6 +292,9 @@ impl Sim {
         }
         f.push(self.now, &mut self.out);
         self.flush(flow);
+        if self.flows[flow].hs.on {
+            self.open_subflows(flow);
+        }
         self.app_wake(flow);
     }
 
@@ -329,7 +334,10 @@ impl Sim {
         if now < f.start {
             return; // joins when the flow starts
         }
-        f.subs[sub as usize].set_active(true);
+        f.subs[sub as usize].start_or_wait(f.hs.on);
+        if f.hs.on {
+            return self.open_subflows(flow);
+        }
         if let Some(log) = &mut self.log {
             log.subflow(now, flow.0, sub, true);
         }
@@ -345,6 +353,7 @@ impl Sim {
         let f = &mut self.flows[flow];
         let s = &mut f.subs[sub as usize];
         if !s.active {
+            s.hs.stop();
             return;
         }
         s.set_active(false);
@@ -587,11 +596,13 @@ impl Sim {
             (Kind::Data, _) => &f.fwd,
             (Kind::Ack, ReverseRoute::Links(r)) => r,
             (Kind::Ack, ReverseRoute::Delay(_)) => unreachable!("ACK on a link of a delay-only reverse path"),
+            (Kind::Handshake, _) => return self.handshake_hop(pkt),
         };
         match (route.get(pkt.hop as usize), pkt.kind) {
             (Some(&next), _) => self.arrive(next, pkt),
             (None, Kind::Data) => self.data_at_receiver(pkt),
             (None, Kind::Ack) => self.ack_at_sender(pkt),
+            (None, Kind::Handshake) => unreachable!("handshake packets take handshake_hop"),
         }
     }
 
@@ -662,10 +673,14 @@ impl Sim {
             self.capture_sender(&ack);
         }
         if self.log.is_some() {
-            return self.ack_at_sender_logged(ack);
+            self.ack_at_sender_logged(ack);
+        } else {
+            self.flows[ack.flow_id()].on_ack(now, &ack, &mut self.out);
+            self.flush(ack.flow_id());
         }
-        self.flows[ack.flow_id()].on_ack(now, &ack, &mut self.out);
-        self.flush(ack.flow_id());
+        if self.flows[ack.flow_id()].hs.awaiting_full {
+            self.fully_established(ack.flow_id());
+        }
     }
 
     /// `ack_at_sender` with the sender's changes written to the event log.
@@ -722,6 +737,113 @@ impl Sim {
         if next <= self.end {
             self.events.schedule(next, Event::Sample);
         }
+    }
+}
+
+/// The three-way handshakes (handshake.rs): once per subflow, so out of line.
+impl Sim {
+    /// Sends the SYN of every subflow of `flow` that waits for its handshake and may open.
+    #[cold]
+    #[inline(never)]
+    fn open_subflows(&mut self, flow: FlowId) {
+        for sub in 0..self.flows[flow].subs.len() {
+            let f = &self.flows[flow];
+            if f.subs[sub].hs.phase == Phase::Waiting && f.hs.may_open(sub) {
+                self.send_syn(flow, sub as u16);
+            }
+        }
+    }
+
+    /// A SYN of subflow `sub` leaves, and its timer is set.
+    fn send_syn(&mut self, flow: FlowId, sub: u16) {
+        let (now, f) = (self.now, &mut self.flows[flow]);
+        let conn = f.hs;
+        let at = f.subs[sub as usize].hs.syn_sent(now, &conn);
+        self.out.push(Packet::handshake(flow.0, sub, Step::Syn, f.header, now));
+        self.events.schedule(at, Event::Handshake { flow, sub });
+        self.flush(flow);
+    }
+
+    /// A handshake packet at the far end of a link goes on, or reaches its end.
+    #[cold]
+    #[inline(never)]
+    fn handshake_hop(&mut self, pkt: Packet) {
+        let step = Step::of(pkt.seq);
+        let s = &self.flows[pkt.flow_id()].subs[pkt.sub as usize];
+        let next = match (step, &s.rev) {
+            (Step::SynAck, ReverseRoute::Links(r)) => r.get(pkt.hop as usize).copied(),
+            (Step::SynAck, ReverseRoute::Delay(_)) => unreachable!("SYN-ACK on a link of a delay-only reverse path"),
+            _ => s.fwd.get(pkt.hop as usize).copied(),
+        };
+        match (next, step) {
+            (Some(link), _) => self.arrive(link, pkt),
+            (None, Step::Syn) => self.syn_at_receiver(pkt),
+            (None, Step::SynAck) => self.synack_at_sender(pkt.flow_id(), pkt.sub, pkt.ts),
+            (None, Step::Ack) => {} // the receiver needs nothing of it
+        }
+    }
+
+    /// A SYN reached the receiver: its SYN-ACK, echoing the SYN's timestamp, goes back at once.
+    fn syn_at_receiver(&mut self, syn: Packet) {
+        let (now, f) = (self.now, &mut self.flows[syn.flow_id()]);
+        let synack = Packet::handshake(syn.flow, syn.sub, Step::SynAck, f.header, syn.ts);
+        let s = &mut f.subs[syn.sub as usize];
+        match &s.rev {
+            ReverseRoute::Delay(d) => {
+                let at = now + d;
+                s.hs.synacks.push_back((at, syn.ts));
+                self.events.schedule(at, Event::Handshake { flow: syn.flow_id(), sub: syn.sub });
+            }
+            ReverseRoute::Links(r) => {
+                let first = r[0];
+                self.arrive(first, synack);
+            }
+        }
+    }
+
+    /// A subflow's SYN timer, or a SYN-ACK over its delay-only reverse route.
+    fn handshake_event(&mut self, flow: FlowId, sub: u16) {
+        let (now, hs) = (self.now, &mut self.flows[flow].subs[sub as usize].hs);
+        if let Some(echo) = hs.due_synack(now) {
+            self.synack_at_sender(flow, sub, echo);
+        } else if hs.timer_fired(now) {
+            self.send_syn(flow, sub);
+        }
+    }
+
+    /// A SYN-ACK echoing the SYN sent at `echo` reached the sender: the subflow
+    /// opens with the RTT sample it gives, sends the third ACK, then data.
+    fn synack_at_sender(&mut self, flow: FlowId, sub: u16, echo: Nanos) {
+        let now = self.now;
+        if self.pcap.is_some() {
+            let header = self.flows[flow].header;
+            self.capture_sender(&Packet::handshake(flow.0, sub, Step::SynAck, header, echo));
+        }
+        let f = &mut self.flows[flow];
+        let s = &mut f.subs[sub as usize];
+        let Some(rtt) = s.hs.synack(now, echo) else { return };
+        s.snd.rtt.sample(rtt, s.snd.una, s.snd.nxt);
+        s.set_active(true);
+        // The first subflow opened the connection; the next ACK makes it fully
+        // established, and the others may join.
+        f.hs.awaiting_full = sub == 0 && f.subs.len() > 1 && !f.hs.fully_established;
+        if let Some(log) = &mut self.log {
+            log.subflow(now, flow.0, sub, true);
+        }
+        self.out.push(Packet::handshake(flow.0, sub, Step::Ack, f.header, now));
+        f.push(now, &mut self.out);
+        self.flush(flow);
+    }
+
+    /// An ACK reached the sender after the first subflow's handshake: the
+    /// connection is fully established, and the waiting subflows send their MP_JOIN SYNs.
+    #[cold]
+    #[inline(never)]
+    fn fully_established(&mut self, flow: FlowId) {
+        let hs = &mut self.flows[flow].hs;
+        hs.awaiting_full = false;
+        hs.fully_established = true;
+        self.open_subflows(flow);
     }
 }
 

@@ -100,6 +100,7 @@ fn transfer(profile: Profile, seed: u64, cc_name: &str) -> (u64, u64) {
                     }
                 }
                 mpcc_sim::packet::Kind::Ack => snd.on_ack(now, &p, &mut cc, &mut out),
+                mpcc_sim::packet::Kind::Handshake => unreachable!("a bare sender makes no handshake"),
             }
             continue;
         }

@@ -37,6 +37,12 @@ NS2_PIPE = TcpSetting(
     "issue #1190); ns-2's SACK sender (Sack1TcpAgent) counts every duplicate ACK as a segment that left the "
     "network; stated 2026-11-27, when the ns3 profile took that rule, before the re-run")
 
+NS2_NO_HANDSHAKE = TcpSetting(
+    "handshake", False,
+    "ns-2's one-way agents (Agent/TCP/Sack1 with Agent/TCPSink/Sack1, the default receivers NS2_IMMEDIATE_ACKS "
+    "assumes) have no connection setup: data leaves at the agent's start; stated 2026-11-27, when the linux and "
+    "ns3 profiles took the three-way handshake, before the re-run")
+
 
 def load(name: str):
     """The Paper registered as `name`, or defined by the module `name` (dotted)."""

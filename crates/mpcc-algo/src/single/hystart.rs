@@ -14,7 +14,9 @@
 //! ns-3 3.44's `TcpCubic` (`HystartUpdate`, `HystartDelayThresh`; [`HyStart::ns3`])
 //! runs the same two detectors with other thresholds: the ACK train must last the
 //! whole minimum delay, and the delay detector waits for clamp(min delay, 4 ms,
-//! 1 s) of added delay, i.e. until the round trip has about doubled.
+//! 1 s) of added delay, i.e. until the round trip has about doubled. Its delays are
+//! the smoothed RTT, not the ACK's sample: `TcpSocketBase` passes `m_srtt` to
+//! `PktsAcked`.
 
 use crate::AckEvent;
 use mpcc_core::{Nanos, NS_PER_MS};
@@ -38,7 +40,7 @@ pub struct HyStart {
     in_round: bool,
     round_start: Nanos,
     last_ack: Nanos,
-    /// Smallest RTT sample of the round so far.
+    /// Smallest RTT sample of the round so far (ns-3: smoothed RTT).
     curr_rtt: Nanos,
     samples: u32,
     /// Smallest RTT sample since the last reset.
@@ -59,10 +61,10 @@ impl HyStart {
 
     /// Looks at one ACK in slow start; true when slow start should end now.
     pub fn on_ack(&mut self, ev: &AckEvent, cwnd: f64) -> bool {
-        if self.found || ev.rtt == 0 {
+        if self.found || ev.rtt == 0 || (self.ns3 && ev.srtt == 0) {
             return false;
         }
-        let delay = ev.rtt;
+        let delay = if self.ns3 { ev.srtt } else { ev.rtt };
         if self.delay_min == 0 || delay < self.delay_min {
             self.delay_min = delay;
         }
@@ -130,20 +132,33 @@ mod tests {
     }
 
     /// ns-3's thresholds: minimum delay 100 ms; the delay detector waits for
-    /// 100 + clamp(100, 4, 1000) = 200 ms, the ACK train for the whole 100 ms.
+    /// 100 + clamp(100, 4, 1000) = 200 ms, the ACK train for the whole 100 ms. Its
+    /// delay is the smoothed RTT (`PktsAcked` gets `m_srtt`), not the ACK's sample.
     #[test]
     fn ns3_thresholds_wait_for_a_doubled_delay_and_a_whole_train() {
+        let smoothed = |now_ms: f64, srtt_ms: f64, round_start: bool| AckEvent {
+            srtt: (srtt_ms * 1e6) as Nanos,
+            ..ack(now_ms, srtt_ms, round_start)
+        };
         let mut h = HyStart::ns3();
-        h.on_ack(&ack(0.0, 100.0, true), 20.0);
+        h.on_ack(&smoothed(0.0, 100.0, true), 20.0);
         for i in 1..20 {
-            assert!(!h.on_ack(&ack(5.0 * i as f64, 199.0, false), 20.0), "ack {i}");
+            assert!(!h.on_ack(&smoothed(5.0 * i as f64, 199.0, false), 20.0), "ack {i}");
         }
         let mut h = HyStart::ns3();
-        h.on_ack(&ack(0.0, 100.0, false), 10.0);
-        let ends: Vec<bool> = (0..10).map(|i| h.on_ack(&ack(1000.0 + 5.0 * i as f64, 201.0, i == 0), 20.0)).collect();
+        h.on_ack(&smoothed(0.0, 100.0, false), 10.0);
+        let ends: Vec<bool> =
+            (0..10).map(|i| h.on_ack(&smoothed(1000.0 + 5.0 * i as f64, 201.0, i == 0), 20.0)).collect();
         assert_eq!(ends.iter().position(|&e| e), Some(8));
+        // Samples of 300 ms with a smoothed RTT still at 150 ms: no end.
         let mut h = HyStart::ns3();
-        let ended = (0..200).position(|i| h.on_ack(&ack(i as f64, 100.0, i == 0), 32.0));
+        h.on_ack(&smoothed(0.0, 100.0, false), 10.0);
+        for i in 0..20 {
+            let ev = AckEvent { rtt: 300 * NS_PER_MS, ..smoothed(1000.0 + 5.0 * i as f64, 150.0, i == 0) };
+            assert!(!h.on_ack(&ev, 20.0), "ack {i}");
+        }
+        let mut h = HyStart::ns3();
+        let ended = (0..200).position(|i| h.on_ack(&smoothed(i as f64, 100.0, i == 0), 32.0));
         assert_eq!(ended, Some(101), "Linux's train would end at 51");
         h.reset();
         assert!(h.ns3 && !h.found);

@@ -47,6 +47,8 @@ pub enum Event {
     Pace { flow: FlowId },
     /// A connection's retransmission timer may have expired (`tcp.data_rtx`).
     DataRtx { flow: FlowId },
+    /// A subflow's SYN timer may have expired, or a SYN-ACK on its delay-only reverse route arrives (handshake.rs).
+    Handshake { flow: FlowId, sub: u16 },
     /// Record one row of every time series.
     Sample,
     /// End of the warm-up: summary statistics start here.
