@@ -234,10 +234,13 @@ def _cubic_fairness_ratio(subflows: int, seed: int, profile: str = "rfc", **tcp)
 # Later that day both profiles took the three-way handshake (`handshake`; flows start one
 # round trip later, the first RTO from the SYN's sample): ns3 1.652 / 1.208 / 2.370, seed 2
 # within the band; linux 2.009 / 2.286 / 2.831 (was 2.04 / 2.05 / 1.74 on 2026-11-25).
+# Then ns-3's CUBIC growth in whole segments and its RTT sampling (`rtt_ns3`): ns3 2.371 /
+# 1.672 / 1.876.
 _SHARE = "MPMTP misses the congestion episodes CUBIC's growth causes (Eq. 28 assumes equal loss rates)"
 _CUBIC_MISSES = {
-    ("ns3", 1): f"MPMTP takes 1.65 x: {_SHARE}",
-    ("ns3", 3): f"MPMTP takes 2.37 x: {_SHARE}",
+    ("ns3", 1): f"MPMTP takes 2.37 x: {_SHARE}",
+    ("ns3", 2): f"MPMTP takes 1.67 x: {_SHARE}",
+    ("ns3", 3): f"MPMTP takes 1.88 x: {_SHARE}",
     ("rfc", 3): f"MPMTP takes 1.69 x: {_SHARE}",
     ("linux", 1): f"MPMTP takes 2.01 x: {_SHARE}",
     ("linux", 2): f"MPMTP takes 2.29 x: {_SHARE}",
@@ -268,7 +271,9 @@ def test_one_mpmtp_subflow_shares_with_one_cubic_flow(profile, seed):
 # 1.425 / 1.022 / 1.326, seed 2 within the band; then with ns-3's growth at the end of a
 # timeout's recovery: 1.742 / 2.320 / 1.079, seed 3 within it. The seed that passes moves
 # with single sender rules: the ratio is chaotic in this setting, not near the band.
-_PAPER_TCP_MISSES = {1: 1.74, 2: 2.32}
+# 2026-11-27 (session 16), with ns-3's CUBIC growth in whole segments and RTT sampling
+# (the handshake is off in the paper's TCP): 1.861 / 1.788 / 1.631, no seed in the band.
+_PAPER_TCP_MISSES = {1: 1.86, 2: 1.79, 3: 1.63}
 
 
 @pytest.mark.parametrize("seed", [

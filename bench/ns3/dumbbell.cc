@@ -243,9 +243,10 @@ OnRto(uint32_t flow, Time old, Time now)
     }
 }
 
-// --trace=i: flow i's congestion window, congestion state, data transmissions and ACKs
-// on stderr, one line each ("t cwnd BYTES", "t state FROM TO", "t tx SEQ", "t ack SEQ
-// [LEFT-RIGHT ...]" with the SACK blocks), to find where mpcc's event log first differs.
+// --trace=i: flow i's congestion window, congestion state, smoothed RTT, data
+// transmissions and ACKs on stderr, one line each ("t cwnd BYTES", "t state FROM TO",
+// "t srtt SECONDS", "t tx SEQ", "t ack SEQ [LEFT-RIGHT ...]" with the SACK blocks), to
+// find where mpcc's event log first differs.
 int32_t g_traceFlow = -1;
 
 void
@@ -264,6 +265,12 @@ void
 TraceSsthresh(uint32_t, uint32_t now)
 {
     std::fprintf(stderr, "%.6f ssthresh %u\n", Simulator::Now().GetSeconds(), now);
+}
+
+void
+TraceSrtt(Time, Time now)
+{
+    std::fprintf(stderr, "%.6f srtt %.9f\n", Simulator::Now().GetSeconds(), now.GetSeconds());
 }
 
 void
@@ -315,6 +322,7 @@ AttachProbe(uint32_t flow, Ptr<Application> app)
         socket->TraceConnectWithoutContext("BytesInFlight", MakeCallback(&TraceInFlight));
         socket->TraceConnectWithoutContext("SlowStartThreshold", MakeCallback(&TraceSsthresh));
         socket->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
+        socket->TraceConnectWithoutContext("RTT", MakeCallback(&TraceSrtt));
         socket->TraceConnectWithoutContext("Tx", MakeCallback(&TraceTx));
         socket->TraceConnectWithoutContext("Rx", MakeCallback(&TraceRx));
     }

@@ -497,6 +497,7 @@ class Tcp(Strict):
     sacked_retx_in_pipe: Optional[bool] = None  # a SACKed retransmission stays in pipe (ns-3 3.44)
     handshake: Optional[bool] = None  # a three-way handshake before data; MP_JOINs once fully established
     syn_rto: Optional[Duration] = None  # the first SYN's timeout: 1 s (Linux), 3 s (ns-3's ConnTimeout)
+    rtt_ns3: Optional[bool] = None  # RTT samples only from ACKs past ns-3's RTT history (none after a timeout)
 
     def resolved_profile(self) -> str:
         return self.profile if self.profile is not None else default_tcp_profile()
@@ -1119,7 +1120,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux",
                  "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack", "sacked_retx_in_pipe",
-                 "handshake"):
+                 "handshake", "rtt_ns3"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -299,6 +299,8 @@ pub struct TcpConfig {
     /// The three-way handshake and its first SYN's timeout (None: the profile's).
     pub handshake: Option<bool>,
     pub syn_rto_ns: Option<u64>,
+    /// ns-3's RTT sampling (None: the profile's).
+    pub rtt_ns3: Option<bool>,
 }
 
 impl Default for TcpConfig {
@@ -351,6 +353,7 @@ impl Default for TcpConfig {
             sacked_retx_in_pipe: None,
             handshake: None,
             syn_rto_ns: None,
+            rtt_ns3: None,
         }
     }
 }
@@ -391,7 +394,8 @@ impl TcpConfig {
             first_data_ack,
             sacked_retx_in_pipe,
             handshake,
-            syn_rto_ns
+            syn_rto_ns,
+            rtt_ns3
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

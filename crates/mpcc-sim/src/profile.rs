@@ -123,6 +123,7 @@ impl Profile {
                 sacked_retx_in_pipe: false,
                 handshake: false,
                 syn_rto_ns: 1000 * ms,
+                rtt_ns3: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -161,6 +162,7 @@ impl Profile {
                 sacked_retx_in_pipe: false, // tcp_sacktag_one takes a SACKed retransmission out of retrans_out
                 handshake: true,            // tcp_v4_connect, tcp_rcv_synsent_state_process
                 syn_rto_ns: 1000 * ms,      // TCP_TIMEOUT_INIT
+                rtt_ns3: false,             // tcp_ack_update_rtt: every ACK with a timestamp echo
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -214,6 +216,7 @@ impl Profile {
                 sacked_retx_in_pipe: true,
                 handshake: true,       // TcpSocketBase::Connect, ProcessSynSent
                 syn_rto_ns: 3000 * ms, // TcpSocket's ConnTimeout
+                rtt_ns3: true,         // TcpSocketBase::EstimateRtt from m_history, cleared in ReTxTimeout
             },
         }
     }
@@ -259,6 +262,7 @@ impl Mechanisms {
             ("sacked_retx_in_pipe", json!(self.sacked_retx_in_pipe)),
             ("handshake", json!(self.handshake)),
             ("syn_rto_ns", json!(self.syn_rto_ns)),
+            ("rtt_ns3", json!(self.rtt_ns3)),
         ]
     }
 }
@@ -388,6 +392,12 @@ pub struct Mechanisms {
     /// The first SYN's timeout, doubled for each retransmission (Linux's
     /// TCP_TIMEOUT_INIT 1 s, ns-3's ConnTimeout 3 s).
     pub syn_rto_ns: u64,
+    /// RTT samples as ns-3 takes them (`TcpSocketBase::EstimateRtt`): only from an
+    /// ACK that moves the cumulative acknowledgement past the oldest segment of its
+    /// RTT history, which `ReTxTimeout` empties, so after a timeout none until data
+    /// first sent after it is acknowledged. Off: every ACK gives a sample (Linux
+    /// with timestamps, duplicate ACKs included).
+    pub rtt_ns3: bool,
 }
 
 #[cfg(test)]

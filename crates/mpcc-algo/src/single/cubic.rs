@@ -8,6 +8,7 @@
 //! §4.1.2). A Reno estimate `W_est` (AIMD(alpha_cubic, beta)) runs beside it and wins
 //! whenever `W_cubic(t) < W_est` (Reno-friendly region). See docs/algorithms/cubic.md.
 
+use super::cubic_ns3::Ns3Avoidance;
 use super::hystart::HyStart;
 use crate::common::{may_grow, nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
 use crate::params::{param, Info, INIT_CWND};
@@ -45,7 +46,7 @@ pub const INFO: Info = Info::new(
             0.0,
             0.0,
             1.0,
-            "1 = ssthresh and W_max in whole segments at a loss, as ns-3's TcpCubic; default: the TCP profile's",
+            "1 = ns-3's TcpCubic in whole segments: ssthresh and W_max at a loss and timeout, integer growth; default: the TCP profile's",
         ),
     ],
 );
@@ -92,6 +93,8 @@ pub struct Cubic {
     w_max_unknown: bool,
     /// ssthresh and W_max in whole segments at a loss ([`Cubic::with_whole_segments`]).
     whole_segments: bool,
+    /// With `whole_segments`: ns-3's integer congestion avoidance (cubic_ns3.rs).
+    ns3: Option<Ns3Avoidance>,
 }
 
 impl Cubic {
@@ -112,14 +115,18 @@ impl Cubic {
             initial_growth: 0.0,
             w_max_unknown: false,
             whole_segments: false,
+            ns3: None,
         }
     }
 
-    /// The same with ns-3's reduction in whole segments (`TcpCubic::GetSsThresh`):
-    /// at a loss W_max = floor(cwnd) (fast convergence floored too) and ssthresh =
-    /// floor(floor(cwnd) x beta), where RFC 9438 keeps the real values.
+    /// The same as ns-3's TcpCubic, in whole segments: at a loss or a timeout
+    /// (`GetSsThresh`) W_max = floor(cwnd) (fast convergence floored too) and
+    /// ssthresh = floor(floor(cwnd) x beta), where RFC 9438 keeps the real values and
+    /// forgets W_max at a timeout; slow start by whole ACKs; congestion avoidance by
+    /// ns-3's integer counter (cubic_ns3.rs).
     pub fn with_whole_segments(mut self, on: bool) -> Cubic {
         self.whole_segments = on;
+        self.ns3 = on.then(|| Ns3Avoidance::new(self.c, self.beta));
         self
     }
 
@@ -149,6 +156,21 @@ impl Cubic {
     pub fn w_cubic(&self, t: f64) -> f64 {
         let d = t - self.k;
         self.c * d * d * d + self.w_max
+    }
+
+    /// W_max after a congestion event at window `w` (whole with `whole_segments`):
+    /// §4.7 fast convergence, a shrinking saturation point releases more.
+    fn fast_converged(&self, w: f64) -> f64 {
+        if self.fast_convergence && w < self.w_max {
+            let v = w * (1.0 + self.beta) / 2.0;
+            if self.whole_segments {
+                v.floor()
+            } else {
+                v
+            }
+        } else {
+            w
+        }
     }
 
     /// A new congestion-avoidance stage begins at `now` with the current cwnd.
@@ -196,6 +218,9 @@ impl Cubic {
 impl SubflowCc for Cubic {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
+        if let Some(a) = &mut self.ns3 {
+            a.sample(ev.now, self.epoch, ev.srtt); // PktsAcked, before HystartUpdate
+        }
         // HyStart looks at every ACK in slow start, before growth, as Linux's
         // pkts_acked hook runs before cong_avoid.
         if let Some(h) = &mut self.hystart {
@@ -204,6 +229,15 @@ impl SubflowCc for Cubic {
             }
         }
         if !may_grow(ev) {
+            return;
+        }
+        if let Some(a) = &mut self.ns3 {
+            // TcpCubic::IncreaseWindow: an ACK in slow start adds all it acknowledges.
+            if self.cwnd < self.ssthresh {
+                self.cwnd += ev.acked;
+            } else if ev.acked > 0.0 {
+                self.cwnd = a.grow(ev.now, &mut self.epoch, self.cwnd, self.w_max, ev.acked as u32);
+            }
             return;
         }
         let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);
@@ -221,6 +255,18 @@ impl SubflowCc for Cubic {
         let w = whole(w);
         self.ssthresh = ssthresh_floor(whole(w * self.beta));
         match ev.kind {
+            CongestionKind::Timeout if self.ns3.is_some() => {
+                // ns-3's ReTxTimeout asks GetSsThresh as at a loss (W_max kept), then
+                // CubicReset and HystartReset (CA_LOSS).
+                self.w_max = self.fast_converged(w);
+                self.cwnd = MIN_CWND;
+                if let Some(a) = &mut self.ns3 {
+                    a.reset();
+                }
+                if let Some(h) = &mut self.hystart {
+                    h.reset();
+                }
+            }
             CongestionKind::Timeout => {
                 // §4.8: Reno's reduction, ssthresh by beta_cubic; the next stage starts
                 // with K = 0 and W_max = cwnd at its start.
@@ -231,9 +277,7 @@ impl SubflowCc for Cubic {
                 }
             }
             CongestionKind::Loss | CongestionKind::Ecn => {
-                // §4.7 fast convergence: a shrinking saturation point releases more.
-                self.w_max =
-                    if self.fast_convergence && w < self.w_max { whole(w * (1.0 + self.beta) / 2.0) } else { w };
+                self.w_max = self.fast_converged(w);
                 self.cwnd = self.ssthresh;
             }
         }
@@ -334,6 +378,38 @@ mod tests {
             let (w_max, ssthresh) = if whole { (255.0, 210.0) } else { (255.34, 210.28) };
             assert!(close(c.w_max, w_max, 1e-9) && close(c.ssthresh, ssthresh, 1e-9), "{whole}");
         }
+    }
+
+    /// `whole_segments` as ns-3's TcpCubic: a timeout keeps W_max (GetSsThresh runs as
+    /// at a loss; RFC 9438 forgets it), slow start adds whole ACKs past ssthresh, and
+    /// congestion avoidance steps one segment at a time (cubic_ns3.rs): W_max 100, a
+    /// stage at 70, 1 s in, cnt 3 with srtt 100 ms.
+    #[test]
+    fn ns3_arithmetic_in_whole_segments() {
+        let mut c = Cubic::new(100.0, 0.4, 0.7, true).with_whole_segments(true);
+        c.on_congestion(&cong(CongestionKind::Loss));
+        assert_eq!((c.w_max, c.cwnd), (100.0, 70.0));
+        let t0 = 10 * NS_PER_SEC;
+        c.on_ack(&ack(t0, 0.0)); // srtt 100 ms becomes delay_min
+        c.on_ack(&ack(t0, 1.0)); // opens the stage at cwnd 70
+        let steps: Vec<f64> = (1..=7)
+            .map(|i| {
+                c.on_ack(&ack(t0 + NS_PER_SEC + i, 1.0));
+                c.cwnd
+            })
+            .collect();
+        // The opening ACK counted one; cnt 3 at 70, then 71 / 17 = 4 at 71.
+        assert_eq!(steps, [70.0, 71.0, 71.0, 71.0, 71.0, 72.0, 72.0]);
+        let mut rfc = Cubic::new(100.0, 0.4, 0.7, true);
+        for c in [&mut c, &mut rfc] {
+            c.on_congestion(&cong(CongestionKind::Timeout));
+        }
+        // 72 below W_max 100: fast convergence, floor(72 x 1.7 / 2) = 61; ssthresh floor(72 x 0.7).
+        assert_eq!((c.w_max, c.cwnd, c.ssthresh), (61.0, 1.0, 50.0));
+        assert_eq!(rfc.w_max, 0.0);
+        c.cwnd = 49.0;
+        c.on_ack(&ack(t0 + 3 * NS_PER_SEC, 2.0));
+        assert_eq!(c.cwnd, 51.0, "slow start takes the whole ACK past ssthresh");
     }
 
     /// Kernel vectors C0/C1b/C2/C3: W_max 100, stage starts at cwnd 70, RTT 100 ms.

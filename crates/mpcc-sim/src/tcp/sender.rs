@@ -426,7 +426,12 @@ impl Sender {
     pub fn process_ack(&mut self, now: Nanos, ack: &Packet, cc: &mut Controller, out: &mut Vec<Packet>) {
         debug_assert_eq!(ack.kind, Kind::Ack);
         let rtt = now - ack.ts;
-        self.rtt.sample(rtt, ack.seq.max(self.una), self.nxt);
+        // ns-3 (`rtt_ns3`) samples only an ACK that passes the oldest segment in its
+        // RTT history, which a timeout empties: one that moves the cumulative ACK,
+        // and after a timeout only beyond what was outstanding then.
+        if !self.mech.rtt_ns3 || ack.seq > self.una.max(self.rto_recover) {
+            self.rtt.sample(rtt, ack.seq.max(self.una), self.nxt);
+        }
         // TS.Recent: the simulated ACK's TSval is the arrival time of the segment it
         // echoes, its send time unless it was delayed (a receiver that measures RTT
         // maps it back to the send time: tcp/ack_clock.rs).
@@ -1553,6 +1558,32 @@ mod tests {
             let (mut s, mut cc, mut out, _) = resent(hold);
             s.on_timeout(200, &mut cc, &mut out);
             assert_eq!(s.pipe, s.pipe_recount(), "a timeout forgets the held count");
+        }
+    }
+
+    /// `rtt_ns3` (ns-3's EstimateRtt): a duplicate ACK gives no RTT sample, an ACK
+    /// that moves the cumulative acknowledgement does; after a timeout, only one
+    /// beyond what was outstanding at the timeout. Without it every ACK samples.
+    #[test]
+    fn ns3_samples_rtt_only_past_its_history() {
+        for ns3 in [false, true] {
+            let tcp = TcpConfig { profile: crate::profile::Profile::Rfc, rtt_ns3: Some(ns3), ..Default::default() };
+            let (mut s, mut cc, mut out) = sender(&tcp, u64::MAX);
+            s.on_ack(100 * MS, &ack(1, 0, 0, 0, 0), &mut cc, &mut out);
+            assert_eq!(s.rtt.srtt, 100 * MS);
+            // A duplicate ACK (segment 1 missing, 2 SACKed) whose echo says 300 ms.
+            s.on_ack(300 * MS, &ack(1, 2, 2, 3, 0), &mut cc, &mut out);
+            assert_eq!(s.rtt.latest, if ns3 { 100 * MS } else { 300 * MS }, "ns3 {ns3}");
+            // A timeout with segments [1, nxt) outstanding; the retransmission of 1
+            // is acknowledged: ns-3 has no history for it.
+            let high = s.nxt;
+            s.on_timeout(2000 * MS, &mut cc, &mut out);
+            s.on_ack(2100 * MS, &ack(2, 0, 0, 0, 1950 * MS), &mut cc, &mut out);
+            assert_eq!(s.rtt.latest, if ns3 { 100 * MS } else { 150 * MS }, "ns3 {ns3}");
+            // The first segment sent after the timeout as new data is `high`: an ACK
+            // past it samples again.
+            s.on_ack(2200 * MS, &ack(high + 1, 0, 0, 0, 2150 * MS), &mut cc, &mut out);
+            assert_eq!(s.rtt.latest, 50 * MS, "ns3 {ns3}");
         }
     }
 
