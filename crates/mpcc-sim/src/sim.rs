@@ -364,24 +364,30 @@ impl Sim {
     #[inline]
     fn flush(&mut self, flow: FlowId) {
         let mut out = std::mem::take(&mut self.out);
-        for p in out.drain(..) {
+        for emitted in &out {
+            // The subflow read on its own: a whole copy of the packet, just written
+            // field by field, waits for those stores (its loads straddle them), and
+            // the lookups below need not wait with it.
+            let sub = emitted.sub;
+            let p = *emitted;
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Send, &p, None);
             }
             if self.pcap.is_some() {
                 self.capture_sender(&p);
             }
-            let s = &mut self.flows[flow].subs[p.sub as usize];
+            let s = &mut self.flows[flow].subs[sub as usize];
             if let Some(nic) = &mut s.nic {
                 nic.push(p, self.now);
                 if !nic.busy {
-                    self.nic_start(flow, p.sub);
+                    self.nic_start(flow, sub);
                 }
                 continue;
             }
             let first = s.fwd[0];
             self.arrive(first, p);
         }
+        out.clear();
         self.out = out;
         for sub in 0..self.flows[flow].subs.len() {
             self.arm_rto(flow, sub as u16);
@@ -611,11 +617,7 @@ impl Sim {
         self.app_wake(pkt.flow_id());
         let f = &mut self.flows[pkt.flow_id()];
         match action {
-            AckAction::Now => {
-                // Copied out of the receiver only now (`Receiver::built`).
-                let ack = f.subs[pkt.sub as usize].rcv.built;
-                self.send_ack(ack)
-            }
+            AckAction::Now => self.send_built_ack(pkt.flow_id(), pkt.sub),
             AckAction::Withhold => {}
             AckAction::Delay => {
                 // One pending DelAck event per subflow, at the receiver's `poll_at()`.
@@ -630,6 +632,30 @@ impl Sim {
         while let Some(ack) = self.flows[pkt.flow_id()].rx_acks.pop() {
             self.send_ack(ack);
         }
+    }
+
+    /// Sends the ACK subflow `sub`'s receiver just built (`Receiver::built`). On a
+    /// delay-only reverse path it goes from the receiver into the ACK pipe with the
+    /// stamp (`Flow::stamp`) applied on the way: a stamped copy in between was read
+    /// back right after its narrow stores.
+    #[inline]
+    fn send_built_ack(&mut self, flow: FlowId, sub: u16) {
+        let (now, f) = (self.now, &mut self.flows[flow]);
+        let (dsn, rwnd) = (f.rx.nxt, f.rx.window());
+        let s = &mut f.subs[sub as usize];
+        let ReverseRoute::Delay(d) = s.rev else {
+            let ack = s.rcv.built;
+            return self.send_ack(ack);
+        };
+        if s.ack_clock.is_some() {
+            let ack = s.rcv.built;
+            return self.send_ack(ack);
+        }
+        let t = now + d;
+        if s.ack_pipe.is_empty() {
+            self.events.schedule_maybe_now(t, Event::AckPipe { flow, sub });
+        }
+        s.ack_pipe.push_back(AckInFlight::stamped(t, &s.rcv.built, dsn, rwnd));
     }
 
     /// Sends a subflow's ACK, stamped with the connection's DATA_ACK and window.
