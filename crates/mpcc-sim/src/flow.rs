@@ -379,22 +379,36 @@ impl Flow {
         }
     }
 
-    /// An ACK of subflow `sub` reached the sender.
+    /// An ACK of subflow `sub` reached the sender: `given`, or with None the one the
+    /// subflow's receiver just built (`Receiver::built`), read where it is: a copy
+    /// made right after the receiver's stores of its fields would wait for them (its
+    /// wide loads straddle them). One body for both, so that the sender's processing
+    /// is inlined once.
     #[inline]
-    pub fn on_ack(&mut self, now: Nanos, ack: &Packet, out: &mut Vec<Packet>) {
-        let una = self.data.una;
-        self.data.on_data_ack(ack.dsn, ack.rwnd());
-        if self.data_rtx.is_some() {
-            self.data_rtx_on_ack(now, ack.sub as usize, una);
-        }
-        self.app.on_data_ack(now, &mut self.data, &mut self.timing);
-        let s = &mut self.subs[ack.sub as usize];
-        if s.active {
-            s.rtt.add(now - ack.ts);
-            s.snd.process_ack(now, ack, &mut self.cc, out);
-            self.sched.on_ack(&AckSample { sub: ack.sub as usize, owd: ack.owd, rtt: now - ack.ts });
+    pub fn on_ack(&mut self, now: Nanos, sub: usize, given: Option<&Packet>, out: &mut Vec<Packet>) {
+        let ack = given.unwrap_or(&self.subs[sub].rcv.built);
+        let (dsn, rwnd) = (ack.dsn, ack.rwnd());
+        self.data_ack(now, sub, dsn, rwnd);
+        let Flow { subs, cc, sched, .. } = self;
+        let Subflow { snd, rcv, rtt, active, .. } = &mut subs[sub];
+        let ack = given.unwrap_or(&rcv.built);
+        if *active {
+            rtt.add(now - ack.ts);
+            snd.process_ack(now, ack, cc, out);
+            sched.on_ack(&AckSample { sub, owd: ack.owd, rtt: now - ack.ts });
         }
         self.push(now, out);
+    }
+
+    /// The connection-level part of an ACK of subflow `sub`: its DATA_ACK and window.
+    #[inline]
+    fn data_ack(&mut self, now: Nanos, sub: usize, dsn: u64, rwnd: u64) {
+        let una = self.data.una;
+        self.data.on_data_ack(dsn, rwnd);
+        if self.data_rtx.is_some() {
+            self.data_rtx_on_ack(now, sub, una);
+        }
+        self.app.on_data_ack(now, &mut self.data, &mut self.timing);
     }
 
     /// The retransmission timer of subflow `sub` expired. With other subflows to

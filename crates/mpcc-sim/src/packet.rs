@@ -84,6 +84,16 @@ impl AckInFlight {
         AckInFlight { at, seq, dsn, ts, owd, trig, rwnd, bytes, hop, nsack, sack }
     }
 
+    /// `new` for the ACK `p` stamped with the DATA_ACK `dsn` and the window `rwnd`
+    /// (`Flow::stamp`), read from `p` as it is: no stamped copy in between.
+    #[inline]
+    pub fn stamped(at: Nanos, p: &Packet, dsn: u64, rwnd: u64) -> Self {
+        let mut a = AckInFlight::new(at, p);
+        a.dsn = dsn;
+        a.rwnd = rwnd.min(u32::MAX as u64) as u32;
+        a
+    }
+
     /// The ACK again, as subflow `sub` of flow `flow` sent it.
     #[inline]
     pub fn packet(&self, flow: u32, sub: u16) -> Packet {

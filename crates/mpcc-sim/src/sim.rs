@@ -51,6 +51,9 @@ pub struct Sim {
     trim_next: usize,
     /// Per flow, the time of its pending `Event::App` (at most one).
     app_at: Vec<Option<Nanos>>,
+    /// Whether an ACK due at once may be read where its receiver built it
+    /// (`Event::AckBuilt`); off only to test that this changes nothing.
+    built_acks: bool,
 }
 
 /// Events between two checks of a run's interruption and memory (a few milliseconds).
@@ -109,6 +112,7 @@ impl Sim {
             pcap: None,
             trim_next: 0,
             app_at: vec![None; n_flows],
+            built_acks: true,
         };
         sim.allow_deferred_tx_done();
         if cfg.event_log {
@@ -245,6 +249,13 @@ impl Sim {
                 }
                 self.ack_at_sender(ack);
             }
+            Event::AckBuilt { flow, sub } => {
+                self.flows[flow].on_ack(self.now, sub as usize, None, &mut self.out);
+                self.flush(flow);
+                if self.flows[flow].hs.awaiting_full {
+                    self.fully_established(flow);
+                }
+            }
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
                 let r = &mut self.flows[flow].subs[sub as usize].rcv;
@@ -373,24 +384,30 @@ impl Sim {
     #[inline]
     fn flush(&mut self, flow: FlowId) {
         let mut out = std::mem::take(&mut self.out);
-        for p in out.drain(..) {
+        for emitted in &out {
+            // The subflow read on its own: a whole copy of the packet, just written
+            // field by field, waits for those stores (its loads straddle them), and
+            // the lookups below need not wait with it.
+            let sub = emitted.sub;
+            let p = *emitted;
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Send, &p, None);
             }
             if self.pcap.is_some() {
                 self.capture_sender(&p);
             }
-            let s = &mut self.flows[flow].subs[p.sub as usize];
+            let s = &mut self.flows[flow].subs[sub as usize];
             if let Some(nic) = &mut s.nic {
                 nic.push(p, self.now);
                 if !nic.busy {
-                    self.nic_start(flow, p.sub);
+                    self.nic_start(flow, sub);
                 }
                 continue;
             }
             let first = s.fwd[0];
             self.arrive(first, p);
         }
+        out.clear();
         self.out = out;
         for sub in 0..self.flows[flow].subs.len() {
             self.arm_rto(flow, sub as u16);
@@ -622,11 +639,7 @@ impl Sim {
         self.app_wake(pkt.flow_id());
         let f = &mut self.flows[pkt.flow_id()];
         match action {
-            AckAction::Now => {
-                // Copied out of the receiver only now (`Receiver::built`).
-                let ack = f.subs[pkt.sub as usize].rcv.built;
-                self.send_ack(ack)
-            }
+            AckAction::Now => self.send_built_ack(pkt.flow_id(), pkt.sub),
             AckAction::Withhold => {}
             AckAction::Delay => {
                 // One pending DelAck event per subflow, at the receiver's `poll_at()`.
@@ -641,6 +654,38 @@ impl Sim {
         while let Some(ack) = self.flows[pkt.flow_id()].rx_acks.pop() {
             self.send_ack(ack);
         }
+    }
+
+    /// Sends the ACK subflow `sub`'s receiver just built (`Receiver::built`). On a
+    /// delay-only reverse path it goes from the receiver into the ACK pipe with the
+    /// stamp (`Flow::stamp`) applied on the way: a stamped copy in between was read
+    /// back right after its narrow stores.
+    #[inline]
+    fn send_built_ack(&mut self, flow: FlowId, sub: u16) {
+        let (now, f) = (self.now, &mut self.flows[flow]);
+        let (dsn, rwnd) = (f.rx.nxt, f.rx.window());
+        let s = &mut f.subs[sub as usize];
+        let ReverseRoute::Delay(d) = s.rev else {
+            let ack = s.rcv.built;
+            return self.send_ack(ack);
+        };
+        if s.ack_clock.is_some() {
+            let ack = s.rcv.built;
+            return self.send_ack(ack);
+        }
+        // Due now, and nothing before it: the sender reads it where it was built,
+        // stamped there (`Flow::stamp`), as the event popped next (`AckBuilt`).
+        let in_place = self.built_acks && self.log.is_none() && self.pcap.is_none();
+        if d == 0 && s.ack_pipe.is_empty() && in_place && self.events.schedule_next(Event::AckBuilt { flow, sub }) {
+            s.rcv.built.dsn = dsn;
+            s.rcv.built.set_rwnd(rwnd);
+            return;
+        }
+        let t = now + d;
+        if s.ack_pipe.is_empty() {
+            self.events.schedule_maybe_now(t, Event::AckPipe { flow, sub });
+        }
+        s.ack_pipe.push_back(AckInFlight::stamped(t, &s.rcv.built, dsn, rwnd));
     }
 
     /// Sends a subflow's ACK, stamped with the connection's DATA_ACK and window.
@@ -675,7 +720,7 @@ impl Sim {
         if self.log.is_some() {
             self.ack_at_sender_logged(ack);
         } else {
-            self.flows[ack.flow_id()].on_ack(now, &ack, &mut self.out);
+            self.flows[ack.flow_id()].on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
             self.flush(ack.flow_id());
         }
         if self.flows[ack.flow_id()].hs.awaiting_full {
@@ -688,7 +733,7 @@ impl Sim {
     fn ack_at_sender_logged(&mut self, ack: Packet) {
         let (now, f) = (self.now, &mut self.flows[ack.flow_id()]);
         let mark = SenderMark::of(&f.subs[ack.sub as usize].snd);
-        f.on_ack(now, &ack, &mut self.out);
+        f.on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
         if let Some(log) = &mut self.log {
             log.sender(now, ack.flow, ack.sub, mark, &f.subs[ack.sub as usize].snd);
         }
@@ -896,6 +941,34 @@ mod tests {
         let events = summary["sim"]["events"].take().as_u64().unwrap();
         let series = format!("{:?} {:?}", sim.flow_series, sim.link_series);
         (summary.to_string(), series, events)
+    }
+
+    /// A two-path LIA connection, one path without delay (its ACKs are due at once).
+    fn zero_delay_lia() -> Config {
+        let link = |name: &str, bps: f64, ms: u64, packets: u64| {
+            json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": ms * 1_000_000,
+                   "queue": {"kind": "droptail", "packets": packets}})
+        };
+        serde_json::from_value(json!({"duration_ns": 2_000_000_000u64, "seed": 5, "sample_interval_ns": 50_000_000u64,
+            "links": [link("fast", 1e9, 0, 200), link("slow", 2e6, 10, 50)],
+            "flows": [{"name": "mp", "cc": "lia", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}, {"path": [1]}]}]}))
+        .unwrap()
+    }
+
+    /// ACKs read where their receiver built them (`Event::AckBuilt`) give the results
+    /// of ACKs copied through the reverse path's pipe, bit for bit, with as many events.
+    #[test]
+    fn acks_read_in_place_change_no_result() {
+        let run = |in_place: bool| {
+            let mut sim = Sim::new(&zero_delay_lia()).unwrap();
+            sim.built_acks = in_place;
+            sim.run();
+            let summary = crate::report::summary(&mut sim, 0.0);
+            (summary.to_string(), format!("{:?}", sim.flow_series), sim.processed)
+        };
+        let (with, without) = (run(true), run(false));
+        assert!(with.0.contains("\"packets\""), "{}", with.0);
+        assert_eq!(with, without);
     }
 
     /// Links that keep their `TxDone` out of the event queue give the results of

@@ -132,3 +132,19 @@ fn the_synack_crosses_reverse_links_and_seeds_the_rtt() {
     assert_eq!((s.snd.rtt.srtt, s.snd.rtt.min_rtt), (rtt, rtt));
     assert_eq!(s.snd.stats.sent_packets, 10, "the initial window went with the third ACK");
 }
+
+/// The same join over a first path without delay, whose ACKs the sender reads where
+/// the receiver built them (`Event::AckBuilt`, no capture or log to see it): the
+/// second subflow still opens and carries data.
+#[test]
+fn the_join_follows_an_ack_read_in_place() {
+    let cfg = json!({"duration_ns": S / 2, "seed": 1, "links": [link(100e6, 0), link(20e6, 40)],
+        "flows": [{"name": "mp", "cc": "lia", "app": {"kind": "bulk"},
+                   "subflows": [{"path": [0]}, {"path": [1]}], "tcp": {"profile": "linux"}}]});
+    let config: mpcc_sim::config::Config = serde_json::from_value(cfg).unwrap();
+    let mut sim = mpcc_sim::sim::Sim::new(&config).unwrap();
+    sim.run();
+    let f = sim.flows.iter().next().unwrap();
+    assert!(f.hs.fully_established);
+    assert!(f.subs.iter().all(|s| s.active && s.snd.stats.sent_packets > 0));
+}

@@ -32,6 +32,9 @@ pub enum Event {
     LinkPipe { link: LinkId },
     /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
     AckPipe { flow: FlowId, sub: u16 },
+    /// The ACK a subflow's receiver just built reaches the sender at the same instant
+    /// (a zero-delay reverse path), read where it was built (`Sim::send_built_ack`).
+    AckBuilt { flow: FlowId, sub: u16 },
     /// A subflow's retransmission timer may have expired.
     Rto { flow: FlowId, sub: u16 },
     /// A subflow's delayed-ACK timer expired.
@@ -157,13 +160,23 @@ impl EventQueue {
     /// the check.
     #[inline]
     pub fn schedule_maybe_now(&mut self, time: Nanos, ev: Event) {
-        if time == self.now && self.next.is_none() && !self.heap_more_now() {
-            self.seq += 1;
-            self.next = Some(ev);
-            self.next_seq = self.seq;
-            return;
+        if time != self.now || !self.schedule_next(ev) {
+            self.schedule(time, ev);
         }
-        self.schedule(time, ev);
+    }
+
+    /// Puts `ev` in the slot for the current instant if it would take it in
+    /// `schedule_maybe_now` (no other event for now queued): it is then the next to
+    /// pop, whatever is scheduled after it. False (and nothing scheduled) otherwise.
+    #[inline]
+    pub fn schedule_next(&mut self, ev: Event) -> bool {
+        if self.next.is_some() || self.heap_more_now() {
+            return false;
+        }
+        self.seq += 1;
+        self.next = Some(ev);
+        self.next_seq = self.seq;
+        true
     }
 
     #[inline]

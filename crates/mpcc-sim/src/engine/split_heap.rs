@@ -19,7 +19,14 @@ pub struct SplitHeap {
 /// propagation delay) rather than a timer or a run's own event.
 #[inline]
 fn moves_a_packet(ev: &Event) -> bool {
-    matches!(ev, Event::TxDone { .. } | Event::LinkPipe { .. } | Event::AckPipe { .. } | Event::NicDone { .. })
+    matches!(
+        ev,
+        Event::TxDone { .. }
+            | Event::LinkPipe { .. }
+            | Event::AckPipe { .. }
+            | Event::AckBuilt { .. }
+            | Event::NicDone { .. }
+    )
 }
 
 impl SplitHeap {
