@@ -429,7 +429,8 @@ impl Sender {
         // ns-3 (`rtt_ns3`) samples only an ACK that passes the oldest segment in its
         // RTT history, which a timeout empties: one that moves the cumulative ACK,
         // and after a timeout only beyond what was outstanding then.
-        if !self.mech.rtt_ns3 || ack.seq > self.una.max(self.rto_recover) {
+        let sampled = !self.mech.rtt_ns3 || ack.seq > self.una.max(self.rto_recover);
+        if sampled {
             self.rtt.sample(rtt, ack.seq.max(self.una), self.nxt);
         }
         // TS.Recent: the simulated ACK's TSval is the arrival time of the segment it
@@ -466,7 +467,11 @@ impl Sender {
                 self.pipe -= s.pipe_share();
                 self.una += 1;
             }
-            self.backoff = 0;
+            // The backed-off timeout holds until an RTT sample (ns-3 recomputes m_rto
+            // only in EstimateRtt; with every ACK sampled that is any new ACK).
+            if sampled {
+                self.backoff = 0;
+            }
             while self.n_top > 0 && self.top_sacked[self.n_top - 1] < self.una {
                 self.n_top -= 1;
             }
@@ -1580,10 +1585,13 @@ mod tests {
             s.on_timeout(2000 * MS, &mut cc, &mut out);
             s.on_ack(2100 * MS, &ack(2, 0, 0, 0, 1950 * MS), &mut cc, &mut out);
             assert_eq!(s.rtt.latest, if ns3 { 100 * MS } else { 150 * MS }, "ns3 {ns3}");
+            // Without a sample the backed-off timeout holds (ns-3 recomputes m_rto only
+            // in EstimateRtt); with one it is undone.
+            assert_eq!(s.backoff, ns3 as u32, "ns3 {ns3}");
             // The first segment sent after the timeout as new data is `high`: an ACK
             // past it samples again.
             s.on_ack(2200 * MS, &ack(high + 1, 0, 0, 0, 2150 * MS), &mut cc, &mut out);
-            assert_eq!(s.rtt.latest, 50 * MS, "ns3 {ns3}");
+            assert_eq!((s.rtt.latest, s.backoff), (50 * MS, 0), "ns3 {ns3}");
         }
     }
 
