@@ -284,9 +284,21 @@ def respond(sock, deadline_ns: int) -> int:
         while len(pending) >= 8:
             (n,) = struct.unpack_from("<Q", pending)
             pending = pending[8:]
-            sock.sendall(records(n))
-            sent += n
+            sent += send_by(sock, records(n), deadline_ns)
     return sent
+
+
+def send_by(sock, data: bytes, deadline_ns: int) -> int:
+    """Writes `data` on a socket with a timeout, waiting out full send buffers until
+    the deadline or the stop (a plain `sendall` gives up at the first timeout, which a
+    congested link reaches: the Web server's answers then failed); returns the bytes written."""
+    view = memoryview(data)
+    while view and not STOP.is_set() and now_ns() < deadline_ns:
+        try:
+            view = view[sock.send(view):]
+        except socket.timeout:
+            continue
+    return len(data) - len(view)
 
 
 def client(spec: dict) -> dict:
