@@ -251,10 +251,7 @@ impl Sim {
             }
             Event::AckBuilt { flow, sub } => {
                 self.flows[flow].on_ack(self.now, sub as usize, None, &mut self.out);
-                self.flush(flow);
-                if self.flows[flow].hs.awaiting_full {
-                    self.fully_established(flow);
-                }
+                self.after_ack(flow);
             }
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
@@ -718,13 +715,20 @@ impl Sim {
             self.capture_sender(&ack);
         }
         if self.log.is_some() {
-            self.ack_at_sender_logged(ack);
-        } else {
-            self.flows[ack.flow_id()].on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
-            self.flush(ack.flow_id());
+            return self.ack_at_sender_logged(ack);
         }
-        if self.flows[ack.flow_id()].hs.awaiting_full {
-            self.fully_established(ack.flow_id());
+        self.flows[ack.flow_id()].on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
+        self.after_ack(ack.flow_id());
+    }
+
+    /// What every ACK at the sender ends with: the packets it let go out, and, the
+    /// first time after the first subflow's handshake, the joins of a connection now
+    /// fully established (handshake.rs).
+    #[inline]
+    fn after_ack(&mut self, flow: FlowId) {
+        self.flush(flow);
+        if self.flows[flow].hs.awaiting_full {
+            self.fully_established(flow);
         }
     }
 
@@ -737,7 +741,7 @@ impl Sim {
         if let Some(log) = &mut self.log {
             log.sender(now, ack.flow, ack.sub, mark, &f.subs[ack.sub as usize].snd);
         }
-        self.flush(ack.flow_id());
+        self.after_ack(ack.flow_id());
     }
 
     fn end_warmup(&mut self) {

@@ -91,6 +91,20 @@ fn lost_syns_are_sent_again_on_a_doubling_timer() {
         assert_eq!(syns, expect, "{profile}");
         assert!(r.iter().all(|x| x.payload == 0), "{profile}: no data without a SYN-ACK");
     }
+    // The lost SYNs count as the subflow's drops; a lost SYN-ACK (every one, on a
+    // lossy reverse link) is recovered by the SYN's own timer just the same.
+    let mut cfg = one_flow(json!({"profile": "linux"}));
+    cfg["duration_ns"] = json!(20 * S);
+    cfg["links"][0]["loss"] = json!({"kind": "periodic", "every": 1});
+    assert_eq!(common::num(&common::run(&cfg), "/flows/f/drops"), 5.0);
+    let mut cfg = one_flow(json!({"profile": "linux"}));
+    cfg["duration_ns"] = json!(5 * S);
+    cfg["links"].as_array_mut().unwrap().push(json!({"name": "back", "capacity": {"kind": "constant", "bps": 10e6},
+        "delay_ns": 10 * MS, "queue": {"kind": "droptail", "packets": 100}, "loss": {"kind": "periodic", "every": 1}}));
+    cfg["flows"][0]["reverse_path"] = json!([1]);
+    let r = captured(cfg);
+    let syns: Vec<u64> = r.iter().filter(|x| x.flags == SYN).map(|x| x.t / S).collect();
+    assert_eq!(syns, [0, 1, 3], "every SYN-ACK lost on the way back");
 }
 
 /// Two subflows (20 ms and 80 ms round trips): the MP_JOIN SYN leaves when the first

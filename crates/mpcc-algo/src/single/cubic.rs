@@ -91,9 +91,8 @@ pub struct Cubic {
     initial_growth: f64,
     /// The current stage began with W_max undefined.
     w_max_unknown: bool,
-    /// ssthresh and W_max in whole segments at a loss ([`Cubic::with_whole_segments`]).
-    whole_segments: bool,
-    /// With `whole_segments`: ns-3's integer congestion avoidance (cubic_ns3.rs).
+    /// ns-3's TcpCubic in whole segments ([`Cubic::with_whole_segments`]): its integer
+    /// congestion avoidance (cubic_ns3.rs); None: RFC 9438's real values.
     ns3: Option<Ns3Avoidance>,
 }
 
@@ -114,7 +113,6 @@ impl Cubic {
             hystart: None,
             initial_growth: 0.0,
             w_max_unknown: false,
-            whole_segments: false,
             ns3: None,
         }
     }
@@ -125,7 +123,6 @@ impl Cubic {
     /// forgets W_max at a timeout; slow start by whole ACKs; congestion avoidance by
     /// ns-3's integer counter (cubic_ns3.rs).
     pub fn with_whole_segments(mut self, on: bool) -> Cubic {
-        self.whole_segments = on;
         self.ns3 = on.then(|| Ns3Avoidance::new(self.c, self.beta));
         self
     }
@@ -163,7 +160,7 @@ impl Cubic {
     fn fast_converged(&self, w: f64) -> f64 {
         if self.fast_convergence && w < self.w_max {
             let v = w * (1.0 + self.beta) / 2.0;
-            if self.whole_segments {
+            if self.ns3.is_some() {
                 v.floor()
             } else {
                 v
@@ -251,29 +248,21 @@ impl SubflowCc for Cubic {
         let w = self.cwnd;
         self.epoch = None;
         self.cwnd_prior = w;
-        let whole = |x: f64| if self.whole_segments { x.floor() } else { x };
+        let whole = |x: f64| if self.ns3.is_some() { x.floor() } else { x };
         let w = whole(w);
         self.ssthresh = ssthresh_floor(whole(w * self.beta));
         match ev.kind {
-            CongestionKind::Timeout if self.ns3.is_some() => {
-                // ns-3's ReTxTimeout asks GetSsThresh as at a loss (W_max kept), then
-                // CubicReset and HystartReset (CA_LOSS).
-                self.w_max = self.fast_converged(w);
+            CongestionKind::Timeout => {
+                // §4.8: Reno's reduction, ssthresh by beta_cubic; the next stage starts
+                // with K = 0 and W_max = cwnd at its start. ns-3's ReTxTimeout asks
+                // GetSsThresh as at a loss instead (W_max kept), then CubicReset.
+                self.w_max = if self.ns3.is_some() { self.fast_converged(w) } else { 0.0 };
                 self.cwnd = MIN_CWND;
                 if let Some(a) = &mut self.ns3 {
                     a.reset();
                 }
                 if let Some(h) = &mut self.hystart {
-                    h.reset();
-                }
-            }
-            CongestionKind::Timeout => {
-                // §4.8: Reno's reduction, ssthresh by beta_cubic; the next stage starts
-                // with K = 0 and W_max = cwnd at its start.
-                self.w_max = 0.0;
-                self.cwnd = MIN_CWND;
-                if let Some(h) = &mut self.hystart {
-                    h.reset(); // Linux resets CUBIC, HyStart included, on a timeout
+                    h.reset(); // Linux resets CUBIC, HyStart included, on a timeout (ns-3 too)
                 }
             }
             CongestionKind::Loss | CongestionKind::Ecn => {
