@@ -182,6 +182,27 @@ def test_bulk_transfer_couples_two_real_subflows(kernel_clean, name):
 
 
 @needs_kernel
+def test_sigterm_inside_the_testbed_deletes_its_namespaces():
+    """A program killed with SIGTERM inside `with Testbed()` still tears it down
+    (Python's default action would end it with the namespaces left behind)."""
+    import signal
+    import sys
+
+    prefix = f"mpccterm{os.getpid() % 10000}"
+    program = (f"import time; from mpcc.kernel.testbed import Testbed\n"
+               f"with Testbed(prefix={prefix!r}):\n    print('ready', flush=True); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
+    assert any(n.startswith(prefix) for n in subprocess.run(["ip", "netns", "list"], capture_output=True,
+                                                             text=True).stdout.split())
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert "KeyboardInterrupt" in err, err
+    names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split()
+    assert not [n for n in names if n.startswith(prefix)], names
+
+
+@needs_kernel
 def test_plain_tcp_runs_uncoupled(kernel_clean):
     """On a plain TCP socket every program is Reno: the socket runs the
     controller (ss names it) but never enters the connection map."""

@@ -245,6 +245,34 @@ def test_ctrl_c_tears_everything_down(write_scenario):
 
 
 @needs_testbed
+def test_sigterm_to_a_python_program_tears_everything_down(tmp_path):
+    """A program using the Python API (a benchmark script, pytest) killed with SIGTERM:
+    Python's default action would end it without teardown, leaving namespaces,
+    processes and, with LIA, a registered struct_ops behind."""
+    import sys
+
+    from mpcc.kernel import loaded
+
+    cc = "lia" if MISSING_BPF is None else "cubic"
+    before = set(loaded())
+    path = tmp_path / "two.toml"
+    path.write_text(TWO_PATHS.format(cc=cc))
+    program = f"import mpcc.testbed as t; t.run({str(path)!r}, plots=False); print('finished')"
+    proc = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    end = time.monotonic() + 20
+    while time.monotonic() < end and not any(x.startswith("namespace") for x in leftovers()):
+        time.sleep(0.2)
+    assert leftovers(), "the run never built its namespaces"
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert "finished" not in out and "KeyboardInterrupt" in err, err
+    assert no_leftovers() == []
+    assert set(loaded()) == before
+
+
+@needs_testbed
 def test_every_application_runs_over_real_sockets():
     """Web page loads, a VBR stream, an on-off source and a file over one link."""
     result = run("""

@@ -32,12 +32,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import signal
 import sys
 import threading
 import time
 import warnings
 from pathlib import Path
+
+from .terminate import TerminateAsInterrupt
 
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
@@ -56,7 +57,7 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = _build_parser(argv[0] if argv else None)
-    previous = _terminate_as_interrupt()
+    terminate = TerminateAsInterrupt().__enter__()
     try:
         args = parser.parse_args(argv)
         return args.func(args)
@@ -74,20 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         return _fail("out of memory; try a shorter or smaller scenario, or a lower --max-memory")
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _terminate_as_interrupt():
-    """SIGTERM ends the command like Ctrl-C (temporary folders removed, exit 130);
-    returns the previous handler (None off the main thread, where it cannot be set)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, _raise_interrupt)
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
+        # SIGTERM ends the command like Ctrl-C: temporary folders removed, exit 130.
+        terminate.__exit__()
 
 
 def _fail(message, code: int = EXIT_USAGE, kind: str = "error") -> int:

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..terminate import TerminateAsInterrupt
+
 BULK = Path(__file__).with_name("bulk.py")
 SERVER_ADDR = "10.231.3.2"
 PORT = 5201
@@ -43,12 +45,14 @@ class Testbed:
     rate_mbit: float = 10.0
     buffer_bytes: int = 64_000       # tbf queue per shaped link
     prefix: str = field(default_factory=lambda: f"mpcc{os.getpid() % 100000}")
+    _terminate: TerminateAsInterrupt = field(default_factory=TerminateAsInterrupt, init=False, repr=False)
 
     @property
     def ns(self) -> dict[str, str]:
         return {k: f"{self.prefix}-{k}" for k in ("cli", "rtr", "srv")}
 
     def __enter__(self) -> "Testbed":
+        self._terminate.__enter__()  # SIGTERM tears down too
         try:
             self._setup()
         except BaseException:
@@ -107,6 +111,7 @@ class Testbed:
     def teardown(self) -> None:
         for name in self.ns.values():
             _sh("ip", "netns", "del", name, check=False)
+        self._terminate.__exit__()
 
     def tx_bytes(self, ns: str, dev: str) -> int:
         out = self.ip(ns, "-j", "-s", "link", "show", "dev", dev).stdout

@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..terminate import TerminateAsInterrupt
 from .plan import SERVER_ADDR, Plan
 
 ENDPOINT = Path(__file__).with_name("endpoint.py")
@@ -65,6 +66,7 @@ class Network:
         self.emulator: subprocess.Popen | None = None
         self.server: subprocess.Popen | None = None
         self.t0_ns: int | None = None
+        self._terminate = TerminateAsInterrupt()
 
     # ------------------------------------------------------------ names
     def client_ns(self, i: int) -> str:
@@ -79,6 +81,7 @@ class Network:
 
     # ------------------------------------------------------------ build
     def __enter__(self) -> "Network":
+        self._terminate.__enter__()  # SIGTERM tears down too
         try:
             self._build()
         except BaseException:
@@ -285,6 +288,7 @@ class Network:
         if self._lock is not None:
             self._lock.__exit__(None, None, None)
             self._lock = None
+        self._terminate.__exit__()
 
 
 def leftovers(prefix: str = "mpcctb") -> list[str]:
