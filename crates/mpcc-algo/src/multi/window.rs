@@ -141,7 +141,7 @@ impl<R: CouplingRule> CongestionControl for Coupled<R> {
     fn set_ssthresh(&mut self, sf: usize, v: f64) {
         self.paths[sf].path_mut().ssthresh = v;
     }
-    /// The record before the last reduction comes back whole (docs/tcp-recovery.md#undo).
+    /// The record before the last reduction comes back whole (docs/tcp-recovery.md#f-rto-rfc-5682-section-2-the-basic-algorithm-and-undo).
     fn undo(&mut self, sf: usize, _now: Nanos) {
         if let Some(p) = self.saved.take(sf) {
             self.paths[sf] = p;

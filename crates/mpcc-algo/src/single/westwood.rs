@@ -109,7 +109,7 @@ mod tests {
         CongestionEvent { now: 0, kind, in_flight: 0.0, srtt: 0, min_rtt: 0, rtt: 0, from_flight: false }
     }
 
-    /// Kernel vector table of §8 (mss 1448, rtt_min 40 ms): windows of 100 segments in
+    /// Linux's Westwood+ on these inputs (mss 1448, rtt_min 40 ms): windows of 100 segments in
     /// 60 ms, 120 in 55 ms, 60 in 70 ms. In segments/s: samples 1666.67, 2181.82,
     /// 857.14; bw_ns 1666.67, 1731.06, 1621.82; BWE 1666.67, 1674.72, 1668.10; BWE *
     /// RTT_min = 66.72 segments. The kernel works in bytes/jiffy with truncation

@@ -21,7 +21,7 @@ use mpcc_core::{Nanos, Rng};
 pub const CONSTANT: Info = Info::new(
     "constant",
     "a fixed rate (`rate = \"10Mbps\"` on the link is the short form)",
-    "docs/links.md#capacity",
+    "docs/links.md#capacity-over-time",
     &[param("bps", f64::NAN, 1.0, 1e13, "the rate")],
 )
 .with_units(&[("bps", Unit::Rate)])

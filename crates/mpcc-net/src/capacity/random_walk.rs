@@ -15,7 +15,7 @@ use mpcc_core::{Nanos, Rng};
 pub const INFO: Info = Info::new(
     "random_walk",
     "multiplicative random walk between min and max every `step`",
-    "docs/links.md#capacity",
+    "docs/links.md#capacity-over-time",
     &[
         param("initial_bps", f64::NAN, 1.0, 1e13, "rate at the start"),
         param("min_bps", f64::NAN, 1.0, 1e13, "lowest rate"),

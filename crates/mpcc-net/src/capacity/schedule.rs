@@ -8,7 +8,7 @@ use mpcc_core::Nanos;
 pub const INFO: Info = Info::new(
     "schedule",
     "piecewise-constant rate: steps of {at, rate}, optionally repeating every `period`",
-    "docs/links.md#capacity",
+    "docs/links.md#capacity-over-time",
     &[
         param("steps", f64::NAN, 0.0, 1e13, "the rate from each step's `at` on (rate 0: an outage)"),
         param("period_ns", 0.0, 0.0, 1e15, "repeat the steps with this period (0: do not repeat)"),

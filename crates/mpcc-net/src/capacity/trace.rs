@@ -22,7 +22,7 @@ use mpcc_core::{Nanos, NS_PER_MS};
 pub const INFO: Info = Info::new(
     "trace",
     "mahimahi packet-delivery trace file (one millisecond timestamp per line)",
-    "docs/links.md#capacity",
+    "docs/links.md#capacity-over-time",
     &[
         param("path", f64::NAN, 0.0, 0.0, "the trace file (relative to the scenario's folder)"),
         param("bytes_per_opportunity", 1500.0, 1.0, 1e6, "bytes delivered per line of the trace"),

@@ -11,7 +11,7 @@ use mpcc_core::Nanos;
 pub const INFO: Info = Info::new(
     "codel",
     "CoDel, RFC 8289 (target, interval; drop spacing interval/sqrt(count))",
-    "docs/links.md#queues",
+    "docs/links.md#queue-disciplines",
     &[
         param("target_ns", 5e6, 1.0, MAX_DURATION, "acceptable standing queue delay (RFC 8289: 5 ms)"),
         param("interval_ns", 1e8, 1.0, MAX_DURATION, "time the delay may stay above target (RFC 8289: 100 ms)"),

@@ -9,7 +9,7 @@ use mpcc_core::Nanos;
 pub const INFO: Info = Info::new(
     "droptail",
     "FIFO that drops arrivals when full; limit in `packets` or `bytes`",
-    "docs/links.md#queues",
+    "docs/links.md#queue-disciplines",
     &[
         param("packets", f64::NAN, 1.0, MAX_WHOLE, "buffer limit in packets"),
         param("bytes", f64::NAN, 1.0, MAX_WHOLE, "buffer limit in bytes"),

@@ -18,7 +18,7 @@ use mpcc_core::{Nanos, Rng};
 pub const INFO: Info = Info::new(
     "pie",
     "PIE, RFC 8033: random early drop with a PI controller on the queueing delay (target, t_update, alpha, beta)",
-    "docs/links.md#pie",
+    "docs/links.md#pie-proportional-integral-controller-enhanced",
     &[
         param("target_ns", 15e6, 1.0, MAX_DURATION, "queueing delay the controller aims at (RFC 8033: 15 ms)"),
         param("t_update_ns", 15e6, 1.0, MAX_DURATION, "time between updates of the drop probability (RFC 8033: 15 ms)"),

@@ -21,7 +21,7 @@ use mpcc_core::{Nanos, Rng};
 pub const INFO: Info = Info::new(
     "red",
     "Random Early Detection as in ns-2/ns-3 (min_th, max_th, max_p, weight, gentle)",
-    "docs/links.md#queues",
+    "docs/links.md#queue-disciplines",
     &[
         param("min_th", f64::NAN, 0.0, MAX_WHOLE, "average queue (packets) where early drops start"),
         param("max_th", f64::NAN, 0.0, MAX_WHOLE, "average queue (packets) where the drop probability reaches max_p"),
