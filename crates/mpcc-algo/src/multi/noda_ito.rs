@@ -26,11 +26,20 @@ pub const INFO: Info = Info::new(
         param("beta", 0.5, 0.01, 0.99, "multiplicative decrease fraction on loss (paper leaves it open)"),
         param("min_cwnd", 1.0, 1.0, 2.0, "floor of the delay-driven decrease (1, or 2 kernel style)"),
         param("mean_per_ack", 0.0, 0.0, 1.0, "1: update MeanRTT on every ACK; 0: once per round"),
+        param(
+            "delay_ssthresh",
+            0.0,
+            0.0,
+            1.0,
+            "1: a delay-driven decrease lowers ssthresh to the new window (as Linux's Vegas); 0: ssthresh stays",
+        ),
     ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
-    Controller::NodaIto(NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5))
+    let mut c = NodaIto::new(p("init_cwnd"), p("beta"), p("min_cwnd"), p("mean_per_ack") >= 0.5);
+    c.rule.delay_ssthresh = p("delay_ssthresh") >= 0.5;
+    Controller::NodaIto(c)
 }
 
 #[derive(Clone, Debug)]
@@ -53,6 +62,10 @@ pub struct NodaItoRule {
     pub min_cwnd: f64,
     /// true: MeanRTT is updated on every ACK; false (default): once per round.
     pub mean_per_ack: bool,
+    /// A delay-driven decrease also lowers ssthresh to the new window, so that slow
+    /// start does not take the window straight back (off by default: an alternative
+    /// reading, docs/algorithms/noda_ito.md).
+    pub delay_ssthresh: bool,
 }
 
 /// Noda & Ito: its rule over the shared per-subflow driver.
@@ -60,7 +73,7 @@ pub type NodaIto = Coupled<NodaItoRule>;
 
 impl NodaIto {
     pub fn new(init_cwnd: f64, beta: f64, min_cwnd: f64, mean_per_ack: bool) -> NodaIto {
-        Coupled::with_rule(init_cwnd, NodaItoRule { beta, min_cwnd, mean_per_ack })
+        Coupled::with_rule(init_cwnd, NodaItoRule { beta, min_cwnd, mean_per_ack, delay_ssthresh: false })
     }
 }
 
@@ -110,6 +123,9 @@ impl CouplingRule for NodaItoRule {
             v.p.cwnd = w + left / (2.0 * w);
         } else {
             v.p.cwnd = (w - left / w).max(self.min_cwnd);
+            if self.delay_ssthresh {
+                v.p.ssthresh = v.p.ssthresh.min(v.p.cwnd);
+            }
         }
     }
 
@@ -181,6 +197,25 @@ mod tests {
             c.on_ack(0, &ack(i, 1.0, 100.0));
         }
         assert_eq!(c.cwnd(0), 2.0, "kernel-style floor of 2");
+    }
+
+    #[test]
+    fn a_delay_decrease_is_not_undone_by_slow_start() {
+        // After a loss (cwnd = ssthresh = 10) the delay rule shrinks the window. With
+        // delay_ssthresh the next ACK finds cwnd >= ssthresh and shrinks it again; without,
+        // slow start first takes the window back to ssthresh (10 - 0.9 / 10 = 9.91).
+        for (lower, after_two) in [(true, 9.9 - 1.0 / 9.9), (false, 9.91)] {
+            let mut c = NodaIto::new(10.0, 0.5, 1.0, false);
+            c.rule.delay_ssthresh = lower;
+            c.add_subflow(0);
+            c.paths[0].p.cwnd = 20.0;
+            c.on_congestion(0, &cong(CongestionKind::Loss));
+            c.on_ack(0, &ack(1, 1.0, 100.0)); // Queueing == MeanQueueing: shrink
+            assert!((c.cwnd(0) - 9.9).abs() < 1e-12);
+            assert_eq!(c.ssthresh(0), if lower { 9.9 } else { 10.0 });
+            c.on_ack(0, &ack(2, 1.0, 100.0));
+            assert!((c.cwnd(0) - after_two).abs() < 1e-12, "{lower}: {}", c.cwnd(0));
+        }
     }
 
     #[test]
