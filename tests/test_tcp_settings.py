@@ -5,7 +5,7 @@ report names each with its reason, and a bad one is refused in one line naming i
 
 import pytest
 
-from mpcc.papers import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_PIPE, load
+from mpcc.papers import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_NO_PRR, NS2_PIPE, load
 from mpcc.reproduce import Experiment, Paper, TcpSetting, Variant
 from mpcc.reproduce.plan import plan
 from mpcc.reproduce.report import _setup
@@ -116,15 +116,24 @@ def test_a_setting_stated_twice_or_by_an_experiment_is_named_with_its_owner():
 def test_the_ns2_papers_run_ns2s_receivers_and_no_other_paper_does():
     """mpveno, mpmtp and cdd were simulated in ns-2, whose default receivers acknowledge
     every segment, whose SACK sender has none of ns-3 3.44's pipe accounting and whose
-    one-way agents make no handshake: every one of their runs has delayed ACKs, that
-    rule and the handshake off. The others state no setting and keep their profile's TCP."""
+    one-way agents make no handshake and whose recovery has no PRR: every one of their
+    runs has delayed ACKs, that rule, the handshake and PRR off. park's ns-3 runs have no
+    PRR (the thesis's ns-3 predates it); its testbed runs (linux) keep theirs. The others
+    state no setting and keep their profile's TCP."""
     for name in ("mpveno", "mpmtp", "cdd"):
         p = load(name)
-        assert p.tcp_settings == (NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE)
+        assert p.tcp_settings == (NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE, NS2_NO_PRR)
         runs = [f["tcp"] for s in plan(p, quick=True, version="test") for f in s.config["flows"]]
         assert {t.get("delayed_ack") for t in runs} == {False}, name
         assert {t.get("sacked_retx_in_pipe") for t in runs} == {False}, name
         assert {t.get("handshake") for t in runs} == {False}, name
+        assert {t.get("prr") for t in runs} == {False}, name
         assert "tcp.delayed_ack = false (ns-2's default receivers" in p.tcp_line()
-    for name in ("tcp", "noda_ito", "park"):
+    park = load("park")
+    assert [(s.name, s.value) for s in park.tcp_settings] == [("prr", False)]
+    specs = plan(park, quick=True, version="test")
+    prr = {s.experiment: {f["tcp"].get("prr") for f in s.config["flows"]} for s in specs}
+    assert prr["model_lia"] == {False} and prr["pop_periodic"] == {False}
+    assert False not in prr["rtsc"], "the chapter-3 testbed runs in linux, with Linux's PRR"
+    for name in ("tcp", "noda_ito"):
         assert load(name).tcp_settings == ()

@@ -43,6 +43,12 @@ NS2_NO_HANDSHAKE = TcpSetting(
     "assumes) have no connection setup: data leaves at the agent's start; stated 2026-11-27, when the linux and "
     "ns3 profiles took the three-way handshake, before the re-run")
 
+NS2_NO_PRR = TcpSetting(
+    "prr", False,
+    "ns-2's SACK sender (Sack1TcpAgent) has no Proportional Rate Reduction: on entering recovery it sets cwnd to "
+    "ssthresh and sends while its pipe is below cwnd (RFC 3517); ns-3 3.44's PRR is the ns3 profile's; stated "
+    "2026-11-27, after the park lia_model ablation had shown PRR moving a verdict")
+
 
 def load(name: str):
     """The Paper registered as `name`, or defined by the module `name` (dotted)."""

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
-from . import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_PIPE, SCENARIOS
+from . import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_NO_PRR, NS2_PIPE, SCENARIOS
 
 BLOCK = 100  # packets delivered in order per goodput record (the paper's "100 packets with continuous TSN")
 CDD, MPTCP = "CDD-MPTCP", "MPTCP"
@@ -378,7 +378,7 @@ PAPER = Paper(
     name="cdd",
     tcp_profile="ns3",
     tcp_profile_reason="ns-2 simulations; ns-3's TCP is the nearest simulated stack mpcc models",
-    tcp_settings=(NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE),
+    tcp_settings=(NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE, NS2_NO_PRR),
     title="Tao & Yan: CDD-MPTCP, controlling the delay difference",
     reference="Y. Tao, Z. Yan: Goodput Improvement for MPTCP Based on Controlling the Difference of Delay, "
     "International Journal of Hybrid Information Technology 10(4), 2017, DOI 10.14257/IJHIT.2017.10.4.01.",

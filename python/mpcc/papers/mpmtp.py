@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
-from . import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_PIPE, SCENARIOS
+from . import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_NO_PRR, NS2_PIPE, SCENARIOS
 
 HERE = SCENARIOS / "mpmtp"
 
@@ -582,7 +582,7 @@ PAPER = Paper(
     sensitivity=sensitivity,
     tcp_profile="ns3",
     tcp_profile_reason="ns-2 simulations with SACK; ns-3's TCP is the nearest simulated stack mpcc models",
-    tcp_settings=(NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE),
+    tcp_settings=(NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE, NS2_NO_PRR),
     title="Lee & Chung: MPMTP, multipath congestion control for streaming",
     reference="S. Lee, K. Chung: A Multipath Congestion Control Scheme for High-Quality Multimedia Streaming "
     "(MPMTP), journal article published January 31, 2017 (journal not stated in the copy worked from).",

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
 from ..reproduce import verdicts
-from . import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_PIPE, SCENARIOS
+from . import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_NO_PRR, NS2_PIPE, SCENARIOS
 
 HERE = SCENARIOS / "mpveno"
 
@@ -705,7 +705,7 @@ PAPER = Paper(
     name="mpveno",
     tcp_profile="ns3",
     tcp_profile_reason="ns-2 simulations with SACK; ns-3's TCP is the nearest simulated stack mpcc models",
-    tcp_settings=(NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE),
+    tcp_settings=(NS2_IMMEDIATE_ACKS, NS2_PIPE, NS2_NO_HANDSHAKE, NS2_NO_PRR),
     environment=link_loss_checks,
     sensitivity=sensitivity,
     title="Le: MPVeno, multipath TCP Veno for wireless losses",

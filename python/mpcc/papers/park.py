@@ -13,7 +13,7 @@ import tomllib
 
 from dataclasses import replace
 
-from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, Variant
+from ..reproduce import Claim, Experiment, Figure, Paper, RuleChange, TcpSetting, Variant
 from ..reproduce import verdicts
 from . import SCENARIOS
 
@@ -1285,6 +1285,11 @@ PAPER = Paper(
     name="park",
     tcp_profile="ns3",
     tcp_profile_reason="chapters 2 and 4 and the chapter-3 model check were simulated in ns-3",
+    tcp_settings=(TcpSetting(
+        "prr", False,
+        "the thesis (February 2016) simulated in an ns-3 release before 3.29, the first with PRR (added 2018-05), "
+        "whose recovery set cwnd to ssthresh at once; stated 2026-11-27, after the lia_model ablation had shown "
+        "ns-3 3.44's PRR moving that verdict (docs/reproductions.md)"),),
     title="Park (thesis): application-level delay of MPTCP",
     reference="S.-Y. Park: Multi-path TCP extension for multimedia QoS in wireless networks, Ph.D. dissertation, "
     "Seoul National University, February 2016.",
