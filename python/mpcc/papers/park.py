@@ -362,6 +362,19 @@ CH2_TSC_DEPARTURE = replace(
     "(1 + b) / d_send with b the unsent backlog): the form used before 2026-11-25, reported beside the thesis's.",
 )
 
+# Another reading of how the allocation is enforced (docs/algorithms/tsc.md): the thesis's form (its slot and
+# T), the allocations splitting the traffic (each segment to the subflow furthest below its share x_s / sum x)
+# with every subflow sending as fast as its window allows, instead of each subflow paced at x_s.
+CH2_TSC_SPLIT = replace(
+    CH2_TSC,
+    name="ch2_tsc_split",
+    variants=tuple(Variant(f"tsc split d_net={d:g}", {"flows.0": _tsc_flow(d, {"split": 1.0})},
+                           {"mptcp": "tsc, allocation as a traffic split", "d_net_s": d}) for d in TSC_D_NET),
+    quick_replications=1,  # not judged
+    description="As ch2_tsc (the thesis's form) with the allocation enforced as a traffic split: each segment goes "
+    "to the subflow furthest below its share x_s / sum x, and the windows set the pace (scheduler_params.split = "
+    "1); another reading of the thesis, reported beside it, not judged.",
+)
 
 # ============================================================================
 # Chapter 3: R-TSC against a conventional receiver (testbed setting, sec. 3.6.3)
@@ -763,6 +776,11 @@ def tsc_verdict(data):
         reason += ("; not judged, the departures (slot 100 ms, backlog term in T): " + ", ".join(
             f"d_net {d * 1e3:.0f} ms {row.within_bound:.1%} within (p95 {row.app_delay_p95_s:.3f} s, cost "
             f"{row.cost:.2f})" for d, row in dep.iterrows()))
+    if _has(data, "ch2_tsc_split"):
+        split = data["ch2_tsc_split"].groupby("d_net_s", sort=True).mean(numeric_only=True)
+        reason += ("; not judged, the allocation as a traffic split: " + ", ".join(
+            f"d_net {d * 1e3:.0f} ms {row.within_bound:.1%} within (p95 {row.app_delay_p95_s:.3f} s, cost "
+            f"{row.cost:.2f})" for d, row in split.iterrows()))
     return verdicts.from_share(passed, len(tested), len(untested)), reason
 
 
@@ -1297,7 +1315,7 @@ PAPER = Paper(
     "conventional MPTCP carrying a VBR video over WiFi and LTE, R-TSC against a conventional receiver with "
     "round-robin and minRTT scheduling, and receiver-side CoDel population control of CUBIC subflows on one path "
     "against in-network CoDel, and TSC (cost-efficient traffic splitting) on the conventional-MPTCP setup.",
-    experiments=(MODEL_RENO, MODEL_LIA, CH2, CH2_SENSITIVITY, CH2_TSC, CH2_TSC_DEPARTURE, RTSC, RTSC_EARLY, RTSC_SERIES, *POP.values(), *POP_SERIES.values()),
+    experiments=(MODEL_RENO, MODEL_LIA, CH2, CH2_SENSITIVITY, CH2_TSC, CH2_TSC_DEPARTURE, CH2_TSC_SPLIT, RTSC, RTSC_EARLY, RTSC_SERIES, *POP.values(), *POP_SERIES.values()),
     sensitivity=sensitivity,
     figures=(
         Figure("model_reno", "Eq. 3.9 against one simulated Reno flow (Fig. 3.4)",

@@ -23,7 +23,7 @@ pub const INFO: Info = Info::new(
     "tsc",
     "cost-efficient traffic splitting: per-slot rates, cheapest subflow first within delay caps (Park, thesis ch. 2)",
     "docs/algorithms/tsc.md",
-    &[D_SEND, D_NET, SLOT, SLOT_FRACTION, X_MIN, DRAIN_BACKLOG],
+    &[D_SEND, D_NET, SLOT, SLOT_FRACTION, X_MIN, DRAIN_BACKLOG, SPLIT],
 );
 
 pub const D_SEND: ParamInfo = ParamInfo {
@@ -67,6 +67,15 @@ pub const DRAIN_BACKLOG: ParamInfo = ParamInfo {
     help: "0: T = f + 1/d_send (thesis 2.16); 1: T = f + (1 + b)/d_send, b the unsent backlog in packets (an addition)",
     open_min: false,
 };
+pub const SPLIT: ParamInfo = ParamInfo {
+    name: "split",
+    default: 0.0,
+    min: 0.0,
+    max: 1.0,
+    help: "0: each subflow paced at its allocation x_s; 1: the allocations only split the traffic (each segment to \
+           the subflow furthest below its share x_s / sum x), sent as fast as the windows allow (another reading)",
+    open_min: false,
+};
 /// Slot length before any subflow has an RTT sample (automatic slot only).
 pub const FIRST_SLOT_S: f64 = 0.01;
 pub const X_MIN: ParamInfo = ParamInfo {
@@ -104,6 +113,10 @@ pub struct Tsc {
     pub slot_fraction: f64,
     /// Add the backlog term to T (see DRAIN_BACKLOG).
     pub drain_backlog: bool,
+    /// Enforce the allocation as a traffic split instead of paced rates (see SPLIT).
+    pub split: bool,
+    /// Segments each subflow took in the current slot (the split's bookkeeping).
+    sent_in_slot: Vec<f64>,
     /// The slot length in use, s (mean over slots: `slot_sum / slots_all`).
     pub slot_now: f64,
     pub slot_sum: f64,
@@ -139,6 +152,7 @@ impl Tsc {
         let mut t = Tsc::new(get(&D_SEND), get(&D_NET), get(&SLOT), get(&X_MIN), setup.n);
         t.slot_fraction = get(&SLOT_FRACTION);
         t.drain_backlog = get(&DRAIN_BACKLOG) >= 0.5;
+        t.split = get(&SPLIT) >= 0.5;
         t.configure(setup.costs, setup.hops, setup.mss, setup.count_from);
         t
     }
@@ -150,6 +164,8 @@ impl Tsc {
             slot,
             slot_fraction: SLOT_FRACTION.default,
             drain_backlog: false,
+            split: false,
+            sent_in_slot: vec![0.0; n],
             slot_now: if slot > 0.0 { slot } else { FIRST_SLOT_S },
             slot_sum: 0.0,
             slots_all: 0,
@@ -277,6 +293,7 @@ impl Tsc {
             self.slots += 1;
         }
         self.alloc.copy_from_slice(&slot.x);
+        self.sent_in_slot.fill(0.0);
         self.last = slot;
         self.started = true;
         self.slot_start = now;
@@ -312,6 +329,26 @@ impl Tsc {
         self.order.iter().copied().find(|&i| Some(i) != exclude && self.alloc[i] > 0.0 && state(i).has_space())
     }
 
+    /// The split's pick: among the subflows with an allocation and window space (never
+    /// `exclude`), the one whose segments this slot are furthest below its share
+    /// `x_s / sum x` (smallest `sent / x_s`); ties go cheapest first.
+    #[inline]
+    pub fn pick_split(&mut self, exclude: Option<usize>, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
+        let mut best: Option<(usize, f64)> = None;
+        for &i in &self.order {
+            if Some(i) == exclude || self.alloc[i] <= 0.0 || !state(i).has_space() {
+                continue;
+            }
+            let behind = if self.alloc[i].is_finite() { self.sent_in_slot[i] / self.alloc[i] } else { 0.0 };
+            if best.is_none_or(|(_, b)| behind < b) {
+                best = Some((i, behind));
+            }
+        }
+        let (i, _) = best?;
+        self.sent_in_slot[i] += 1.0;
+        Some(i)
+    }
+
     /// Allocated rate of subflow `i`, bit/s.
     pub fn alloc_bps(&self, i: usize) -> f64 {
         self.alloc[i] * 8.0 * self.mss
@@ -334,7 +371,11 @@ impl Scheduler for Tsc {
     fn pick(
         &mut self, _n: usize, exclude: Option<usize>, _conn: ConnState, state: impl Fn(usize) -> SubflowState,
     ) -> Option<usize> {
-        self.pick_cheapest(exclude, state)
+        if self.split {
+            self.pick_split(exclude, state)
+        } else {
+            self.pick_cheapest(exclude, state)
+        }
     }
 
     #[inline]
@@ -347,9 +388,10 @@ impl Scheduler for Tsc {
         self.wake
     }
 
-    /// With one subflow no scheduler runs, and TSC paces nothing.
+    /// With one subflow no scheduler runs, and TSC paces nothing; as a split it
+    /// paces nothing either.
     fn paces(&self) -> bool {
-        self.order.len() > 1
+        self.order.len() > 1 && !self.split
     }
 
     /// x_s once a slot has set it (before: none, the subflow is not paced).
@@ -431,6 +473,25 @@ mod tests {
         assert_eq!(t.last.x[0], 50.0);
         assert!(t.last.residual > 50.0, "T = 210 > 150: infeasible");
         assert_eq!(t.infeasible_slots, 1);
+    }
+
+    #[test]
+    fn as_a_split_the_allocation_shares_the_segments_and_nothing_is_paced() {
+        let mut t = Tsc::new(0.1, 0.2, 0.1, 0.0, 2);
+        t.split = true;
+        t.configure(&[1.0, 10.0], &[1, 1], 1000, 0);
+        assert!(!t.paces(), "a split leaves the pace to the windows");
+        t.alloc = vec![30.0, 10.0];
+        let space = |_: usize| SubflowState { cwnd: 10, usable: true, ..Default::default() };
+        // Each segment to the subflow furthest below its share 30 : 10, ties cheapest first.
+        let picks: Vec<_> = (0..8).map(|_| t.pick_split(None, space).unwrap()).collect();
+        assert_eq!(picks, [0, 1, 0, 0, 0, 1, 0, 0]);
+        // Work-conserving: a subflow without window space is passed over, an excluded one too.
+        let full0 =
+            |i: usize| SubflowState { cwnd: 10, pipe: if i == 0 { 10 } else { 0 }, usable: true, ..Default::default() };
+        assert_eq!(t.pick_split(None, full0), Some(1));
+        assert_eq!(t.pick_split(Some(1), full0), None);
+        assert_eq!(t.pacing_rate(0), Some(30.0), "the rate is still reported; the host does not pace a split");
     }
 
     #[test]
