@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT / "python"))
 # mpcc's loss recovery is RFC 6675 with cwnd set to ssthresh on entry, not ns-3's default
 # Proportional Rate Reduction (RFC 6937), and mpcc's CUBIC has no HyStart (ns-3's default
 # is on). With `ns3_defaults=True` these are left at ns-3's defaults.
-NS3_CC = {"reno": ["--cc=NewReno"], "cubic": ["--cc=Cubic"]}
+NS3_CC = {"reno": ["--cc=NewReno"], "cubic": ["--cc=Cubic"], "vegas": ["--cc=Vegas"], "veno": ["--cc=Veno"],
+          "westwood": ["--cc=WestwoodPlus"]}
 NS3_ALIGN = {"reno": ["--recovery=Classic"], "cubic": ["--recovery=Classic", "--hystart=0"]}
 
 

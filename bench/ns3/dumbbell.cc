@@ -365,7 +365,7 @@ main(int argc, char* argv[])
     std::string appRate = "";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "congestion control: NewReno or Cubic", cc);
+    cmd.AddValue("cc", "congestion control: NewReno, Cubic, Vegas, Veno or WestwoodPlus", cc);
     cmd.AddValue("flows", "number of bulk flows", flows);
     cmd.AddValue("duration", "simulated time in seconds", duration);
     cmd.AddValue("bottleneckRate", "bottleneck rate", bottleneckRate);
@@ -400,9 +400,9 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
 
-    if (cc != "NewReno" && cc != "Cubic")
+    if (cc != "NewReno" && cc != "Cubic" && cc != "Vegas" && cc != "Veno" && cc != "WestwoodPlus")
     {
-        std::fprintf(stderr, "--cc must be NewReno or Cubic, not %s\n", cc.c_str());
+        std::fprintf(stderr, "--cc must be NewReno, Cubic, Vegas, Veno or WestwoodPlus, not %s\n", cc.c_str());
         return 2;
     }
     if (recovery != "Prr" && recovery != "PrrNoWrap" && recovery != "Classic")
