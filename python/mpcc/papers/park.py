@@ -771,16 +771,13 @@ def tsc_verdict(data):
         reason += f"; infeasible slots {tsc['infeasible_slots'].sum() / tsc['slots'].sum():.1%}"
     if "mean_slot_s" in tsc:
         reason += f"; mean slot {tsc['mean_slot_s'].mean() * 1e3:.1f} ms (thesis form)"
-    if _has(data, "ch2_tsc_departure"):
-        dep = data["ch2_tsc_departure"].groupby("d_net_s", sort=True).mean(numeric_only=True)
-        reason += ("; not judged, the departures (slot 100 ms, backlog term in T): " + ", ".join(
-            f"d_net {d * 1e3:.0f} ms {row.within_bound:.1%} within (p95 {row.app_delay_p95_s:.3f} s, cost "
-            f"{row.cost:.2f})" for d, row in dep.iterrows()))
-    if _has(data, "ch2_tsc_split"):
-        split = data["ch2_tsc_split"].groupby("d_net_s", sort=True).mean(numeric_only=True)
-        reason += ("; not judged, the allocation as a traffic split: " + ", ".join(
-            f"d_net {d * 1e3:.0f} ms {row.within_bound:.1%} within (p95 {row.app_delay_p95_s:.3f} s, cost "
-            f"{row.cost:.2f})" for d, row in split.iterrows()))
+    for name, what in (("ch2_tsc_departure", "the departures (slot 100 ms, backlog term in T)"),
+                       ("ch2_tsc_split", "the allocation as a traffic split")):
+        if _has(data, name):
+            other = data[name].groupby("d_net_s", sort=True).mean(numeric_only=True)
+            reason += f"; not judged, {what}: " + ", ".join(
+                f"d_net {d * 1e3:.0f} ms {row.within_bound:.1%} within (p95 {row.app_delay_p95_s:.3f} s, cost "
+                f"{row.cost:.2f})" for d, row in other.iterrows())
     return verdicts.from_share(passed, len(tested), len(untested)), reason
 
 
