@@ -539,7 +539,7 @@ impl Sim {
     }
 
     /// `link` started serialising a packet that ends at `done`, if it did.
-    #[inline]
+    #[inline(always)]
     fn tx_started(&mut self, link: LinkId, done: Option<Nanos>) {
         if let Some(done) = done {
             let l = &mut self.links[link];
