@@ -620,6 +620,7 @@ impl Sim {
         }
     }
 
+    #[inline(always)]
     fn data_at_receiver(&mut self, pkt: Packet) {
         let now = self.now;
         self.delivered_packets += 1;
