@@ -1212,7 +1212,7 @@ impl Sender {
 
     /// Sends a new segment carrying data sequence number `dsn` with `payload`
     /// bytes; `reinjection` when that data was first sent on another subflow.
-    #[inline]
+    #[inline(always)]
     pub fn emit_new(&mut self, now: Nanos, dsn: u64, payload: u32, reinjection: bool, out: &mut Vec<Packet>) {
         let seq = self.nxt;
         self.board.push_back(Seg { dsn, sent: now, payload, flags: 0 });
@@ -1224,7 +1224,7 @@ impl Sender {
         self.put(now, seq, dsn, payload, out);
     }
 
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, now: Nanos, seq: u64, dsn: u64, payload: u32, out: &mut Vec<Packet>) {
         self.pipe += 1;
         let bytes = payload + self.header;
