@@ -123,7 +123,7 @@ impl Link {
     /// Starts serialising `pkt`, just taken from the queue after `sojourn`; returns
     /// when it ends. (The sojourn is the queue's `last_sojourn`, passed rather than
     /// read: at an idle link it is 0 without three dependent loads.)
-    #[inline]
+    #[inline(always)]
     fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32, sojourn: Nanos) -> Nanos {
         debug_assert_eq!(sojourn, self.queue.stats().last_sojourn);
         self.queue_delay.add(sojourn);

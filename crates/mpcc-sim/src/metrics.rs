@@ -149,7 +149,7 @@ impl RttStats {
         RttStats { q: Quantiles::new(exact), ..Default::default() }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, rtt: Nanos) {
         let x = rtt as u128;
         self.n += 1;

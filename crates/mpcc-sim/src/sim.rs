@@ -406,9 +406,7 @@ impl Sim {
         }
         out.clear();
         self.out = out;
-        for sub in 0..self.flows[flow].subs.len() {
-            self.arm_rto(flow, sub as u16);
-        }
+        self.arm_rtos(flow);
         let f = &mut self.flows[flow];
         let wake = match (f.sched.poll_at(), f.pace_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -481,15 +479,12 @@ impl Sim {
         }
     }
 
-    /// Keeps at most one pending Rto event per subflow, no later than the deadline.
+    /// `arm_rto` for each of the flow's subflows in order, one slice walked (through
+    /// `self` each lookup reloaded and rechecked the flow and the subflow).
     #[inline]
-    fn arm_rto(&mut self, flow: FlowId, sub: u16) {
-        let s = &mut self.flows[flow].subs[sub as usize].snd;
-        if let Some(d) = s.poll_at() {
-            if s.rto_event_at.is_none_or(|at| at > d) {
-                s.rto_event_at = Some(d);
-                self.events.schedule(d, Event::Rto { flow, sub });
-            }
+    fn arm_rtos(&mut self, flow: FlowId) {
+        for (sub, s) in self.flows[flow].subs.iter_mut().enumerate() {
+            arm_rto(&mut self.events, &mut s.snd, flow, sub as u16);
         }
     }
 
@@ -539,7 +534,7 @@ impl Sim {
     }
 
     /// `link` started serialising a packet that ends at `done`, if it did.
-    #[inline]
+    #[inline(always)]
     fn tx_started(&mut self, link: LinkId, done: Option<Nanos>) {
         if let Some(done) = done {
             let l = &mut self.links[link];
@@ -620,6 +615,7 @@ impl Sim {
         }
     }
 
+    #[inline(always)]
     fn data_at_receiver(&mut self, pkt: Packet) {
         let now = self.now;
         self.delivered_packets += 1;
@@ -893,6 +889,18 @@ impl Sim {
         hs.awaiting_full = false;
         hs.fully_established = true;
         self.open_subflows(flow);
+    }
+}
+
+/// Keeps at most one pending Rto event for sender `s` (subflow `sub` of `flow`), no
+/// later than its deadline.
+#[inline]
+fn arm_rto(events: &mut EventQueue, s: &mut crate::tcp::Sender, flow: FlowId, sub: u16) {
+    if let Some(d) = s.poll_at() {
+        if s.rto_event_at.is_none_or(|at| at > d) {
+            s.rto_event_at = Some(d);
+            events.schedule(d, Event::Rto { flow, sub });
+        }
     }
 }
 

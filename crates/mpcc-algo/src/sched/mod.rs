@@ -222,7 +222,7 @@ macro_rules! schedulers {
                 match self { $(AnyScheduler::$t(s) => s.prepare(now, app, sub),)* }
             }
             /// A single path has nothing to choose: subflow 0 if it has space.
-            #[inline]
+            #[inline(always)]
             fn pick(&mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
                 if n == 1 {
                     return (exclude != Some(0) && state(0).has_space()).then_some(0);

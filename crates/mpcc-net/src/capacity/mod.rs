@@ -147,6 +147,16 @@ impl Capacity {
     pub fn tx_end(&mut self, start: Nanos, bytes: u32) -> Nanos {
         match self {
             Capacity::Constant { bps, recent } => start + recent.get(bytes, *bps),
+            _ => self.varying_tx_end(start, bytes),
+        }
+    }
+
+    /// `tx_end` of a capacity that changes over time, out of line: the constant
+    /// one (a lookup of the last two sizes) is inlined into every serialisation.
+    #[inline(never)]
+    fn varying_tx_end(&mut self, start: Nanos, bytes: u32) -> Nanos {
+        match self {
+            Capacity::Constant { bps, recent } => start + recent.get(bytes, *bps),
             Capacity::Schedule(s) => s.tx_end(start, bytes),
             Capacity::RandomWalk(w) => w.tx_end(start, bytes),
             Capacity::Trace(t) => t.tx_end(start, bytes),

@@ -58,7 +58,7 @@ impl RttEstimator {
     /// section 2 in either rule (controllers read them); the timeout by RFC 6298,
     /// or by Linux's rule with `una` the cumulative ACK and `nxt` the next new
     /// segment (which delimit its round trips).
-    #[inline]
+    #[inline(always)]
     pub fn sample(&mut self, r: Nanos, una: u64, nxt: u64) {
         if let Some(v) = &mut self.linux {
             v.sample(r, self.srtt, self.has_sample, self.min_rto, una, nxt);
@@ -93,6 +93,7 @@ impl RttEstimator {
 
 impl LinuxVar {
     /// `srtt` as before this sample; `has_sample`: whether an earlier one set it.
+    #[inline(never)]
     fn sample(&mut self, r: Nanos, srtt: Nanos, has_sample: bool, min_rto: Nanos, una: u64, nxt: u64) {
         if !has_sample {
             // rto = r + 2r at first (Linux: "make sure rto = 3*rtt"), at least r + min_rto.

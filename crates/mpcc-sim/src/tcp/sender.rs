@@ -342,6 +342,13 @@ impl Sender {
     fn rearm(&mut self) {
         let mut at = self.rto_at;
         let mut timer = Timer::Rto;
+        // Without RACK's reordering timer and TLP's probe (off in most profiles)
+        // the RTO is the timer: the loop below would find nothing.
+        if self.reo_at.is_none() && self.tlp_at.is_none() {
+            self.rto_deadline = at;
+            self.timer = timer;
+            return;
+        }
         // A probe due with the RTO goes first (Linux's TLP takes the RTO's place).
         for (d, t) in [(self.reo_at, Timer::Reorder), (self.tlp_at, Timer::Probe)] {
             if let Some(d) = d {
@@ -443,7 +450,14 @@ impl Sender {
         // RACK: the most recently sent segment this ACK shows delivered, and the
         // highest SACKed segment before it (RACK.fack) for reordering detection.
         let mut newest: Option<(Nanos, u64)> = None;
-        let fack = if self.n_top > 0 { self.top_sacked[0] + 1 } else { self.una };
+        // Only RACK reads it (`rack_note`).
+        let fack = if !rack {
+            0
+        } else if self.n_top > 0 {
+            self.top_sacked[0] + 1
+        } else {
+            self.una
+        };
 
         // After a timeout, until `una` passes what was outstanding then (ns-3's CA_LOSS).
         let after_timeout = self.una < self.rto_recover;
@@ -1198,7 +1212,7 @@ impl Sender {
 
     /// Sends a new segment carrying data sequence number `dsn` with `payload`
     /// bytes; `reinjection` when that data was first sent on another subflow.
-    #[inline]
+    #[inline(always)]
     pub fn emit_new(&mut self, now: Nanos, dsn: u64, payload: u32, reinjection: bool, out: &mut Vec<Packet>) {
         let seq = self.nxt;
         self.board.push_back(Seg { dsn, sent: now, payload, flags: 0 });
@@ -1210,7 +1224,7 @@ impl Sender {
         self.put(now, seq, dsn, payload, out);
     }
 
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, now: Nanos, seq: u64, dsn: u64, payload: u32, out: &mut Vec<Packet>) {
         self.pipe += 1;
         let bytes = payload + self.header;
