@@ -83,7 +83,10 @@ def test_local_and_dask_backends_write_identical_tables(tmp_path):
 
 
 def test_a_killed_sweep_resumes_from_its_finished_runs_and_writes_the_same_bytes(tmp_path):
-    path = _scenario(tmp_path, SCENARIO.replace('duration = "3s"', 'duration = "40s"'))
+    # Runs long enough (about 0.1 s of simulation each) that the kill lands while most of them are
+    # still to do: with 40 s at 10 Mbit/s a faster simulator finished all twelve before the poll saw three.
+    path = _scenario(tmp_path, SCENARIO.replace('duration = "3s"', 'duration = "400s"').replace(
+        'rate = "10Mbps"', 'rate = "100Mbps"'))
     args = [sys.executable, "-m", "mpcc", "sweep", str(path), "--param", "flows.0.cc=reno,cubic,lia,olia",
             "--seeds", "3", "--jobs", "1", "--cache", str(tmp_path / "cache")]
     proc = subprocess.Popen([*args, "--out", str(tmp_path / "a")], stdout=subprocess.DEVNULL,
