@@ -57,26 +57,24 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = _build_parser(argv[0] if argv else None)
-    terminate = TerminateAsInterrupt().__enter__()
-    try:
-        args = parser.parse_args(argv)
-        return args.func(args)
-    except KeyboardInterrupt:
-        return _interrupted()
-    except BrokenPipeError:  # `mpcc list | head`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except UserError as e:
-        return _fail(str(e))
-    except ValueError as e:  # ScenarioError, SimulationError, OutputFolderError
-        return _fail(e)
-    except OSError as e:
-        return _fail(f"{e.filename or ''}: {e.strerror or e}" if e.filename else str(e))
-    except MemoryError:
-        return _fail("out of memory; try a shorter or smaller scenario, or a lower --max-memory")
-    finally:
-        # SIGTERM ends the command like Ctrl-C: temporary folders removed, exit 130.
-        terminate.__exit__()
+    # SIGTERM ends the command like Ctrl-C: temporary folders removed, exit 130.
+    with TerminateAsInterrupt():
+        try:
+            args = parser.parse_args(argv)
+            return args.func(args)
+        except KeyboardInterrupt:
+            return _interrupted()
+        except BrokenPipeError:  # `mpcc list | head`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        except UserError as e:
+            return _fail(str(e))
+        except ValueError as e:  # ScenarioError, SimulationError, OutputFolderError
+            return _fail(e)
+        except OSError as e:
+            return _fail(f"{e.filename or ''}: {e.strerror or e}" if e.filename else str(e))
+        except MemoryError:
+            return _fail("out of memory; try a shorter or smaller scenario, or a lower --max-memory")
 
 
 def _fail(message, code: int = EXIT_USAGE, kind: str = "error") -> int:

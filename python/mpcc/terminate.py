@@ -17,7 +17,7 @@ def _raise_interrupt(signum, frame):
 
 
 class TerminateAsInterrupt:
-    """A context manager (re-entrant, nestable) that makes SIGTERM raise
+    """A context manager (nestable: an inner one finds the outer's handler and leaves it) that makes SIGTERM raise
     KeyboardInterrupt while it is entered. It changes nothing off the main thread
     (where Python cannot set handlers), nor when a handler other than the default is
     installed (the caller's own, e.g. the command line's, stays in charge)."""

@@ -479,12 +479,19 @@ impl Sim {
         }
     }
 
-    /// `arm_rto` for each of the flow's subflows in order, one slice walked (through
-    /// `self` each lookup reloaded and rechecked the flow and the subflow).
+    /// Keeps at most one pending Rto event per subflow of the flow, no later than its
+    /// deadline; one walk over the subflows (through `self` each lookup reloaded and
+    /// rechecked the flow and the subflow).
     #[inline]
     fn arm_rtos(&mut self, flow: FlowId) {
         for (sub, s) in self.flows[flow].subs.iter_mut().enumerate() {
-            arm_rto(&mut self.events, &mut s.snd, flow, sub as u16);
+            let s = &mut s.snd;
+            if let Some(d) = s.poll_at() {
+                if s.rto_event_at.is_none_or(|at| at > d) {
+                    s.rto_event_at = Some(d);
+                    self.events.schedule(d, Event::Rto { flow, sub: sub as u16 });
+                }
+            }
         }
     }
 
@@ -889,18 +896,6 @@ impl Sim {
         hs.awaiting_full = false;
         hs.fully_established = true;
         self.open_subflows(flow);
-    }
-}
-
-/// Keeps at most one pending Rto event for sender `s` (subflow `sub` of `flow`), no
-/// later than its deadline.
-#[inline]
-fn arm_rto(events: &mut EventQueue, s: &mut crate::tcp::Sender, flow: FlowId, sub: u16) {
-    if let Some(d) = s.poll_at() {
-        if s.rto_event_at.is_none_or(|at| at > d) {
-            s.rto_event_at = Some(d);
-            events.schedule(d, Event::Rto { flow, sub });
-        }
     }
 }
 
