@@ -58,6 +58,17 @@ RECOVERY = {
     "ns3_recovery_newreno_10": dict(description="NewReno, 10 flows", flows=10),
     "ns3_recovery_cubic_1": dict(description="CUBIC, 1 flow", cc="cubic"),
     "ns3_recovery_cubic_10": dict(description="CUBIC, 10 flows", cc="cubic", flows=10),
+    # ns-3's delay-based classes against the controllers' ns3 variants (added
+    # 2026-11-27, session 18): alone, ten flows, and ten flows with 1 % random loss,
+    # where Veno's and Westwood+'s loss reactions differ most from Reno's. Veno with
+    # ns-3's default Beta (6; the paper's 3 is mpcc's default).
+    **{
+        f"ns3_recovery_{cc}_{kind}": dict(description=f"{label}, {desc}", cc=cc, cc_params=params, **extra)
+        for cc, label, params in (("vegas", "Vegas", ""), ("veno", "Veno (beta 6)", "beta = 6"),
+                                  ("westwood", "Westwood+", ""))
+        for kind, desc, extra in (("1", "1 flow", {}), ("10", "10 flows", dict(flows=10)),
+                                  ("loss_1", "10 flows, 1 % random loss", dict(flows=10, loss=0.01)))
+    },
 }
 
 
@@ -74,7 +85,7 @@ def link(name: str, rate: str, delay: str, packets: int, extra: str = "") -> str
 def recovery_scenario(description: str, flows: int = 1, rate: str = "10Mbps", delay: str = "48ms", queue: int = 100,
                       access: str = "100Mbps", access_queue: int = ACCESS_QUEUE, duration: int = 60,
                       loss: float = 0.0, step: tuple | None = None, app_rate: str | None = None,
-                      cc: str = "reno") -> str:
+                      cc: str = "reno", cc_params: str = "") -> str:
     """A recovery stress test: the dumbbell with mpcc's `ns3` profile; the ns-3 program
     reads the same fields (bench/common.ns3_args)."""
     extra = ""
@@ -112,7 +123,8 @@ def recovery_scenario(description: str, flows: int = 1, rate: str = "10Mbps", de
             "[[flows]]\n"
             f'name = "f{i}"\n'
             f'cc = "{cc}"\n'
-            f'path = ["access_{i}", "bottleneck", "exit_{i}"]\n'
+            + (f"cc_params = {{ {cc_params} }}\n" if cc_params else "")
+            + f'path = ["access_{i}", "bottleneck", "exit_{i}"]\n'
             f'reverse_path = ["exit_{i}_back", "bottleneck_back", "access_{i}_back"]\n'
             f'start = "{100 + 50 * i}ms"\n'
             + (f'app = {{ kind = "cbr", rate = "{app_rate}" }}\n' if app_rate else "")

@@ -45,6 +45,22 @@ pub fn nonzero_or(a: mpcc_core::Nanos, b: mpcc_core::Nanos) -> mpcc_core::Nanos 
     }
 }
 
+/// ns-3 3.44's `TcpNewReno::IncreaseWindow`, for the ns-3 variants of delay-based
+/// controllers: below ssthresh one segment for an ACK of one or more segments
+/// (`SlowStart`, not capped at ssthresh), then, at or above it, `1 / cwnd` for any
+/// segments left (`CongestionAvoidance`; ns-3 adds whole bytes, at least one).
+#[inline]
+pub fn newreno_ns3(cwnd: &mut f64, ssthresh: f64, acked: f64) {
+    let mut left = acked;
+    if *cwnd < ssthresh && left >= 1.0 {
+        *cwnd += 1.0;
+        left -= 1.0;
+    }
+    if *cwnd >= ssthresh && left > 0.0 {
+        *cwnd += 1.0 / *cwnd;
+    }
+}
+
 /// Reno's congestion-avoidance step: `acked / cwnd` (one segment per RTT).
 #[inline]
 pub fn reno_increase(cwnd: &mut f64, acked: f64) {

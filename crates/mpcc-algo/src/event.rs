@@ -31,6 +31,18 @@ pub struct AckEvent {
     /// over the last window of data): controllers do not grow cwnd. Set only
     /// with `tcp.cwnd_validation`; estimators still take their samples.
     pub app_limited: bool,
+    /// Segments newly delivered (cumulatively acknowledged, not SACKed before, plus
+    /// newly SACKed), whatever `acked` counts for growth (ns-3's per-ACK counting
+    /// makes `acked` at most 1): what a bandwidth estimate counts.
+    pub delivered: f64,
+    /// The cumulative acknowledgement and the next new segment to send, in
+    /// segments, after this ACK (the ns-3 variants keep their rounds by them, as
+    /// ns-3's TcpVegas keeps `m_begSndNxt`).
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// True until the cumulative ACK passes what was outstanding when the last
+    /// timeout fired (ns-3's CA_LOSS state).
+    pub after_timeout: bool,
 }
 
 /// The kind of congestion signal.

@@ -166,6 +166,10 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         if info.params.iter().any(|p| p.name == "whole_segments") && !params.0.contains_key("whole_segments") {
             params.0.insert("whole_segments".into(), tcp.profile.cubic_whole_segments());
         }
+        // Vegas, Veno and Westwood+ follow ns-3's own classes in the ns3 profile.
+        if info.params.iter().any(|p| p.name == "variant") && !params.0.contains_key("variant") {
+            params.0.insert("variant".into(), tcp.profile.controller_variant());
+        }
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = fc.app.bytes();
         // The connection's receive buffer bounds the data level; subflow receivers

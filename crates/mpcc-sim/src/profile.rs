@@ -82,6 +82,16 @@ impl Profile {
         }
     }
 
+    /// The rules `vegas`, `veno` and `westwood` follow (`cc_params.variant`): 1 in
+    /// ns3, ns-3 3.44's TcpVegas, TcpVeno and TcpWestwoodPlus; 0 elsewhere, Linux's.
+    pub fn controller_variant(self) -> f64 {
+        if self == Profile::Ns3 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
     /// The switches this profile stands for.
     pub fn mechanisms(self) -> Mechanisms {
         let ms = 1_000_000;

@@ -76,6 +76,8 @@ pub(crate) mod testutil {
             in_recovery: false,
             round_start: false,
             app_limited: false,
+            delivered: acked,
+            ..AckEvent::default()
         }
     }
 
@@ -164,6 +166,8 @@ pub(crate) mod testutil {
                     in_recovery: self.in_rec[sf],
                     round_start,
                     app_limited: false,
+                    delivered: acked,
+                    ..AckEvent::default()
                 },
             )
         }

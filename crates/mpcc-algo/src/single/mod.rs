@@ -6,8 +6,11 @@ pub mod cubic_ns3;
 pub mod hystart;
 pub mod reno;
 pub mod vegas;
+pub mod vegas_ns3;
 pub mod veno;
+pub mod veno_ns3;
 pub mod westwood;
+pub mod westwood_ns3;
 
 use crate::params::{Build, Member};
 

@@ -60,6 +60,8 @@ impl Driver {
             in_recovery: self.recovery_left > 0,
             round_start,
             app_limited: r.bernoulli(0.1),
+            delivered: acked,
+            ..AckEvent::default()
         }
     }
 

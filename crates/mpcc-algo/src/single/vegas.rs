@@ -8,6 +8,7 @@
 //! is measured at a fixed window) and ends when `diff > gamma`. Loss is Reno's.
 //! See docs/algorithms/vegas.md for where this follows or leaves Linux's tcp_vegas.
 
+use super::vegas_ns3::Ns3Rounds;
 use crate::common::{may_grow, reno_increase, slow_start, ssthresh_floor, window_after, MIN_SSTHRESH};
 use crate::params::{param, Info, INIT_CWND};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
@@ -25,11 +26,19 @@ pub const INFO: Info = Info::new(
         param("alpha", 2.0, 0.0, 100.0, "grow while fewer than alpha segments are queued"),
         param("beta", 4.0, 0.0, 100.0, "shrink while more than beta segments are queued (raised to alpha if below)"),
         param("gamma", 1.0, 0.0, 100.0, "leave slow start once more than gamma segments are queued"),
+        param(
+            "variant",
+            0.0,
+            0.0,
+            1.0,
+            "0 = Linux's tcp_vegas rules; 1 = ns-3 3.44's TcpVegas (vegas_ns3.rs); default: the TCP profile's",
+        ),
     ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
-    Controller::Vegas(Uncoupled::new(Vegas::new(p("init_cwnd"), p("alpha"), p("beta"), p("gamma"))))
+    let vegas = Vegas::new(p("init_cwnd"), p("alpha"), p("beta"), p("gamma"));
+    Controller::Vegas(Uncoupled::new(vegas.with_ns3_rules(p("variant") >= 0.5)))
 }
 
 /// Fewer RTT samples than this in a round and the round is not judged (delayed ACKs
@@ -40,9 +49,9 @@ pub const MIN_ROUND_SAMPLES: u32 = 3;
 pub struct Vegas {
     pub cwnd: f64,
     pub ssthresh: f64,
-    alpha: f64,
-    beta: f64,
-    gamma: f64,
+    pub(super) alpha: f64,
+    pub(super) beta: f64,
+    pub(super) gamma: f64,
     /// Smallest RTT ever seen (u64::MAX = none yet).
     pub base_rtt: Nanos,
     /// Smallest RTT seen in the current round.
@@ -54,6 +63,8 @@ pub struct Vegas {
     ss_grow: bool,
     /// The last per-round backlog estimate, segments (for traces and tests).
     pub diff: f64,
+    /// ns-3 3.44's TcpVegas rules and their round state (vegas_ns3.rs); None: Linux's.
+    pub(super) ns3: Option<Ns3Rounds>,
 }
 
 impl Vegas {
@@ -71,7 +82,14 @@ impl Vegas {
             round_acks: 0,
             ss_grow: true,
             diff: 0.0,
+            ns3: None,
         }
+    }
+
+    /// ns-3 3.44's TcpVegas instead of Linux's rules (the `ns3` profile's variant).
+    pub fn with_ns3_rules(mut self, on: bool) -> Vegas {
+        self.ns3 = on.then(Ns3Rounds::default);
+        self
     }
 
     fn reset_round(&mut self) {
@@ -118,6 +136,9 @@ impl Vegas {
 impl SubflowCc for Vegas {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
+        if self.ns3.is_some() {
+            return self.on_ack_ns3(ev);
+        }
         // A boundary closes the round that began at the previous boundary; the very
         // first ACK only opens one. The boundary ACK's own sample starts the new round.
         if ev.round_start && self.round_acks > 0 {
@@ -149,6 +170,12 @@ impl SubflowCc for Vegas {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
+        if self.ns3.is_some() {
+            self.ssthresh = self.ssthresh_ns3();
+            self.cwnd = window_after(ev.kind, self.ssthresh);
+            self.leave_open_ns3();
+            return;
+        }
         self.ssthresh = ssthresh_floor(self.cwnd * 0.5);
         self.cwnd = window_after(ev.kind, self.ssthresh);
         self.reset_round();

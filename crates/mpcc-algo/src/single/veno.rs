@@ -6,6 +6,7 @@
 //! is congestive (halve) and congestion avoidance grows only on every other ACK.
 //! See docs/algorithms/veno.md.
 
+use super::veno_ns3::Ns3Samples;
 use crate::common::{may_grow, nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
 use crate::params::{param, Info, INIT_CWND};
 use crate::{AckEvent, CongestionEvent, SubflowCc};
@@ -22,11 +23,19 @@ pub const INFO: Info = Info::new(
         INIT_CWND,
         param("beta", 3.0, 0.0, 1000.0, "backlog threshold in segments: below it a loss is random"),
         param("random_loss_factor", 0.8, 0.5, 1.0, "window kept after a loss judged random"),
+        param(
+            "variant",
+            0.0,
+            0.0,
+            1.0,
+            "0 = Linux's tcp_veno rules; 1 = ns-3 3.44's TcpVeno (veno_ns3.rs); default: the TCP profile's",
+        ),
     ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
-    Controller::Veno(Uncoupled::new(Veno::new(p("init_cwnd"), p("beta"), p("random_loss_factor"))))
+    let veno = Veno::new(p("init_cwnd"), p("beta"), p("random_loss_factor"));
+    Controller::Veno(Uncoupled::new(veno.with_ns3_rules(p("variant") >= 0.5)))
 }
 
 #[derive(Clone, Debug)]
@@ -36,13 +45,15 @@ pub struct Veno {
     /// Backlog threshold, segments.
     beta: f64,
     /// Window kept after a loss judged random.
-    random_loss_factor: f64,
+    pub(super) random_loss_factor: f64,
     /// Smallest RTT seen (u64::MAX = none yet).
     pub base_rtt: Nanos,
     /// Backlog estimate at the last ACK, segments; decides the next loss reaction.
     pub backlog: f64,
     /// In the congestive state, whether the next ACK is one that may grow cwnd.
-    grow_next: bool,
+    pub(super) grow_next: bool,
+    /// ns-3 3.44's TcpVeno rules and their sample state (veno_ns3.rs); None: Linux's.
+    pub(super) ns3: Option<Ns3Samples>,
 }
 
 impl Veno {
@@ -55,7 +66,14 @@ impl Veno {
             base_rtt: Nanos::MAX,
             backlog: 0.0,
             grow_next: true,
+            ns3: None,
         }
+    }
+
+    /// ns-3 3.44's TcpVeno instead of Linux's rules (the `ns3` profile's variant).
+    pub fn with_ns3_rules(mut self, on: bool) -> Veno {
+        self.ns3 = on.then(Ns3Samples::default);
+        self
     }
 
     /// True when the current backlog says the path is congested.
@@ -68,6 +86,9 @@ impl Veno {
 impl SubflowCc for Veno {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
+        if self.ns3.is_some() {
+            return self.on_ack_ns3(ev);
+        }
         // The ACK's own RTT sample, as Linux uses (falls back to SRTT if none).
         let rtt = nonzero_or(ev.rtt, ev.srtt);
         if rtt > 0 {
@@ -94,6 +115,11 @@ impl SubflowCc for Veno {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
+        if self.ns3.is_some() {
+            self.ssthresh = self.on_congestion_ns3(ev);
+            self.cwnd = window_after(ev.kind, self.ssthresh);
+            return;
+        }
         let keep = if self.congestive() { 0.5 } else { self.random_loss_factor };
         self.ssthresh = ssthresh_floor(self.cwnd * keep);
         self.cwnd = window_after(ev.kind, self.ssthresh);

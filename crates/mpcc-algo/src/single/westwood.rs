@@ -6,9 +6,10 @@
 //! 50 ms) give one sample; samples pass through two cascaded 7/8 low-pass stages.
 //! See docs/algorithms/westwood.md.
 
-use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, MIN_CWND};
+use super::westwood_ns3::Ns3Estimator;
+use crate::common::{may_grow, nonzero_or, reno_increase, secs, slow_start, ssthresh_floor, window_after, MIN_CWND};
 use crate::estimators::BwEstimator;
-use crate::params::{Info, INIT_CWND};
+use crate::params::{param, Info, INIT_CWND};
 use crate::{AckEvent, CongestionEvent, CongestionKind, SubflowCc};
 use crate::{Controller, Uncoupled};
 use mpcc_core::Nanos;
@@ -19,11 +20,20 @@ pub const INFO: Info = Info::new(
     "westwood",
     "TCP Westwood+: Reno growth, window set to BWE x RTT_min after a loss (Mascolo et al.)",
     "docs/algorithms/westwood.md",
-    &[INIT_CWND],
+    &[
+        INIT_CWND,
+        param(
+            "variant",
+            0.0,
+            0.0,
+            1.0,
+            "0 = Linux's tcp_westwood rules; 1 = ns-3 3.44's TcpWestwoodPlus (westwood_ns3.rs); default: the TCP profile's",
+        ),
+    ],
 );
 
 pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
-    Controller::Westwood(Uncoupled::new(Westwood::new(p("init_cwnd"))))
+    Controller::Westwood(Uncoupled::new(Westwood::new(p("init_cwnd")).with_ns3_rules(p("variant") >= 0.5)))
 }
 
 #[derive(Clone, Debug)]
@@ -34,11 +44,19 @@ pub struct Westwood {
     pub est: BwEstimator,
     /// Smallest RTT seen since start or the last timeout (u64::MAX = none).
     pub rtt_min: Nanos,
+    /// ns-3 3.44's TcpWestwoodPlus estimator (westwood_ns3.rs); None: Linux's rules.
+    pub ns3: Option<Ns3Estimator>,
 }
 
 impl Westwood {
     pub fn new(init_cwnd: f64) -> Westwood {
-        Westwood { cwnd: init_cwnd, ssthresh: f64::INFINITY, est: BwEstimator::new(), rtt_min: Nanos::MAX }
+        Westwood { cwnd: init_cwnd, ssthresh: f64::INFINITY, est: BwEstimator::new(), rtt_min: Nanos::MAX, ns3: None }
+    }
+
+    /// ns-3 3.44's TcpWestwoodPlus instead of Linux's rules (the `ns3` profile's variant).
+    pub fn with_ns3_rules(mut self, on: bool) -> Westwood {
+        self.ns3 = on.then(Ns3Estimator::default);
+        self
     }
 
     /// BWE * RTT_min in segments, or None before the first sample.
@@ -50,6 +68,9 @@ impl Westwood {
 impl SubflowCc for Westwood {
     #[inline]
     fn on_ack(&mut self, ev: &AckEvent) {
+        if self.ns3.is_some() {
+            return self.on_ack_ns3(ev);
+        }
         let rtt = nonzero_or(ev.rtt, ev.srtt);
         self.est.on_ack(ev.now, ev.acked, rtt);
         if rtt > 0 {
@@ -63,6 +84,14 @@ impl SubflowCc for Westwood {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
+        if let Some(est) = self.ns3.as_mut() {
+            est.settle(ev.now);
+            self.ssthresh = est.ssthresh();
+            // ns-3 sets cwnd to ssthresh at the end of the recovery, where the
+            // transport's PRR has brought it; a loss itself never raises it here.
+            self.cwnd = window_after(ev.kind, self.ssthresh).min(self.cwnd);
+            return;
+        }
         // Before any estimate exists fall back to Reno's halving.
         let target = self.bdp_estimate().unwrap_or(self.cwnd * 0.5);
         self.ssthresh = ssthresh_floor(target);
@@ -91,7 +120,7 @@ impl SubflowCc for Westwood {
     }
     /// `bwe`, the bandwidth estimate (segments/s; 0 = none yet).
     fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
-        out("bwe", self.est.bw);
+        out("bwe", self.ns3.as_ref().map_or(self.est.bw, |e| e.bw));
     }
 }
 

@@ -581,6 +581,10 @@ impl Sender {
             in_recovery: self.in_recovery,
             round_start,
             app_limited: self.validation && !self.using_window(cc),
+            delivered: delivered as f64,
+            snd_una: self.una,
+            snd_nxt: self.nxt,
+            after_timeout: self.una < self.rto_recover,
         };
         cc.on_ack(self.sf, &ev);
         if let Some(r) = &self.rec {
