@@ -267,3 +267,35 @@ def test_ns3_ack_counting_leaves_segment_counting_controllers_alone(cc):
     assert default > 1.03 * _periodic_loss_goodput(cc, "ns3", ack_counting=True)
     # every other controller keeps the profile's per-ACK growth
     assert _periodic_loss_goodput("reno", "ns3") == _periodic_loss_goodput("reno", "ns3", ack_counting=True)
+
+
+def _lone_vegas(**cc_params):
+    data = tomllib.loads((SCENARIOS / "validation" / "ns3_recovery_vegas_1.toml").read_text())
+    data["duration"] = "10s"
+    data["sample_interval"] = "100ms"
+    if cc_params:
+        data["flows"][0]["cc_params"] = cc_params
+    return run(data, plots=False)
+
+
+def test_the_ns3_profiles_vegas_is_ns3s():
+    """ns-3 3.44's TcpVegas alone on the 10 Mbit/s dumbbell (bench/ns3/dumbbell.cc
+    --cc=Vegas --trace=0, measured 2026-11-27): slow start ends at 0.50 s with cwnd 21
+    and ssthresh 20 segments, and the window never moves again (diff from smoothed RTTs,
+    in whole segments, stays at 2), 2.27 Mbit/s. The profile's variant (`variant = 1`,
+    docs/algorithms/vegas.md) does the same; Linux's rules fill the link."""
+    r = _lone_vegas()
+    fs = r.flow_series
+    late = fs[fs["t_s"] >= 1.0]
+    assert set(late["cwnd"]) == {21.0} and set(late["ssthresh"]) == {20.0}
+    linux = _lone_vegas(variant=0)
+    assert linux.summary["flows"]["f0"]["goodput_bps"] > 3 * r.summary["flows"]["f0"]["goodput_bps"]
+
+
+def test_ns2_papers_keep_linuxs_delay_based_rules():
+    """The MPVeno reproduction runs the ns3 profile for an ns-2 paper: its Vegas, Veno
+    and Westwood+ flows state `variant = 0` rather than take ns-3's classes."""
+    for name in ("beta_standing_queue", "congestion_balance", "fairness"):
+        flows = tomllib.loads((SCENARIOS / "mpveno" / f"{name}.toml").read_text())["flows"]
+        single = [f for f in flows if f["cc"] in ("vegas", "veno", "westwood")]
+        assert single and all(f["cc_params"]["variant"] == 0 for f in single), name
