@@ -73,8 +73,9 @@ def ns3_args(name: str, ns3_defaults: bool = False) -> list[str]:
     delayed_ack = s["tcp"].get("delayed_ack", s["tcp"].get("profile") == "ns3")
     extra = []
     if "loss" in bottleneck:
-        assert bottleneck["loss"]["kind"] == "bernoulli", f"{name}: only bernoulli loss has an ns-3 twin here"
-        extra.append(f"--lossRate={bottleneck['loss']['p']}")
+        loss = bottleneck["loss"]
+        assert loss["kind"] in ("bernoulli", "periodic"), f"{name}: only bernoulli and periodic loss have ns-3 twins here"
+        extra.append(f"--lossRate={loss['p']}" if loss["kind"] == "bernoulli" else f"--lossEvery={loss['every']}")
     rate = bottleneck.get("rate")
     if "capacity" in bottleneck:
         steps = bottleneck["capacity"]["steps"]

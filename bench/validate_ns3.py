@@ -46,6 +46,8 @@ RECOVERY_CHECKS = [
     # ns-3's TcpVegas, TcpVeno (Beta 6) and TcpWestwoodPlus against the controllers'
     # ns3 variants (`variant = 1`); added 2026-11-27 (session 18) with the variants.
     *(f"ns3_recovery_{cc}_{kind}" for cc in ("vegas", "veno", "westwood") for kind in ("1", "10", "loss_1")),
+    # One flow losing every 100th packet in both simulators (added the same day).
+    *(f"ns3_recovery_{cc}_every_100" for cc in ("reno", "cubic", "vegas", "veno", "westwood")),
 ]
 RECOVERY_GOODPUT_TOLERANCE = 0.05
 RECOVERY_RETX_TOLERANCE = 0.25

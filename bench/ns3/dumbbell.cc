@@ -62,6 +62,41 @@ struct FlowProbe
 // (docs/validation.md). g_prrWraps counts the quotas 3.44 would have got wrong.
 uint64_t g_prrWraps = 0;
 
+// Every `every`-th packet that reaches the right router over the bottleneck is lost:
+// the deterministic twin of mpcc's `periodic` loss model (crates/mpcc-net's Periodic:
+// the count runs over every packet on the link, the every-th is lost, the count starts
+// again), so that both simulators lose the same packets and their traces can be lined up.
+class PeriodicErrorModel : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("mpcc::PeriodicErrorModel").SetParent<ErrorModel>().AddConstructor<PeriodicErrorModel>();
+        return tid;
+    }
+
+    uint32_t m_every = 0;
+
+  private:
+    uint32_t m_count = 0;
+
+    bool DoCorrupt(Ptr<Packet>) override
+    {
+        if (++m_count < m_every)
+        {
+            return false;
+        }
+        m_count = 0;
+        return true;
+    }
+
+    void DoReset() override
+    {
+        m_count = 0;
+    }
+};
+
 class TcpPrrNoWrapRecovery : public TcpClassicRecovery
 {
   public:
@@ -359,6 +394,7 @@ main(int argc, char* argv[])
     double gap = 0.05;
     uint32_t bufferBytes = 16 << 20;
     double lossRate = 0.0;
+    uint32_t lossEvery = 0;
     double stepAt = -1.0;
     std::string stepRate = "";
     uint32_t seed = 1;
@@ -386,6 +422,7 @@ main(int argc, char* argv[])
     cmd.AddValue("gap", "start time spacing between flows in seconds", gap);
     cmd.AddValue("buffer", "socket send and receive buffers in bytes", bufferBytes);
     cmd.AddValue("lossRate", "random loss probability of each data packet on the bottleneck", lossRate);
+    cmd.AddValue("lossEvery", "lose every n-th data packet on the bottleneck, deterministically (0: none)", lossEvery);
     cmd.AddValue("stepAt", "time in seconds at which the bottleneck rate changes (negative: never)", stepAt);
     cmd.AddValue("stepRate", "the bottleneck rate from stepAt on", stepRate);
     cmd.AddValue("seed", "run number of ns-3's random streams (the loss model)", seed);
@@ -469,6 +506,12 @@ main(int argc, char* argv[])
         loss->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
         loss->SetAttribute("ErrorRate", DoubleValue(lossRate));
         loss->AssignStreams(0);
+        core.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+    }
+    if (lossEvery > 0)
+    {
+        Ptr<PeriodicErrorModel> loss = CreateObject<PeriodicErrorModel>();
+        loss->m_every = lossEvery;
         core.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(loss));
     }
     if (stepAt >= 0.0)

@@ -87,8 +87,8 @@ impl SubflowCc for Westwood {
         if let Some(est) = self.ns3.as_mut() {
             est.settle(ev.now);
             self.ssthresh = est.ssthresh();
-            // ns-3 sets cwnd to ssthresh at the end of the recovery, where the
-            // transport's PRR has brought it; a loss itself never raises it here.
+            // A loss itself never raises cwnd; ns-3 sets it to ssthresh when the
+            // recovery ends (`on_recovery_exit`), above the old window if the estimate is.
             self.cwnd = window_after(ev.kind, self.ssthresh).min(self.cwnd);
             return;
         }
@@ -106,6 +106,16 @@ impl SubflowCc for Westwood {
                     self.cwnd = self.ssthresh;
                 }
             }
+        }
+    }
+
+    /// ns-3's TcpSocketBase ends a fast recovery with cwnd = ssthresh, which for
+    /// Westwood+ can be above the window the loss found (variant 1 only; Linux's
+    /// tcp_westwood keeps cwnd at most the estimate).
+    fn on_recovery_exit(&mut self, _now: Nanos) {
+        if let Some(est) = self.ns3.as_mut() {
+            est.exiting = true;
+            self.cwnd = self.ssthresh;
         }
     }
 

@@ -36,9 +36,11 @@ pub struct Ns3Estimator {
     last_sample: f64,
     /// Smallest smoothed RTT seen (`tcb->m_minRtt`; 0: none yet).
     pub min_srtt: Nanos,
-    /// The previous ACK's cumulative ACK and fast-recovery state.
+    /// The previous ACK's cumulative ACK, and whether the next ACK is the one that
+    /// ended a fast recovery (the transport calls `on_recovery_exit` first; it may
+    /// start the next recovery on the same ACK, where ns-3 waits for the next).
     last_una: u64,
-    was_recovering: bool,
+    pub exiting: bool,
 }
 
 impl Ns3Estimator {
@@ -57,15 +59,15 @@ impl Ns3Estimator {
     /// `PktsAcked` for one ACK.
     fn note(&mut self, ev: &AckEvent) {
         let advanced = ev.snd_una > self.last_una;
-        let count = if !advanced || ev.in_recovery {
-            1.0 // a duplicate or partial ACK
-        } else if self.was_recovering {
+        let count = if self.exiting {
             (ev.snd_una - self.last_una) as f64 // the exit from fast recovery
+        } else if !advanced || ev.in_recovery {
+            1.0 // a duplicate or partial ACK
         } else {
             ev.delivered
         };
         self.last_una = self.last_una.max(ev.snd_una);
-        self.was_recovering = ev.in_recovery;
+        self.exiting = false;
         if ev.srtt == 0 {
             return;
         }
@@ -155,7 +157,8 @@ mod tests {
         e.note(&ack(0, 1.0, 10, 100));
         e.note(&AckEvent { in_recovery: true, ..ack(1, 3.0, 10, 100) }); // duplicate: 1
         e.note(&AckEvent { in_recovery: true, ..ack(2, 1.0, 11, 100) }); // partial: 1
-        e.note(&ack(3, 1.0, 30, 100)); // the exit: 19 segments
+        e.exiting = true; // the transport's on_recovery_exit
+        e.note(&AckEvent { in_recovery: true, ..ack(3, 1.0, 30, 100) }); // the exit (and a new recovery): 19
         assert_eq!(e.acked, 1.0 + 1.0 + 1.0 + 19.0);
     }
 }
