@@ -34,7 +34,7 @@ pub struct AckEvent {
     /// Segments newly delivered (cumulatively acknowledged, not SACKed before, plus
     /// newly SACKed), whatever `acked` counts for growth (ns-3's per-ACK counting
     /// makes `acked` at most 1): what a bandwidth estimate counts.
-    pub delivered: f64,
+    pub delivered: u64,
     /// The cumulative acknowledgement and the next new segment to send, in
     /// segments, after this ACK (the ns-3 variants keep their rounds by them, as
     /// ns-3's TcpVegas keeps `m_begSndNxt`).

@@ -76,7 +76,7 @@ pub(crate) mod testutil {
             in_recovery: false,
             round_start: false,
             app_limited: false,
-            delivered: acked,
+            delivered: acked as u64,
             ..AckEvent::default()
         }
     }
@@ -166,7 +166,7 @@ pub(crate) mod testutil {
                     in_recovery: self.in_rec[sf],
                     round_start,
                     app_limited: false,
-                    delivered: acked,
+                    delivered: acked as u64,
                     ..AckEvent::default()
                 },
             )

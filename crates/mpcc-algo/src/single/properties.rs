@@ -60,7 +60,7 @@ impl Driver {
             in_recovery: self.recovery_left > 0,
             round_start,
             app_limited: r.bernoulli(0.1),
-            delivered: acked,
+            delivered: acked as u64,
             ..AckEvent::default()
         }
     }

@@ -130,7 +130,7 @@ mod tests {
     /// and `nxt` the next segment to send.
     fn ack(srtt_ms: f64, una: u64, nxt: u64) -> AckEvent {
         let srtt = (srtt_ms * 1e6) as Nanos;
-        AckEvent { acked: 1.0, rtt: srtt, srtt, snd_una: una, snd_nxt: nxt, delivered: 1.0, ..Default::default() }
+        AckEvent { acked: 1.0, rtt: srtt, srtt, snd_una: una, snd_nxt: nxt, delivered: 1, ..Default::default() }
     }
 
     /// ns-3 3.44's trace of `ns3_recovery_vegas_1` (bench/ns3/dumbbell.cc --cc=Vegas

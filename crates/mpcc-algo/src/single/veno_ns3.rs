@@ -113,7 +113,7 @@ mod tests {
     }
 
     fn ack(srtt_ms: u64, acked: f64) -> AckEvent {
-        AckEvent { acked, rtt: srtt_ms * MS, srtt: srtt_ms * MS, delivered: acked, ..Default::default() }
+        AckEvent { acked, rtt: srtt_ms * MS, srtt: srtt_ms * MS, delivered: acked as u64, ..Default::default() }
     }
 
     fn loss(kind: CongestionKind, in_flight: f64) -> CongestionEvent {

@@ -64,7 +64,7 @@ impl Ns3Estimator {
         } else if !advanced || ev.in_recovery {
             1.0 // a duplicate or partial ACK
         } else {
-            ev.delivered
+            ev.delivered as f64
         };
         self.last_una = self.last_una.max(ev.snd_una);
         self.exiting = false;
@@ -107,7 +107,7 @@ mod tests {
 
     const MS: Nanos = 1_000_000;
 
-    fn ack(now_ms: u64, delivered: f64, una: u64, srtt_ms: u64) -> AckEvent {
+    fn ack(now_ms: u64, delivered: u64, una: u64, srtt_ms: u64) -> AckEvent {
         let srtt = srtt_ms * MS;
         AckEvent { now: now_ms * MS, acked: 1.0, delivered, snd_una: una, rtt: srtt, srtt, ..Default::default() }
     }
@@ -122,15 +122,15 @@ mod tests {
     #[test]
     fn tustin_filter_from_zero() {
         let mut w = Westwood::new(10.0).with_ns3_rules(true);
-        w.on_ack(&ack(0, 2.0, 2, 100)); // starts a sample ending at 100 ms
+        w.on_ack(&ack(0, 2, 2, 100)); // starts a sample ending at 100 ms
         for i in 1..20 {
-            w.on_ack(&ack(5 * i, 2.0, 2 + 2 * i, 100));
+            w.on_ack(&ack(5 * i, 2, 2 + 2 * i, 100));
         }
-        w.on_ack(&ack(100, 4.0, 44, 100)); // the timer has fired: 40 segments, then a new sample
+        w.on_ack(&ack(100, 4, 44, 100)); // the timer has fired: 40 segments, then a new sample
         let est = w.ns3.as_ref().unwrap();
         assert!((est.bw - 20.0).abs() < 1e-9, "{}", est.bw);
         for i in 1..20 {
-            w.on_ack(&ack(100 + 5 * i, 4.0, 44 + 4 * i, 100));
+            w.on_ack(&ack(100 + 5 * i, 4, 44 + 4 * i, 100));
         }
         w.on_congestion(&loss(200, CongestionKind::Loss)); // settles the second sample
         let est = w.ns3.as_ref().unwrap();
@@ -144,7 +144,7 @@ mod tests {
     #[test]
     fn no_estimate_gives_two() {
         let mut w = Westwood::new(10.0).with_ns3_rules(true);
-        w.on_ack(&ack(0, 1.0, 1, 100));
+        w.on_ack(&ack(0, 1, 1, 100));
         w.on_congestion(&loss(50, CongestionKind::Loss));
         assert_eq!((w.cwnd, w.ssthresh), (2.0, 2.0));
     }
@@ -154,11 +154,11 @@ mod tests {
     #[test]
     fn recovery_counts_as_ns3() {
         let mut e = Ns3Estimator::default();
-        e.note(&ack(0, 1.0, 10, 100));
-        e.note(&AckEvent { in_recovery: true, ..ack(1, 3.0, 10, 100) }); // duplicate: 1
-        e.note(&AckEvent { in_recovery: true, ..ack(2, 1.0, 11, 100) }); // partial: 1
+        e.note(&ack(0, 1, 10, 100));
+        e.note(&AckEvent { in_recovery: true, ..ack(1, 3, 10, 100) }); // duplicate: 1
+        e.note(&AckEvent { in_recovery: true, ..ack(2, 1, 11, 100) }); // partial: 1
         e.exiting = true; // the transport's on_recovery_exit
-        e.note(&AckEvent { in_recovery: true, ..ack(3, 1.0, 30, 100) }); // the exit (and a new recovery): 19
+        e.note(&AckEvent { in_recovery: true, ..ack(3, 1, 30, 100) }); // the exit (and a new recovery): 19
         assert_eq!(e.acked, 1.0 + 1.0 + 1.0 + 19.0);
     }
 }

@@ -19,7 +19,7 @@ pub fn ack(now: u64, rtt_ms: u64) -> AckEvent {
         in_recovery: false,
         round_start: now.is_multiple_of(10 * MS),
         app_limited: false,
-        delivered: 1.0,
+        delivered: 1,
         ..AckEvent::default()
     }
 }

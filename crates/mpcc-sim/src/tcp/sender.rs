@@ -581,7 +581,7 @@ impl Sender {
             in_recovery: self.in_recovery,
             round_start,
             app_limited: self.validation && !self.using_window(cc),
-            delivered: delivered as f64,
+            delivered,
             snd_una: self.una,
             snd_nxt: self.nxt,
             after_timeout: self.una < self.rto_recover,
