@@ -5,7 +5,10 @@ Runs each scenarios/validation/testbed_*.toml in the simulator (its `linux`
 profile) with five seeds and five times on the testbed (`mpcc testbed run`). The
 kernel's runs differ by themselves; the simulator's seeds differ by a start jitter
 of up to 200 ms (`start_jitter`, simulator only: the testbed refuses it), so both
-sides are means over runs that start their loss cycles at different phases. Writes
+sides are means over runs that start their loss cycles at different phases. Run i on
+the testbed takes seed i too: where a link loses packets at random (testbed_random_loss)
+the emulator, which applies the simulator's link models, loses the same packets as the
+simulator's seed i. Writes
 the results and the `mpcc compare` report of the first simulation against the
 first testbed run under bench/out/testbed/NAME/, and checks per flow, mean against
 mean: throughput within 15 %, mean RTT within 20 % and retransmissions within 20 %
@@ -27,7 +30,8 @@ import sys
 
 import common
 
-SCENARIOS = ["testbed_single_path", "testbed_two_paths", "testbed_shared_bottleneck", "testbed_capacity_step"]
+SCENARIOS = ["testbed_single_path", "testbed_two_paths", "testbed_shared_bottleneck", "testbed_capacity_step",
+             "testbed_random_loss"]
 THROUGHPUT_TOLERANCE = 0.15
 RTT_TOLERANCE = 0.20
 RETX_TOLERANCE = 0.20
@@ -66,9 +70,14 @@ def check_flow(sim: dict, tb: dict) -> dict:
     }
 
 
+def seeded(scenario: str, seed: int) -> str:
+    """The scenario with `seed` (first line)."""
+    return f"seed = {seed}\n" + re.sub(r'(?m)^(seed|start_jitter) = .*$\n?', '', scenario)
+
+
 def jittered(scenario: str, seed: int) -> str:
     """The scenario with `seed` and a start jitter of up to 200 ms (first lines)."""
-    return f'seed = {seed}\nstart_jitter = "200ms"\n' + re.sub(r'(?m)^(seed|start_jitter) = .*$\n?', '', scenario)
+    return 'start_jitter = "200ms"\n' + seeded(scenario, seed)
 
 
 def main(names: list[str], whole_run: bool = False, runs: int = 5, seeds: int = 5) -> int:
@@ -89,7 +98,11 @@ def main(names: list[str], whole_run: bool = False, runs: int = 5, seeds: int = 
         folder = out / (name + ("-whole" if whole_run else ""))
         sims = [mpcc.run(jittered(scenario, seed), out=folder / f"simulator-{seed}", force=True)
                 for seed in range(1, seeds + 1)]
-        tbs = [testbed.run(scenario, out=folder / f"testbed-{i + 1}", force=True) for i in range(runs)]
+        # Run i on the testbed takes seed i, as the simulator's seed i: the emulator
+        # applies the simulator's link models, so a random loss model loses the same
+        # packets (by their order on the link) in both (added 2026-11-27 with
+        # testbed_random_loss; before, every testbed run took the scenario's seed).
+        tbs = [testbed.run(seeded(scenario, i + 1), out=folder / f"testbed-{i + 1}", force=True) for i in range(runs)]
         compare(folder / "simulator-1", folder / "testbed-1", folder / "compare", force=True,
                 labels=("simulator", "testbed"))
         for flow in sims[0].summary["flows"]:

@@ -166,6 +166,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         if info.params.iter().any(|p| p.name == "whole_segments") && !params.0.contains_key("whole_segments") {
             params.0.insert("whole_segments".into(), tcp.profile.cubic_whole_segments());
         }
+        if info.params.iter().any(|p| p.name == "reno_alpha_one") && !params.0.contains_key("reno_alpha_one") {
+            params.0.insert("reno_alpha_one".into(), tcp.profile.cubic_reno_alpha_one());
+        }
         // Vegas, Veno and Westwood+ follow ns-3's own classes in the ns3 profile.
         if info.params.iter().any(|p| p.name == "variant") && !params.0.contains_key("variant") {
             params.0.insert("variant".into(), tcp.profile.controller_variant());

@@ -82,6 +82,17 @@ impl Profile {
         }
     }
 
+    /// CUBIC's Reno-friendly estimate at alpha 1 once it reaches cwnd_prior
+    /// (`cc_params.reno_alpha_one`): RFC 9438 §4.3 asks it; Linux's tcp_cubic keeps
+    /// its fixed alpha (`beta_scale`), and ns-3's TcpCubic its own (cubic_ns3.rs).
+    pub fn cubic_reno_alpha_one(self) -> f64 {
+        if self == Profile::Linux {
+            0.0
+        } else {
+            1.0
+        }
+    }
+
     /// The rules `vegas`, `veno` and `westwood` follow (`cc_params.variant`): 1 in
     /// ns3, ns-3 3.44's TcpVegas, TcpVeno and TcpWestwoodPlus; 0 elsewhere, Linux's.
     pub fn controller_variant(self) -> f64 {

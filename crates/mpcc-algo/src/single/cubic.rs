@@ -48,6 +48,13 @@ pub const INFO: Info = Info::new(
             1.0,
             "1 = ns-3's TcpCubic in whole segments: ssthresh and W_max at a loss and timeout, integer growth; default: the TCP profile's",
         ),
+        param(
+            "reno_alpha_one",
+            1.0,
+            0.0,
+            1.0,
+            "1 = RFC 9438 4.3: the Reno-friendly estimate grows 1 segment per RTT once it reaches cwnd_prior; 0 = Linux's fixed 3(1-beta)/(1+beta); default: the TCP profile's",
+        ),
     ],
 );
 
@@ -57,7 +64,8 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
             .with_hystart(p("hystart") >= 0.5)
             .with_ns3_hystart(p("hystart") >= 1.5)
             .with_initial_growth(p("initial_growth"))
-            .with_whole_segments(p("whole_segments") >= 0.5),
+            .with_whole_segments(p("whole_segments") >= 0.5)
+            .with_reno_alpha_one(p("reno_alpha_one") >= 0.5),
     ))
 }
 
@@ -91,6 +99,10 @@ pub struct Cubic {
     initial_growth: f64,
     /// The current stage began with W_max undefined.
     w_max_unknown: bool,
+    /// RFC 9438 §4.3: once W_est reaches cwnd_prior the Reno-friendly estimate
+    /// grows by one segment per RTT (alpha 1). Linux's tcp_cubic keeps its fixed
+    /// `beta_scale`, that is 3 (1 - beta) / (1 + beta), at every window.
+    reno_alpha_one: bool,
     /// ns-3's TcpCubic in whole segments ([`Cubic::with_whole_segments`]): its integer
     /// congestion avoidance (cubic_ns3.rs); None: RFC 9438's real values.
     ns3: Option<Ns3Avoidance>,
@@ -113,8 +125,16 @@ impl Cubic {
             hystart: None,
             initial_growth: 0.0,
             w_max_unknown: false,
+            reno_alpha_one: true,
             ns3: None,
         }
+    }
+
+    /// The Reno-friendly estimate's alpha: RFC 9438's switch to 1 at cwnd_prior
+    /// (`on`) or Linux's fixed alpha_cubic (off).
+    pub fn with_reno_alpha_one(mut self, on: bool) -> Cubic {
+        self.reno_alpha_one = on;
+        self
     }
 
     /// The same as ns-3's TcpCubic, in whole segments: at a loss or a timeout
@@ -195,7 +215,7 @@ impl Cubic {
         };
         let t = secs(now.saturating_sub(t0));
         // Reno-friendly estimate (§4.3): alpha_cubic until W_est reaches cwnd_prior, then 1.
-        let a = if self.w_est >= self.cwnd_prior { 1.0 } else { self.alpha_reno };
+        let a = if self.reno_alpha_one && self.w_est >= self.cwnd_prior { 1.0 } else { self.alpha_reno };
         self.w_est += a * acked / self.cwnd;
         // Per acked segment, growth is the largest of the cubic's, the floor's and
         // the Reno estimate's (Linux takes the smallest `cnt` of the three).
