@@ -611,7 +611,7 @@ impl Sender {
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
             owd: ack.owd,
-            in_flight: self.pipe as f64,
+            in_flight: self.pipe,
             in_recovery: self.in_recovery,
             round_start,
             app_limited: self.validation && !self.using_window(cc),
