@@ -469,11 +469,11 @@ impl Flow {
         let s = &mut self.subs[pkt.sub as usize];
         s.last_arrival = now;
         let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
-        let (action, _) = s.rcv.on_data(now, pkt, payload);
         let before = self.rx.nxt;
-        for &(lo, hi) in s.rcv.delivered_dsns() {
-            self.rx.on_run(lo, hi);
-        }
+        let rx = &mut self.rx;
+        let (action, _) = s.rcv.on_data_to(now, pkt, payload, &mut |lo, hi| {
+            rx.on_run(lo, hi);
+        });
         let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
         if held_after != held_before {
             self.held_area += self.held as u128 * now.saturating_sub(self.held_at) as u128;
