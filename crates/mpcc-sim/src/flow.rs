@@ -497,8 +497,9 @@ impl Flow {
     /// The receiver controller sees each arrival before the subflow receiver
     /// acknowledges it, so a decision about the segment's own subflow already
     /// shapes its ACK (thesis Algorithm 1: the ACK of the segment that finds the
-    /// window above its threshold is the first duplicate).
-    #[inline]
+    /// window above its threshold is the first duplicate). Out of line: most flows
+    /// have no receiver controller, and inlined it grew the delivery path.
+    #[inline(never)]
     fn receiver_control(&mut self, now: Nanos, pkt: &Packet) {
         let Flow { rctl, subs, rx_acks, rx, rx_decisions, .. } = self;
         let a = {
