@@ -799,6 +799,9 @@ impl Sim {
         }
     }
 
+    /// One row of every time series. Out of line: once per sample interval, and
+    /// inlined into the event loop it cost the per-packet events registers.
+    #[inline(never)]
     fn sample(&mut self) {
         self.settle_links();
         series::sample_flows(&mut self.flow_series, self.now, &self.flows);
