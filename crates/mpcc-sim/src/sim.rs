@@ -677,13 +677,13 @@ impl Sim {
         }
     }
 
-    /// Sends the ACK subflow `sub` of flow `f` (id `flow`) just built (`Receiver::built`) if
-    /// its reverse path is delay-only: it goes from the receiver into the ACK pipe
-    /// with the stamp (`Flow::stamp`) applied on the way (a stamped copy in between
-    /// was read back right after its narrow stores), or, due now with nothing before
-    /// it and `in_place` (no log or capture to take a copy), is read there by the
-    /// sender. False, and nothing sent, for the caller's `send_ack`: a reverse path
-    /// over links, or a receiver's ACK clock.
+    /// Sends the ACK that subflow `sub` of flow `f` just built (`Receiver::built`)
+    /// over a delay-only reverse path: from the receiver into the ACK pipe, stamped
+    /// on the way (`Flow::stamp`; a stamped copy in between was read back right after
+    /// its narrow stores), or, due now with nothing before it and `in_place` (no log
+    /// or capture wanting a copy), read where it is by the sender. False, with
+    /// nothing sent, when it is the caller's to `send_ack`: a reverse path over
+    /// links, or a receiver's ACK clock.
     #[inline]
     fn send_built_ack(
         f: &mut Flow, (flow, sub): (FlowId, u16), now: Nanos, in_place: bool, events: &mut EventQueue,
