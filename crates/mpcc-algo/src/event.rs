@@ -19,8 +19,9 @@ pub struct AckEvent {
     /// Forward (one-way) delay of the data segment that triggered this ACK, from
     /// its send timestamp to its arrival at the receiver (0 if unknown).
     pub owd: Nanos,
-    /// Segments in flight (RFC 6675 pipe) after processing this ACK.
-    pub in_flight: f64,
+    /// Segments in flight (RFC 6675 pipe) after processing this ACK: a count, left
+    /// for a controller to convert (none reads it per ACK today).
+    pub in_flight: u64,
     /// True while the subflow is in loss recovery: controllers must not grow cwnd.
     pub in_recovery: bool,
     /// True on the first ACK of a new round trip (the ACK covers the data that was

@@ -147,7 +147,9 @@ impl CongestionControl for Controller {
     fn add_subflow(&mut self, now: mpcc_core::Nanos) -> usize {
         dispatch!(self, c => c.add_subflow(now))
     }
-    #[inline]
+    // Once per ACK, from the sender's two instances of its ACK processing: inlined,
+    // where the controller's own step follows at once.
+    #[inline(always)]
     fn on_ack(&mut self, sf: usize, ev: &AckEvent) {
         dispatch!(self, c => c.on_ack(sf, ev))
     }

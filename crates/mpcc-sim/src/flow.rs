@@ -469,11 +469,11 @@ impl Flow {
         let s = &mut self.subs[pkt.sub as usize];
         s.last_arrival = now;
         let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
-        let (action, _) = s.rcv.on_data(now, pkt, payload);
         let before = self.rx.nxt;
-        for &(lo, hi) in s.rcv.delivered_dsns() {
-            self.rx.on_run(lo, hi);
-        }
+        let rx = &mut self.rx;
+        let (action, _) = s.rcv.on_data_to(now, pkt, payload, &mut |lo, hi| {
+            rx.on_run(lo, hi);
+        });
         let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
         if held_after != held_before {
             self.held_area += self.held as u128 * now.saturating_sub(self.held_at) as u128;
@@ -497,8 +497,9 @@ impl Flow {
     /// The receiver controller sees each arrival before the subflow receiver
     /// acknowledges it, so a decision about the segment's own subflow already
     /// shapes its ACK (thesis Algorithm 1: the ACK of the segment that finds the
-    /// window above its threshold is the first duplicate).
-    #[inline]
+    /// window above its threshold is the first duplicate). Out of line: most flows
+    /// have no receiver controller, and inlined it grew the delivery path.
+    #[inline(never)]
     fn receiver_control(&mut self, now: Nanos, pkt: &Packet) {
         let Flow { rctl, subs, rx_acks, rx, rx_decisions, .. } = self;
         let a = {

@@ -49,6 +49,20 @@ pub struct Link {
     pub name: String,
 }
 
+/// `Link::serialise` on the link's fields, for a caller holding its queue: the
+/// sojourn into the statistics, the serialisation's times (`tx_from`, `tx_until`,
+/// `busy`, as `wire`); returns its end.
+#[inline(always)]
+fn start_serialising(
+    now: Nanos, bytes: u32, sojourn: Nanos, queue_delay: &mut Quantiles, capacity: &mut Capacity,
+    wire: (&mut Nanos, &mut Nanos, &mut bool),
+) -> Nanos {
+    queue_delay.add(sojourn);
+    let done = capacity.tx_end(now, bytes);
+    (*wire.0, *wire.1, *wire.2) = (now, done, true);
+    done
+}
+
 /// What became of the packet whose serialisation ended (`Link::tx_done`).
 pub enum TxDone {
     /// Lost on the wire (the loss model).
@@ -116,6 +130,17 @@ impl Link {
     /// `on_drop`); returns when it ends, if there was one.
     #[inline]
     pub fn start_tx(&mut self, now: Nanos, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+        // DropTail: the packet is copied once, from its queue slot into the pipe.
+        let Link { queue, pipe, queue_delay, capacity, tx_from, tx_until, busy, delay, .. } = self;
+        let wire = (tx_from, tx_until, busy);
+        let plain = queue.dequeue_plain(now, |e, sojourn| {
+            let done = start_serialising(now, e.bytes, sojourn, queue_delay, capacity, wire);
+            pipe.push_back((done + *delay, e.pkt));
+            done
+        });
+        if let Some(done) = plain {
+            return done;
+        }
         let (pkt, bytes) = self.queue.dequeue(now, on_drop)?;
         Some(self.begin_tx(now, pkt, bytes, self.queue.stats().last_sojourn))
     }
@@ -126,12 +151,16 @@ impl Link {
     #[inline(always)]
     fn begin_tx(&mut self, now: Nanos, pkt: Packet, bytes: u32, sojourn: Nanos) -> Nanos {
         debug_assert_eq!(sojourn, self.queue.stats().last_sojourn);
-        self.queue_delay.add(sojourn);
-        let done = self.capacity.tx_end(now, bytes);
-        (self.tx_from, self.tx_until) = (now, done);
+        let done = self.serialise(now, bytes, sojourn);
         self.pipe.push_back((done + self.delay, pkt));
-        self.busy = true;
         done
+    }
+
+    /// What starting a serialisation does but putting the packet into the pipe.
+    #[inline(always)]
+    fn serialise(&mut self, now: Nanos, bytes: u32, sojourn: Nanos) -> Nanos {
+        let wire = (&mut self.tx_from, &mut self.tx_until, &mut self.busy);
+        start_serialising(now, bytes, sojourn, &mut self.queue_delay, &mut self.capacity, wire)
     }
 
     /// Whether the `TxDone` of the packet just started (ending at `tx_until`) may

@@ -310,12 +310,18 @@ impl Sim {
     /// (`poll_at`), unless it is already pending for that time.
     #[inline]
     fn app_wake(&mut self, flow: FlowId) {
-        let at = &mut self.app_at[flow.0 as usize];
         if let Some(t) = self.flows[flow].app.poll_at() {
-            if *at != Some(t) {
-                *at = Some(t);
-                self.events.schedule(t, Event::App { flow });
-            }
+            Self::wake_app_at(&mut self.app_at, &mut self.events, flow, t);
+        }
+    }
+
+    /// `app_wake` for an application that wants its timer at `t`.
+    #[inline]
+    fn wake_app_at(app_at: &mut [Option<Nanos>], events: &mut EventQueue, flow: FlowId, t: Nanos) {
+        let at = &mut app_at[flow.0 as usize];
+        if *at != Some(t) {
+            *at = Some(t);
+            events.schedule(t, Event::App { flow });
         }
     }
 
@@ -629,63 +635,78 @@ impl Sim {
         if let Some(log) = &mut self.log {
             log.packet(now, Logged::Receive, &pkt, None);
         }
-        let f = &mut self.flows[pkt.flow_id()];
+        // One lookup of the flow for all of it (through `self` each step looked it
+        // up and checked it again).
+        let (flow, sub) = (pkt.flow_id(), pkt.sub);
+        let f = &mut self.flows[flow];
         let action = f.on_data(now, &pkt);
         if let (Some(log), Some(decisions)) = (&mut self.log, &mut f.rx_decisions) {
             for (sub, seq, a) in decisions.drain(..) {
                 log.receiver(now, pkt.flow, sub, seq, a);
             }
         }
-        self.app_wake(pkt.flow_id());
-        let f = &mut self.flows[pkt.flow_id()];
-        match action {
-            AckAction::Now => self.send_built_ack(pkt.flow_id(), pkt.sub),
-            AckAction::Withhold => {}
+        if let Some(t) = f.app.poll_at() {
+            Self::wake_app_at(&mut self.app_at, &mut self.events, flow, t);
+        }
+        let sent = match action {
+            AckAction::Now => {
+                let in_place = self.built_acks && self.log.is_none() && self.pcap.is_none();
+                Self::send_built_ack(f, (flow, sub), now, in_place, &mut self.events)
+            }
+            AckAction::Withhold => true,
             AckAction::Delay => {
                 // One pending DelAck event per subflow, at the receiver's `poll_at()`.
-                let r = &mut f.subs[pkt.sub as usize].rcv;
+                let r = &mut f.subs[sub as usize].rcv;
                 if let Some(t) = r.poll_at().filter(|&t| r.delack_event_at != Some(t)) {
                     r.delack_event_at = Some(t);
-                    self.events.schedule(t, Event::DelAck { flow: pkt.flow_id(), sub: pkt.sub });
+                    self.events.schedule(t, Event::DelAck { flow, sub });
                 }
+                true
             }
-        }
-        // ACKs a receiver controller sent to turn subflows back on.
-        while let Some(ack) = self.flows[pkt.flow_id()].rx_acks.pop() {
+        };
+        let more = !f.rx_acks.is_empty();
+        if !sent {
+            let ack = self.flows[flow].subs[sub as usize].rcv.built;
             self.send_ack(ack);
+        }
+        if more {
+            // ACKs a receiver controller sent to turn subflows back on.
+            while let Some(ack) = self.flows[flow].rx_acks.pop() {
+                self.send_ack(ack);
+            }
         }
     }
 
-    /// Sends the ACK subflow `sub`'s receiver just built (`Receiver::built`). On a
-    /// delay-only reverse path it goes from the receiver into the ACK pipe with the
-    /// stamp (`Flow::stamp`) applied on the way: a stamped copy in between was read
-    /// back right after its narrow stores.
+    /// Sends the ACK that subflow `sub` of flow `f` just built (`Receiver::built`)
+    /// over a delay-only reverse path: from the receiver into the ACK pipe, stamped
+    /// on the way (`Flow::stamp`; a stamped copy in between was read back right after
+    /// its narrow stores), or, due now with nothing before it and `in_place` (no log
+    /// or capture wanting a copy), read where it is by the sender. False, with
+    /// nothing sent, when it is the caller's to `send_ack`: a reverse path over
+    /// links, or a receiver's ACK clock.
     #[inline]
-    fn send_built_ack(&mut self, flow: FlowId, sub: u16) {
-        let (now, f) = (self.now, &mut self.flows[flow]);
+    fn send_built_ack(
+        f: &mut Flow, (flow, sub): (FlowId, u16), now: Nanos, in_place: bool, events: &mut EventQueue,
+    ) -> bool {
         let (dsn, rwnd) = (f.rx.nxt, f.rx.window());
         let s = &mut f.subs[sub as usize];
-        let ReverseRoute::Delay(d) = s.rev else {
-            let ack = s.rcv.built;
-            return self.send_ack(ack);
-        };
+        let ReverseRoute::Delay(d) = s.rev else { return false };
         if s.ack_clock.is_some() {
-            let ack = s.rcv.built;
-            return self.send_ack(ack);
+            return false;
         }
         // Due now, and nothing before it: the sender reads it where it was built,
         // stamped there (`Flow::stamp`), as the event popped next (`AckBuilt`).
-        let in_place = self.built_acks && self.log.is_none() && self.pcap.is_none();
-        if d == 0 && s.ack_pipe.is_empty() && in_place && self.events.schedule_next(Event::AckBuilt { flow, sub }) {
+        if d == 0 && s.ack_pipe.is_empty() && in_place && events.schedule_next(Event::AckBuilt { flow, sub }) {
             s.rcv.built.dsn = dsn;
             s.rcv.built.set_rwnd(rwnd);
-            return;
+            return true;
         }
         let t = now + d;
         if s.ack_pipe.is_empty() {
-            self.events.schedule_maybe_now(t, Event::AckPipe { flow, sub });
+            events.schedule_maybe_now(t, Event::AckPipe { flow, sub });
         }
         s.ack_pipe.push_back(AckInFlight::stamped(t, &s.rcv.built, dsn, rwnd));
+        true
     }
 
     /// Sends a subflow's ACK, stamped with the connection's DATA_ACK and window.
@@ -778,6 +799,9 @@ impl Sim {
         }
     }
 
+    /// One row of every time series. Out of line: once per sample interval, and
+    /// inlined into the event loop it cost the per-packet events registers.
+    #[inline(never)]
     fn sample(&mut self) {
         self.settle_links();
         series::sample_flows(&mut self.flow_series, self.now, &self.flows);

@@ -81,7 +81,7 @@ pub fn representative(i: u32) -> f64 {
 
 /// Counts of `u32` values (microseconds) by bucket, with the exact count, minimum and
 /// maximum. See the module documentation for the guarantees.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Sketch {
     /// Bucket of `counts[0]`.
     lo: u32,
@@ -89,7 +89,8 @@ pub struct Sketch {
     counts: Vec<u32>,
     /// ... and (bucket, 2^32 samples more) for the buckets that passed it.
     wraps: Vec<(u32, u64)>,
-    /// Values in the buckets (the zeros apart), their minimum and maximum.
+    /// Values in the buckets (the zeros apart), their minimum and maximum (u32::MAX
+    /// and 0 while there are none, so that a value updates both without a test).
     n: u64,
     min: u32,
     max: u32,
@@ -98,6 +99,12 @@ pub struct Sketch {
     /// bucket costs a load, an add and a store in the array. Bucket 0 holds only 0
     /// and stands for 0, so every answer is what counting them in it would give.
     zeros: u64,
+}
+
+impl Default for Sketch {
+    fn default() -> Self {
+        Sketch { lo: 0, counts: Vec::new(), wraps: Vec::new(), n: 0, min: u32::MAX, max: 0, zeros: 0 }
+    }
 }
 
 impl Sketch {
@@ -125,12 +132,8 @@ impl Sketch {
         if wrapped {
             self.carry(i, 1);
         }
-        if self.n == 0 {
-            (self.min, self.max) = (v, v);
-        } else {
-            self.min = self.min.min(v);
-            self.max = self.max.max(v);
-        }
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
         self.n += 1;
     }
 
@@ -154,12 +157,8 @@ impl Sketch {
         if total >> 32 > 0 {
             self.carry(i, total >> 32);
         }
-        if self.n == 0 {
-            (self.min, self.max) = (v, v);
-        } else {
-            self.min = self.min.min(v);
-            self.max = self.max.max(v);
-        }
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
         self.n += times;
     }
 
@@ -222,7 +221,7 @@ impl Sketch {
     pub fn clear(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = 0);
         self.wraps.clear();
-        self.n = 0;
+        (self.n, self.min, self.max) = (0, u32::MAX, 0);
         self.zeros = 0;
     }
 
@@ -312,12 +311,8 @@ impl Sketch {
         for &(i, times) in &o.wraps {
             self.carry(i, times);
         }
-        if self.n == 0 {
-            (self.min, self.max) = (o.min, o.max);
-        } else {
-            self.min = self.min.min(o.min);
-            self.max = self.max.max(o.max);
-        }
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
         self.n += o.n;
     }
 

@@ -7,6 +7,7 @@
 pub use crate::common::may_grow;
 use crate::common::{secs, slow_start, window_after, MIN_SSTHRESH};
 use crate::{AckEvent, CongestionKind};
+use mpcc_core::Nanos;
 
 /// Window and RTT view of one subflow.
 #[derive(Clone, Debug)]
@@ -16,32 +17,44 @@ pub struct Path {
     /// Smoothed RTT in seconds; 0 until the first ACK (the subflow is then left
     /// out of every coupling sum, as the kernel leaves out subflows with srtt 0).
     pub srtt: f64,
-    /// Latest RTT sample in seconds.
-    pub rtt: f64,
-    /// Smallest RTT seen in seconds (0 until known).
+    /// Latest RTT sample (ns; `rtt()` in seconds, converted when read: only a few
+    /// rules read it, and it changes with every ACK).
+    pub rtt_ns: Nanos,
+    /// Smallest RTT seen in seconds (0 until known), and the sender's minimum it was
+    /// converted from (0 when it came from a sample instead): converted only when
+    /// that changes, which is rarely.
     pub min_rtt: f64,
+    pub min_rtt_ns: Nanos,
 }
 
 impl Path {
     pub fn new(init_cwnd: f64) -> Path {
-        Path { cwnd: init_cwnd, ssthresh: f64::INFINITY, srtt: 0.0, rtt: 0.0, min_rtt: 0.0 }
+        Path { cwnd: init_cwnd, ssthresh: f64::INFINITY, srtt: 0.0, rtt_ns: 0, min_rtt: 0.0, min_rtt_ns: 0 }
+    }
+
+    /// The latest RTT sample in seconds (0 before any).
+    #[inline]
+    pub fn rtt(&self) -> f64 {
+        secs(self.rtt_ns)
     }
 
     /// Takes the RTT view from an ACK. A missing smoothed RTT falls back to the sample.
     #[inline]
     pub fn observe(&mut self, ev: &AckEvent) {
         if ev.rtt > 0 {
-            self.rtt = secs(ev.rtt);
+            self.rtt_ns = ev.rtt;
         }
         if ev.srtt > 0 {
             self.srtt = secs(ev.srtt);
-        } else if self.rtt > 0.0 {
-            self.srtt = self.rtt;
+        } else if self.rtt_ns > 0 {
+            self.srtt = self.rtt();
         }
         if ev.min_rtt > 0 {
-            self.min_rtt = secs(ev.min_rtt);
-        } else if self.rtt > 0.0 && (self.min_rtt == 0.0 || self.rtt < self.min_rtt) {
-            self.min_rtt = self.rtt;
+            if ev.min_rtt != self.min_rtt_ns {
+                (self.min_rtt, self.min_rtt_ns) = (secs(ev.min_rtt), ev.min_rtt);
+            }
+        } else if self.rtt_ns > 0 && (self.min_rtt == 0.0 || self.rtt() < self.min_rtt) {
+            (self.min_rtt, self.min_rtt_ns) = (self.rtt(), 0);
         }
     }
 

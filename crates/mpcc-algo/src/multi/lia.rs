@@ -217,7 +217,8 @@ impl Key {
 fn above(x: f64, k: &Key) -> Option<bool> {
     let rr = k.rtt * k.rtt;
     let p = x * rr;
-    let normal = |v: f64| v.is_normal() && v > 0.0;
+    // A positive normal number, as two comparisons (`is_normal` masks the exponent).
+    let normal = |v: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&v);
     if !(normal(x) && normal(rr) && normal(p) && normal(k.w)) {
         return None;
     }

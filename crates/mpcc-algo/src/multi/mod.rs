@@ -56,7 +56,7 @@ pub(crate) mod testutil {
     /// A subflow in congestion avoidance with window `w` and srtt `rtt_ms`.
     pub fn path(w: f64, rtt_ms: f64) -> Path {
         let r = rtt_ms / 1e3;
-        Path { cwnd: w, ssthresh: w, srtt: r, rtt: r, min_rtt: r }
+        Path { cwnd: w, ssthresh: w, srtt: r, rtt_ns: (rtt_ms * 1e6) as Nanos, min_rtt: r, min_rtt_ns: 0 }
     }
 
     pub fn cong(kind: CongestionKind) -> CongestionEvent {
@@ -72,7 +72,7 @@ pub(crate) mod testutil {
             srtt: r,
             min_rtt: r,
             owd: r / 2,
-            in_flight: 0.0,
+            in_flight: 0,
             in_recovery: false,
             round_start: false,
             app_limited: false,
@@ -162,7 +162,7 @@ pub(crate) mod testutil {
                     srtt: ms(self.srtt[sf]),
                     min_rtt: ms(self.minr[sf]),
                     owd: ms(rtt * (0.3 + 0.4 * self.rng.uniform())),
-                    in_flight: cwnd(sf),
+                    in_flight: cwnd(sf) as u64,
                     in_recovery: self.in_rec[sf],
                     round_start,
                     app_limited: false,

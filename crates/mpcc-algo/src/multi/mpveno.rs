@@ -56,8 +56,8 @@ impl MpVenoRule {
 #[inline]
 pub fn backlog(paths: &[OliaPath], r: usize) -> f64 {
     let p = &paths[r].p;
-    if p.rtt > 0.0 && p.min_rtt > 0.0 {
-        p.cwnd * (1.0 - p.min_rtt / p.rtt)
+    if p.rtt_ns > 0 && p.min_rtt > 0.0 {
+        p.cwnd * (1.0 - p.min_rtt / p.rtt())
     } else {
         0.0
     }
@@ -125,6 +125,7 @@ mod tests {
     use super::*;
     use crate::CongestionControl;
     use crate::CongestionKind;
+    use mpcc_core::Nanos;
 
     /// Two subflows, subflow 0 with window w, base 100 ms and latest RTT `rtt_ms`.
     fn veno(w: f64, rtt_ms: f64, beta: f64) -> MpVeno {
@@ -132,7 +133,7 @@ mod tests {
         c.add_subflow(0);
         c.add_subflow(0);
         c.paths[0].p = path(w, 100.0);
-        c.paths[0].p.rtt = rtt_ms / 1e3;
+        c.paths[0].p.rtt_ns = (rtt_ms * 1e6) as Nanos;
         c.paths[1].p = path(w, 100.0);
         c
     }

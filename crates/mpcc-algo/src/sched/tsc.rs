@@ -221,6 +221,9 @@ impl Tsc {
         }
     }
 
+    // Once per slot, not per packet: out of line, so that the send round of every
+    // other scheduler does not carry it inlined.
+    #[inline(never)]
     fn new_slot(&mut self, now: Nanos, written: Option<u64>, backlog: u64, input: &impl Fn(usize) -> SubflowDetail) {
         let n = self.alloc.len();
         let first = !self.started;

@@ -56,7 +56,7 @@ impl Driver {
             srtt: self.srtt,
             min_rtt: if self.min_rtt == Nanos::MAX { 0 } else { self.min_rtt },
             owd: rtt / 2,
-            in_flight: cwnd,
+            in_flight: cwnd as u64,
             in_recovery: self.recovery_left > 0,
             round_start,
             app_limited: r.bernoulli(0.1),

@@ -15,7 +15,7 @@ pub fn ack(now: u64, rtt_ms: u64) -> AckEvent {
         srtt: rtt_ms * MS,
         min_rtt: 20 * MS,
         owd: rtt_ms * MS / 2,
-        in_flight: 10.0,
+        in_flight: 10,
         in_recovery: false,
         round_start: now.is_multiple_of(10 * MS),
         app_limited: false,

@@ -243,6 +243,22 @@ impl<P: Copy> Queue<P> {
         Some((e.pkt, e.bytes))
     }
 
+    /// `dequeue` for DropTail (None for the other disciplines): the entry is
+    /// handed to `take` where it lies, so that the caller copies the packet once,
+    /// from its slot (moved out through `dequeue`'s `Option`, it went field by field
+    /// through the stack). Some(None) when the queue is empty.
+    #[inline]
+    pub fn dequeue_plain<R>(&mut self, now: Nanos, take: impl FnOnce(&Entry<P>, Nanos) -> R) -> Option<Option<R>> {
+        let Queue::DropTail(q) = self else { return None };
+        let Some(e) = q.fifo.items.front() else { return Some(None) };
+        let sojourn = now.saturating_sub(e.enqueued_at);
+        let r = take(e, sojourn);
+        q.fifo.bytes -= e.bytes as u64;
+        q.fifo.items.pop_front();
+        q.stats.record_dequeue(sojourn);
+        Some(Some(r))
+    }
+
     pub fn len_packets(&self) -> usize {
         match self {
             Queue::DropTail(q) => q.fifo.len(),

@@ -177,14 +177,6 @@ impl Receiver {
         &self.released
     }
 
-    #[inline]
-    fn release(&mut self, dsn: u64) {
-        match self.released.last_mut() {
-            Some(r) if r.1 == dsn => r.1 += 1,
-            _ => self.released.push((dsn, dsn + 1)),
-        }
-    }
-
     /// The ACK to send: cumulative, then the SACK blocks (`ack_blocks`). The
     /// usual ACK (no hold, nothing remembered: one block at most) is built inline.
     #[inline(always)]
@@ -287,9 +279,23 @@ impl Receiver {
     }
 
     /// A data segment arrives at `now`. Returns the acknowledgement decision and the
-    /// number of segments newly delivered in order to the application.
+    /// number of segments newly delivered in order to the application; their DSN
+    /// runs are kept for `delivered_dsns`.
     pub fn on_data(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
-        let (action, delivered) = self.receive(now, pkt, payload);
+        let mut runs = std::mem::take(&mut self.released);
+        runs.clear();
+        let done = self.on_data_to(now, pkt, payload, &mut |lo, hi| runs.push((lo, hi)));
+        self.released = runs;
+        done
+    }
+
+    /// `on_data`, the DSN runs [lo, hi) released in order handed to `deliver`,
+    /// ascending, instead of kept.
+    #[inline]
+    pub fn on_data_to(
+        &mut self, now: Nanos, pkt: &Packet, payload: u32, deliver: &mut impl FnMut(u64, u64),
+    ) -> (AckAction, u64) {
+        let (action, delivered) = self.receive(now, pkt, payload, deliver);
         if self.off {
             self.pending = 0;
             self.withheld += 1;
@@ -335,7 +341,9 @@ impl Receiver {
         self.plain_ack(ts, now - ts, self.rcv_nxt.saturating_sub(1))
     }
 
-    fn receive(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
+    fn receive(
+        &mut self, now: Nanos, pkt: &Packet, payload: u32, deliver: &mut impl FnMut(u64, u64),
+    ) -> (AckAction, u64) {
         let s = pkt.seq;
         let filled_hole = s + 1 < self.high;
         self.high = self.high.max(s + 1);
@@ -347,7 +355,6 @@ impl Receiver {
             dsack = false;
         }
         let owd = now - pkt.ts;
-        self.released.clear();
         self.received_packets += 1;
         self.received_bytes += payload as u64;
         if s < self.rcv_nxt {
@@ -396,18 +403,25 @@ impl Receiver {
         if self.n_recent > 0 {
             self.forget_below(self.rcv_nxt);
         }
-        self.release(pkt.dsn);
+        // The DSNs released, as runs of consecutive ones.
+        let mut run = (pkt.dsn, pkt.dsn + 1);
         if !self.dsn_ring.is_empty() {
             self.dsn_ring.pop_front(); // the slot of segment `before` itself
             for _ in 1..delivered {
                 let d = self.dsn_ring.pop_front().expect("held segments have a DSN slot");
                 debug_assert_ne!(d, NO_DSN);
-                self.release(d);
+                if d == run.1 {
+                    run.1 += 1;
+                } else {
+                    deliver(run.0, run.1);
+                    run = (d, d + 1);
+                }
             }
             if self.ooo.is_empty() {
                 self.dsn_ring.clear();
             }
         }
+        deliver(run.0, run.1);
         if had_ooo || !self.delayed_ack || self.quick > 0 {
             self.quick = self.quick.saturating_sub(1);
             self.pending = 0;

@@ -176,6 +176,9 @@ pub struct Sender {
     ts_recent: Nanos,
     /// The mechanism switches (`profile.rs`).
     mech: Mechanisms,
+    /// None of RACK, TLP and ns-3's RTT sampling: ACKs may take the calm path
+    /// (`process_ack`).
+    calm_mechs: bool,
     /// Which deadline `rto_deadline` holds, and the three deadlines it is the
     /// earliest of.
     pub timer: Timer,
@@ -295,6 +298,7 @@ impl Sender {
             max_pipe: 0,
             usage_end: 0,
             ts_recent: 0,
+            calm_mechs: !mech.rack && !mech.tlp && !mech.rtt_ns3,
             mech,
             timer: Timer::Rto,
             rto_at: None,
@@ -430,13 +434,43 @@ impl Sender {
 
     /// Everything `on_ack` does but sending new data: scoreboard, recovery (with
     /// its immediate first retransmission), controller, timer.
+    #[inline]
     pub fn process_ack(&mut self, now: Nanos, ack: &Packet, cc: &mut Controller, out: &mut Vec<Packet>) {
+        if self.calm(ack) {
+            self.process_ack_in::<true>(now, ack, cc, out);
+        } else {
+            self.process_ack_in::<false>(now, ack, cc, out);
+        }
+    }
+
+    /// Whether `ack` may take the calm instance of `process_ack_in`: no RACK, TLP
+    /// or ns-3 RTT sampling in the profile (`calm_mechs`), no SACK block on the ACK,
+    /// and no loss episode, recovery, probe or recorder under way. The blocks the
+    /// calm instance leaves out would then do nothing (a DSACK undo is due only
+    /// within the ACK whose SACK blocks found it).
+    #[inline]
+    fn calm(&self, ack: &Packet) -> bool {
+        debug_assert!(!self.dsack_undo_due);
+        self.calm_mechs
+            && !self.in_recovery
+            && self.episode == Episode::None
+            && self.tlp_high.is_none()
+            && ack.sack_count() == 0
+            && self.rec.is_none()
+    }
+
+    /// `process_ack`, in two instances: `CALM` (see `calm`) compiles the mechanisms'
+    /// blocks out of the common ACK's path, where each cost a test of its own.
+    #[inline(never)]
+    fn process_ack_in<const CALM: bool>(
+        &mut self, now: Nanos, ack: &Packet, cc: &mut Controller, out: &mut Vec<Packet>,
+    ) {
         debug_assert_eq!(ack.kind, Kind::Ack);
         let rtt = now - ack.ts;
         // ns-3 (`rtt_ns3`) samples only an ACK that passes the oldest segment in its
         // RTT history, which a timeout empties: one that moves the cumulative ACK,
         // and after a timeout only beyond what was outstanding then.
-        let sampled = !self.mech.rtt_ns3 || ack.seq > self.una.max(self.rto_recover);
+        let sampled = CALM || !self.mech.rtt_ns3 || ack.seq > self.una.max(self.rto_recover);
         if sampled {
             self.rtt.sample(rtt, ack.seq.max(self.una), self.nxt);
         }
@@ -446,7 +480,7 @@ impl Sender {
         self.ts_recent = self.ts_recent.max(ack.ts + ack.owd);
         self.rwnd = ack.rwnd();
         let mut delivered = 0u64;
-        let rack = self.mech.rack;
+        let rack = !CALM && self.mech.rack;
         // RACK: the most recently sent segment this ACK shows delivered, and the
         // highest SACKed segment before it (RACK.fack) for reordering detection.
         let mut newest: Option<(Nanos, u64)> = None;
@@ -495,7 +529,7 @@ impl Sender {
         }
 
         let mut newly_sacked = 0;
-        if ack.sack_count() > 0 {
+        if !CALM && ack.sack_count() > 0 {
             newly_sacked = self.process_sack(ack, &mut newest, now, fack);
             delivered += newly_sacked;
         }
@@ -507,14 +541,14 @@ impl Sender {
             self.rack_detect_loss(now);
         }
 
-        if self.dsack_undo_due {
+        if !CALM && self.dsack_undo_due {
             self.dsack_undo_due = false;
             self.undo_dsack(now, cc);
         }
         // Undo (RFC 3522's Eifel detection, as Linux's tcp_packet_delayed): the
         // first retransmitted segment is acknowledged by an ACK that echoes a send
         // time before that retransmission: the original arrived, nothing was lost.
-        if self.episode != Episode::None {
+        if !CALM && self.episode != Episode::None {
             if self.mech.undo && self.una > self.undo_una && ack.ts < self.retrans_stamp {
                 self.undo(now, cc);
             } else if self.frto != 0 && advanced {
@@ -528,7 +562,7 @@ impl Sender {
         }
 
         // Recovery epochs.
-        if self.in_recovery && self.una >= self.recover {
+        if !CALM && self.in_recovery && self.una >= self.recover {
             self.in_recovery = false;
             if self.reo_persist > 0 {
                 // RFC 8985 6.2 step 4: the widened window lasts 16 recoveries.
@@ -545,7 +579,7 @@ impl Sender {
                 r.borrow_mut().recovery_exit(self.sf, now, cc);
             }
         }
-        if self.mech.prr && self.in_recovery {
+        if !CALM && self.mech.prr && self.in_recovery {
             if self.mech.prr_ns3 {
                 self.prr_ns3_ack(delivered, advanced, newly_sacked > 0, retx_acked);
             } else {
@@ -562,7 +596,7 @@ impl Sender {
                 self.prr_last = delivered + 1;
             }
         }
-        if self.tlp_high.is_some() {
+        if !CALM && self.tlp_high.is_some() {
             self.tlp_ack(now, cc, advanced || newly_sacked > 0);
         }
 
@@ -577,7 +611,7 @@ impl Sender {
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
             owd: ack.owd,
-            in_flight: self.pipe as f64,
+            in_flight: self.pipe,
             in_recovery: self.in_recovery,
             round_start,
             app_limited: self.validation && !self.using_window(cc),
@@ -587,7 +621,7 @@ impl Sender {
             after_timeout: self.una < self.rto_recover,
         };
         cc.on_ack(self.sf, &ev);
-        if let Some(r) = &self.rec {
+        if let Some(r) = self.rec.as_ref().filter(|_| !CALM) {
             r.borrow_mut().ack(self.sf, &ev, cc);
         }
 
@@ -605,7 +639,7 @@ impl Sender {
             }
             self.partial_restarted |= self.in_recovery;
         }
-        if self.mech.tlp {
+        if !CALM && self.mech.tlp {
             self.schedule_probe(now);
         }
         self.rearm();
