@@ -490,12 +490,18 @@ mod tests {
         let w_est = 14.0 + 1e-12 * alpha / 14.0 + alpha * 90.0 / 14.0;
         assert!(c.w_cubic(0.25) < w_est);
         assert!(close(c.cwnd, w_est, 1e-9), "{} vs {w_est}", c.cwnd);
-        // Once W_est passes cwnd_prior (20) alpha_cubic becomes 1.
+        // Once W_est passes cwnd_prior (20) alpha_cubic becomes 1 (RFC 9438 §4.3)...
+        let mut linux = c.clone().with_reno_alpha_one(false);
         c.w_est = 20.0;
         c.cwnd = 20.0;
         ev.acked = 1.0;
         c.on_ack(&ev);
         assert!(close(c.w_est, 20.05, 1e-12));
+        // ...but not in Linux's tcp_cubic, whose tcp_friendliness keeps alpha_cubic.
+        linux.w_est = 20.0;
+        linux.cwnd = 20.0;
+        linux.on_ack(&ev);
+        assert!(close(linux.w_est, 20.0 + alpha / 20.0, 1e-12), "{}", linux.w_est);
     }
 
     #[test]
