@@ -166,6 +166,9 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         if info.params.iter().any(|p| p.name == "whole_segments") && !params.0.contains_key("whole_segments") {
             params.0.insert("whole_segments".into(), tcp.profile.cubic_whole_segments());
         }
+        if info.params.iter().any(|p| p.name == "linux_integer") && !params.0.contains_key("linux_integer") {
+            params.0.insert("linux_integer".into(), tcp.profile.cubic_linux_integer());
+        }
         if info.params.iter().any(|p| p.name == "reno_alpha_one") && !params.0.contains_key("reno_alpha_one") {
             params.0.insert("reno_alpha_one".into(), tcp.profile.cubic_reno_alpha_one());
         }

@@ -82,6 +82,16 @@ impl Profile {
         }
     }
 
+    /// CUBIC as Linux's tcp_cubic computes it, in whole segments and jiffies
+    /// (`cc_params.linux_integer`; cubic_linux.rs): the linux profile's.
+    pub fn cubic_linux_integer(self) -> f64 {
+        if self == Profile::Linux {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
     /// CUBIC's Reno-friendly estimate at alpha 1 once it reaches cwnd_prior
     /// (`cc_params.reno_alpha_one`): RFC 9438 §4.3 asks it; Linux's tcp_cubic keeps
     /// its fixed alpha (`beta_scale`), and ns-3's TcpCubic its own (cubic_ns3.rs).

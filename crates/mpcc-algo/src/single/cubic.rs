@@ -8,6 +8,7 @@
 //! §4.1.2). A Reno estimate `W_est` (AIMD(alpha_cubic, beta)) runs beside it and wins
 //! whenever `W_cubic(t) < W_est` (Reno-friendly region). See docs/algorithms/cubic.md.
 
+use super::cubic_linux::LinuxAvoidance;
 use super::cubic_ns3::Ns3Avoidance;
 use super::hystart::HyStart;
 use crate::common::{may_grow, nonzero_or, secs, slow_start, ssthresh_floor, MIN_CWND};
@@ -49,6 +50,13 @@ pub const INFO: Info = Info::new(
             "1 = ns-3's TcpCubic in whole segments: ssthresh and W_max at a loss and timeout, integer growth; default: the TCP profile's",
         ),
         param(
+            "linux_integer",
+            0.0,
+            0.0,
+            1.0,
+            "1 = Linux's tcp_cubic in whole segments and jiffies (cubic_linux.rs); default: the TCP profile's",
+        ),
+        param(
             "reno_alpha_one",
             1.0,
             0.0,
@@ -65,7 +73,8 @@ pub fn build(p: &dyn Fn(&str) -> f64) -> Controller {
             .with_ns3_hystart(p("hystart") >= 1.5)
             .with_initial_growth(p("initial_growth"))
             .with_whole_segments(p("whole_segments") >= 0.5)
-            .with_reno_alpha_one(p("reno_alpha_one") >= 0.5),
+            .with_reno_alpha_one(p("reno_alpha_one") >= 0.5)
+            .with_linux_integer(p("linux_integer") >= 0.5),
     ))
 }
 
@@ -106,6 +115,8 @@ pub struct Cubic {
     /// ns-3's TcpCubic in whole segments ([`Cubic::with_whole_segments`]): its integer
     /// congestion avoidance (cubic_ns3.rs); None: RFC 9438's real values.
     ns3: Option<Ns3Avoidance>,
+    /// Linux's tcp_cubic in whole segments ([`Cubic::with_linux_integer`]; cubic_linux.rs).
+    linux: Option<LinuxAvoidance>,
 }
 
 impl Cubic {
@@ -127,7 +138,16 @@ impl Cubic {
             w_max_unknown: false,
             reno_alpha_one: true,
             ns3: None,
+            linux: None,
         }
+    }
+
+    /// Linux's tcp_cubic as the kernel computes it (cubic_linux.rs): whole segments,
+    /// jiffies, `cnt`, the fixed Reno-friendly alpha and the minimum RTT sample as the
+    /// look-ahead. ns-3's arithmetic (`with_whole_segments`) takes precedence.
+    pub fn with_linux_integer(mut self, on: bool) -> Cubic {
+        self.linux = (on && self.ns3.is_none()).then(LinuxAvoidance::default);
+        self
     }
 
     /// The Reno-friendly estimate's alpha: RFC 9438's switch to 1 at cwnd_prior
@@ -245,6 +265,21 @@ impl SubflowCc for Cubic {
                 self.ssthresh = self.cwnd;
             }
         }
+        if let Some(a) = &mut self.linux {
+            // cubictcp_acked (pkts_acked) runs on every ACK with an RTT sample.
+            if ev.rtt > 0 {
+                a.sample(ev.now, ev.rtt);
+            }
+            if !may_grow(ev) {
+                return;
+            }
+            // tcp_slow_start: whole segments up to ssthresh; the rest to the curve.
+            let left = slow_start(&mut self.cwnd, self.ssthresh, ev.acked);
+            if left > 0.0 {
+                self.cwnd = a.grow(ev.now, self.cwnd as u32, left as u32) as f64;
+            }
+            return;
+        }
         if !may_grow(ev) {
             return;
         }
@@ -265,6 +300,24 @@ impl SubflowCc for Cubic {
     }
 
     fn on_congestion(&mut self, ev: &CongestionEvent) {
+        if let Some(a) = &mut self.linux {
+            // cubictcp_recalc_ssthresh, then on a timeout the reset of CA_Loss.
+            self.cwnd_prior = self.cwnd;
+            self.ssthresh = a.on_loss(self.cwnd.max(1.0) as u32, self.fast_convergence) as f64;
+            self.w_max = a.last_max as f64;
+            match ev.kind {
+                CongestionKind::Timeout => {
+                    a.reset();
+                    self.w_max = 0.0;
+                    self.cwnd = MIN_CWND;
+                    if let Some(h) = &mut self.hystart {
+                        h.reset();
+                    }
+                }
+                CongestionKind::Loss | CongestionKind::Ecn => self.cwnd = self.ssthresh,
+            }
+            return;
+        }
         let w = self.cwnd;
         self.epoch = None;
         self.cwnd_prior = w;
@@ -304,7 +357,7 @@ impl SubflowCc for Cubic {
     /// `w_max` (segments; 0 = undefined) and `k` (s) of the current stage.
     fn metrics(&self, out: &mut dyn FnMut(&'static str, f64)) {
         out("w_max", self.w_max);
-        out("k", self.k);
+        out("k", self.linux.as_ref().map_or(self.k, |a| a.k_seconds()));
     }
 }
 

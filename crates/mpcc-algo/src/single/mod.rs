@@ -2,6 +2,7 @@
 
 pub mod binomial;
 pub mod cubic;
+pub mod cubic_linux;
 pub mod cubic_ns3;
 pub mod hystart;
 pub mod reno;
