@@ -299,3 +299,20 @@ def test_ns2_papers_keep_linuxs_delay_based_rules():
         flows = tomllib.loads((SCENARIOS / "mpveno" / f"{name}.toml").read_text())["flows"]
         single = [f for f in flows if f["cc"] in ("vegas", "veno", "westwood")]
         assert single and all(f["cc_params"]["variant"] == 0 for f in single), name
+
+
+def test_the_linux_profiles_cubic_counts_whole_segments():
+    """The linux profile runs CUBIC in Linux's tcp_cubic.c arithmetic (`linux_integer`,
+    docs/algorithms/cubic.md): its window is a whole number of segments at every sample,
+    where RFC 9438's real-valued model (rfc) is not. Found against the kernel with the
+    same random losses (scenarios/validation/testbed_random_loss.toml)."""
+    def windows(profile, **params):
+        data = tomllib.loads((SCENARIOS / "validation" / "testbed_random_loss.toml").read_text())
+        data["tcp"] = {"profile": profile}
+        data["duration"] = "10s"
+        data["flows"][0]["cc_params"] = params
+        return list(run(data, plots=False).flow_series["cwnd"])
+
+    assert all(w == int(w) for w in windows("linux"))
+    assert not all(w == int(w) for w in windows("rfc"))
+    assert not all(w == int(w) for w in windows("linux", linux_integer=0))
