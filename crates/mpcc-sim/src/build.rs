@@ -159,22 +159,12 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             };
             params.0.insert("hystart".into(), hystart);
         }
-        // Linux's CUBIC grows at least 5 % per RTT until its first loss (docs/algorithms/cubic.md).
-        if info.params.iter().any(|p| p.name == "initial_growth") && !params.0.contains_key("initial_growth") {
-            params.0.insert("initial_growth".into(), tcp.profile.cubic_initial_growth());
-        }
-        if info.params.iter().any(|p| p.name == "whole_segments") && !params.0.contains_key("whole_segments") {
-            params.0.insert("whole_segments".into(), tcp.profile.cubic_whole_segments());
-        }
-        if info.params.iter().any(|p| p.name == "linux_integer") && !params.0.contains_key("linux_integer") {
-            params.0.insert("linux_integer".into(), tcp.profile.cubic_linux_integer());
-        }
-        if info.params.iter().any(|p| p.name == "reno_alpha_one") && !params.0.contains_key("reno_alpha_one") {
-            params.0.insert("reno_alpha_one".into(), tcp.profile.cubic_reno_alpha_one());
-        }
-        // Vegas, Veno and Westwood+ follow ns-3's own classes in the ns3 profile.
-        if info.params.iter().any(|p| p.name == "variant") && !params.0.contains_key("variant") {
-            params.0.insert("variant".into(), tcp.profile.controller_variant());
+        // The profile's choices of controller rules (CUBIC's arithmetic, the ns-3
+        // variants; Profile::cc_param_defaults), unless the scenario sets them.
+        for (name, value) in tcp.profile.cc_param_defaults() {
+            if info.params.iter().any(|p| p.name == name) && !params.0.contains_key(name) {
+                params.0.insert(name.into(), value);
+            }
         }
         let mut cc = mpcc_algo::build(&fc.cc, &params).map_err(|e| format!("{}: {e}", field("cc")))?;
         let app_bytes = fc.app.bytes();

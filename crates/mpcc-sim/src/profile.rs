@@ -61,56 +61,25 @@ impl Profile {
         }
     }
 
-    /// CUBIC's least growth per RTT until its first loss: Linux's `tcp_cubic.c`
-    /// (`cnt` at most 20 while `last_max_cwnd` is 0); none in RFC 9438 (and not
-    /// modelled for ns-3).
-    pub fn cubic_initial_growth(self) -> f64 {
-        if self == Profile::Linux {
-            0.05
-        } else {
-            0.0
-        }
-    }
-
-    /// CUBIC's reduction in whole segments (`cc_params.whole_segments`): ns-3's
-    /// TcpCubic::GetSsThresh works on the window in whole segments.
-    pub fn cubic_whole_segments(self) -> f64 {
-        if self == Profile::Ns3 {
-            1.0
-        } else {
-            0.0
-        }
-    }
-
-    /// CUBIC as Linux's tcp_cubic computes it, in whole segments and jiffies
-    /// (`cc_params.linux_integer`; cubic_linux.rs): the linux profile's.
-    pub fn cubic_linux_integer(self) -> f64 {
-        if self == Profile::Linux {
-            1.0
-        } else {
-            0.0
-        }
-    }
-
-    /// CUBIC's Reno-friendly estimate at alpha 1 once it reaches cwnd_prior
-    /// (`cc_params.reno_alpha_one`): RFC 9438 §4.3 asks it; Linux's tcp_cubic keeps
-    /// its fixed alpha (`beta_scale`), and ns-3's TcpCubic its own (cubic_ns3.rs).
-    pub fn cubic_reno_alpha_one(self) -> f64 {
-        if self == Profile::Linux {
-            0.0
-        } else {
-            1.0
-        }
-    }
-
-    /// The rules `vegas`, `veno` and `westwood` follow (`cc_params.variant`): 1 in
-    /// ns3, ns-3 3.44's TcpVegas, TcpVeno and TcpWestwoodPlus; 0 elsewhere, Linux's.
-    pub fn controller_variant(self) -> f64 {
-        if self == Profile::Ns3 {
-            1.0
-        } else {
-            0.0
-        }
+    /// The controller parameters a profile sets when the scenario leaves them out
+    /// (`cc_params`; a controller without the parameter ignores it):
+    /// - `initial_growth`: CUBIC's least growth per RTT until its first loss, Linux's
+    ///   `cnt` at most 20 while `last_max_cwnd` is 0 (none in RFC 9438 or ns-3);
+    /// - `whole_segments`: CUBIC in ns-3's TcpCubic arithmetic (cubic_ns3.rs);
+    /// - `linux_integer`: CUBIC in Linux's tcp_cubic arithmetic (cubic_linux.rs);
+    /// - `reno_alpha_one`: RFC 9438 §4.3's Reno-friendly alpha of 1 once W_est reaches
+    ///   cwnd_prior, which Linux's and ns-3's CUBIC do not have;
+    /// - `variant`: `vegas`, `veno` and `westwood` as ns-3 3.44's own classes (1) or
+    ///   Linux's rules (0).
+    pub fn cc_param_defaults(self) -> [(&'static str, f64); 5] {
+        let (linux, ns3) = (f64::from(self == Profile::Linux), f64::from(self == Profile::Ns3));
+        [
+            ("initial_growth", 0.05 * linux),
+            ("whole_segments", ns3),
+            ("linux_integer", linux),
+            ("reno_alpha_one", 1.0 - linux),
+            ("variant", ns3),
+        ]
     }
 
     /// The switches this profile stands for.

@@ -5,6 +5,7 @@ pub mod cubic;
 pub mod cubic_linux;
 pub mod cubic_ns3;
 pub mod hystart;
+pub mod ns3_samples;
 pub mod reno;
 pub mod vegas;
 pub mod vegas_ns3;

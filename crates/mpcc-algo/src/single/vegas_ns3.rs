@@ -13,28 +13,18 @@
 //! - ssthresh after a loss or timeout is `max(min(ssthresh, cwnd - 1), 2)`
 //!   (`TcpVegas::GetSsThresh`), not half the window.
 
+use super::ns3_samples::Ns3Samples;
 use super::vegas::Vegas;
 use crate::common::newreno_ns3;
 use crate::AckEvent;
-use mpcc_core::Nanos;
 
-/// ns-3's `TcpVegas` state besides the window.
-#[derive(Clone, Debug)]
+/// ns-3's `TcpVegas` state besides the window: the shared samples and the round.
+#[derive(Clone, Debug, Default)]
 pub struct Ns3Rounds {
-    /// Vegas is on (`m_doingVegasNow`): the sender is in ns-3's CA_OPEN.
-    doing: bool,
-    /// The round ends when the cumulative ACK reaches this segment (`m_begSndNxt`).
+    s: Ns3Samples,
+    /// The round ends when the cumulative ACK reaches this segment (`m_begSndNxt`; 0
+    /// at first, so the first ACK closes a round of no samples).
     beg_snd_nxt: u64,
-    /// Samples (`m_cntRtt`) and the smallest smoothed RTT (`m_minRtt`) this round.
-    cnt_rtt: u32,
-    min_rtt: Nanos,
-}
-
-impl Default for Ns3Rounds {
-    fn default() -> Ns3Rounds {
-        // ns-3's constructor: Vegas on, the first ACK closes a round of no samples.
-        Ns3Rounds { doing: true, beg_snd_nxt: 0, cnt_rtt: 0, min_rtt: Nanos::MAX }
-    }
 }
 
 impl Vegas {
@@ -43,21 +33,12 @@ impl Vegas {
     /// `IncreaseWindow` (only on an ACK ns-3 grows on: `acked > 0`).
     pub(super) fn on_ack_ns3(&mut self, ev: &AckEvent) {
         let Some(mut r) = self.ns3.take() else { return };
-        if ev.srtt > 0 {
-            r.min_rtt = r.min_rtt.min(ev.srtt);
-            self.base_rtt = self.base_rtt.min(ev.srtt);
-            r.cnt_rtt += 1;
-        }
-        // ns-3's CA_OPEN: no recovery, no timeout's recovery, and not a duplicate
-        // ACK (CA_DISORDER: ns-3 grows nothing on those, `acked` is 0).
-        let open = !ev.in_recovery && !ev.after_timeout && ev.acked > 0.0;
-        if !open {
-            r.doing = false;
-        } else if !r.doing {
+        r.s.pkts_acked(&mut self.base_rtt, ev.srtt);
+        if r.s.reopens(ev) {
             // EnableVegas: a new round from the next segment to send.
             r = Ns3Rounds { beg_snd_nxt: ev.snd_nxt, ..Ns3Rounds::default() };
         }
-        if ev.acked > 0.0 && !ev.in_recovery && !ev.app_limited {
+        if Ns3Samples::grows(ev) {
             self.increase_ns3(&mut r, ev);
         }
         self.ns3 = Some(r);
@@ -65,7 +46,7 @@ impl Vegas {
 
     /// `TcpVegas::IncreaseWindow`.
     fn increase_ns3(&mut self, r: &mut Ns3Rounds, ev: &AckEvent) {
-        if !r.doing {
+        if !r.s.doing {
             newreno_ns3(&mut self.cwnd, self.ssthresh, ev.acked);
             return;
         }
@@ -76,11 +57,11 @@ impl Vegas {
             return;
         }
         r.beg_snd_nxt = ev.snd_nxt;
-        if r.cnt_rtt <= 2 {
+        if r.s.cnt_rtt <= 2 {
             newreno_ns3(&mut self.cwnd, self.ssthresh, ev.acked);
         } else {
             let seg_cwnd = self.cwnd.max(0.0).floor();
-            let target = (seg_cwnd * (self.base_rtt as f64 / 1e9) / (r.min_rtt as f64 / 1e9)).floor();
+            let target = (seg_cwnd * (self.base_rtt as f64 / 1e9) / (r.s.min_rtt as f64 / 1e9)).floor();
             let diff = seg_cwnd - target;
             self.diff = diff;
             if diff > self.gamma && self.cwnd < self.ssthresh {
@@ -98,8 +79,7 @@ impl Vegas {
             }
             self.ssthresh = self.ssthresh.max(0.75 * self.cwnd);
         }
-        r.cnt_rtt = 0;
-        r.min_rtt = Nanos::MAX;
+        r.s.clear();
     }
 
     /// `TcpVegas::GetSsThresh`: one segment below cwnd, never raised, at least 2.
@@ -110,7 +90,7 @@ impl Vegas {
     /// A congestion signal takes ns-3 out of CA_OPEN: Vegas is off until it returns.
     pub(super) fn leave_open_ns3(&mut self) {
         if let Some(r) = self.ns3.as_mut() {
-            r.doing = false;
+            r.s.doing = false;
         }
     }
 }
@@ -119,6 +99,7 @@ impl Vegas {
 mod tests {
     use super::*;
     use crate::{CongestionEvent, CongestionKind, SubflowCc};
+    use mpcc_core::Nanos;
 
     const MS: Nanos = 1_000_000;
 
@@ -223,11 +204,11 @@ mod tests {
         };
         v.on_congestion(&ev);
         assert_eq!((v.cwnd, v.ssthresh), (29.0, 29.0));
-        assert!(!v.ns3.as_ref().unwrap().doing);
+        assert!(!v.ns3.as_ref().unwrap().s.doing);
         v.on_ack(&AckEvent { in_recovery: true, ..ack(120.0, 40, 70) });
         v.on_ack(&ack(120.0, 70, 75)); // recovery over: CA_OPEN again
         let r = v.ns3.as_ref().unwrap();
-        assert!(r.doing && r.beg_snd_nxt == 75 && r.cnt_rtt == 0, "{r:?}");
+        assert!(r.s.doing && r.beg_snd_nxt == 75 && r.s.cnt_rtt == 0, "{r:?}");
         // A timeout: cwnd 1, ssthresh max(min(29, 29 - 1), 2) = 28.
         v.on_congestion(&CongestionEvent { kind: CongestionKind::Timeout, ..ev });
         assert_eq!((v.cwnd, v.ssthresh), (1.0, 28.0));

@@ -6,7 +6,7 @@
 //! is congestive (halve) and congestion avoidance grows only on every other ACK.
 //! See docs/algorithms/veno.md.
 
-use super::veno_ns3::Ns3Samples;
+use super::ns3_samples::Ns3Samples;
 use crate::common::{may_grow, nonzero_or, reno_increase, slow_start, ssthresh_floor, window_after};
 use crate::params::{param, Info, INIT_CWND};
 use crate::{AckEvent, CongestionEvent, SubflowCc};

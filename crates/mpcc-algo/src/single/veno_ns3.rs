@@ -12,48 +12,23 @@
 //! - ns-3's `Beta` attribute defaults to 6, where the paper and this controller's
 //!   `beta` default to 3 (set `beta = 6` for ns-3's defaults).
 
+use super::ns3_samples::Ns3Samples;
 use super::veno::Veno;
 use crate::common::{newreno_ns3, reno_increase, ssthresh_floor};
 use crate::{AckEvent, CongestionEvent};
 use mpcc_core::Nanos;
-
-/// ns-3's `TcpVeno` state besides the window and BaseRTT.
-#[derive(Clone, Debug)]
-pub struct Ns3Samples {
-    /// Veno is on (`m_doingVenoNow`): the sender is in ns-3's CA_OPEN.
-    doing: bool,
-    /// Samples (`m_cntRtt`) and the smallest smoothed RTT (`m_minRtt`) since the
-    /// previous `IncreaseWindow`.
-    cnt_rtt: u32,
-    min_rtt: Nanos,
-}
-
-impl Default for Ns3Samples {
-    fn default() -> Ns3Samples {
-        Ns3Samples { doing: true, cnt_rtt: 0, min_rtt: Nanos::MAX }
-    }
-}
 
 impl Veno {
     /// One ACK in ns-3's order: `PktsAcked`, the congestion state, `IncreaseWindow`
     /// (on an ACK ns-3 grows on: `acked > 0` outside fast recovery).
     pub(super) fn on_ack_ns3(&mut self, ev: &AckEvent) {
         let Some(mut r) = self.ns3.take() else { return };
-        if ev.srtt > 0 {
-            r.min_rtt = r.min_rtt.min(ev.srtt);
-            self.base_rtt = self.base_rtt.min(ev.srtt);
-            r.cnt_rtt += 1;
-        }
-        // ns-3's CA_OPEN (a duplicate ACK, `acked` 0, is CA_DISORDER).
-        let open = !ev.in_recovery && !ev.after_timeout && ev.acked > 0.0;
-        if !open {
-            r.doing = false;
-        } else if !r.doing {
+        r.pkts_acked(&mut self.base_rtt, ev.srtt);
+        if r.reopens(ev) {
             // EnableVeno clears minRTT only; the count carries on.
-            r.doing = true;
             r.min_rtt = Nanos::MAX;
         }
-        if ev.acked > 0.0 && !ev.in_recovery && !ev.app_limited {
+        if Ns3Samples::grows(ev) {
             self.increase_ns3(&mut r, ev.acked);
         }
         self.ns3 = Some(r);
@@ -86,8 +61,7 @@ impl Veno {
         } else {
             self.grow_next = true;
         }
-        r.cnt_rtt = 0;
-        r.min_rtt = Nanos::MAX;
+        r.clear();
     }
 
     /// `TcpVeno::GetSsThresh`: from the flight size, 4/5 (`random_loss_factor`)
