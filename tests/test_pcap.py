@@ -84,12 +84,28 @@ def test_tshark_decodes_the_mptcp_connection_and_its_subflows(result):
     # delivered in order was mapped by some segment, at 1, 1 + mss, 1 + 2 mss, ...
     dsns = {int(d) for _, _, d in rows}
     delivered = result.summary["flows"]["m"]["delivered_bytes"]
-    assert set(range(1, delivered + 1, 1448)) <= dsns
+    assert set(range(1, delivered + 1, 1424)) <= dsns
     acked = max(int(a) for (a,) in fields(path, "mptcp.ack", where="tcp.len == 0 && mptcp.ack"))
     # The last DATA_ACKs are still on their way back when the run ends.
     assert 0.95 * delivered <= acked - 1 <= delivered
     single = fields(result.out / "flow-r.pcap", "tcp.options.mptcp.subtype")
     assert all(v == [""] for v in single), "a single-path flow has no MPTCP options"
+
+
+@needs_tshark
+def test_the_linux_profiles_mptcp_segments_fill_the_mtu_with_linuxs_dss(result):
+    """In the linux profile a multipath flow's segment carries 1424 bytes: Linux's DSS
+    option (22 bytes and two NOPs) beside the timestamps, in a 1500-byte packet, as a
+    capture of Linux 6.18 shows (docs/mptcp.md#segment-size); a single-path segment 1448."""
+    config = json.loads((result.out / "config.json").read_text())
+    tcp = {f["name"]: f["tcp"] for f in config["flows"]}
+    assert (tcp["m"]["mss"], tcp["m"]["header_bytes"]) == (1424, 76)
+    assert (tcp["r"]["mss"], tcp["r"]["header_bytes"]) == (1448, 52)
+    m = fields(result.out / "flow-m.pcap", "ip.len", "tcp.len", "tcp.hdr_len", "tcp.options.mptcp.dataackpresent.flag",
+               where="tcp.len > 0")
+    assert {tuple(r) for r in m} == {("1500", "1424", "56", "1")}
+    r = fields(result.out / "flow-r.pcap", "ip.len", "tcp.len", where="tcp.len > 0")
+    assert {tuple(x) for x in r} == {("1500", "1448")}
 
 
 @needs_tshark
@@ -107,7 +123,8 @@ def test_a_link_capture_sees_what_the_link_carried(result):
     frames = fields(result.out / "link-bottleneck.pcap", "frame.time_epoch", "ip.src", where="tcp.len > 0")
     handshakes = fields(result.out / "link-bottleneck.pcap", "tcp.flags.syn", where="tcp.len == 0")
     assert sorted(syn for (syn,) in handshakes) == ["0", "0", "1", "1"], "a SYN and a third ACK per flow"
-    assert len(frames) - (link["tx_bytes"] - 4 * 52) / 1500 in (0, 1)
+    # A handshake packet is one header: 52 bytes for r, 76 for m (Linux's MPTCP options).
+    assert len(frames) - (link["tx_bytes"] - 2 * 52 - 2 * 76) / 1500 in (0, 1)
     times = [float(t) for t, _ in frames]
     assert times == sorted(times) and times[-1] < 3.0
     assert {"10.0.0.1", "10.0.1.1"} <= {src for _, src in frames}, "both flows cross the bottleneck"

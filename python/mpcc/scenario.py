@@ -435,6 +435,13 @@ BULK = {"kind": "bulk"}
 # Applications that write into the send buffer (and so may set tcp.send_buf).
 WRITING_APPS = ("cbr", "vbr", "web")
 
+# Option bytes Linux's MPTCP (6.x) takes from every data segment of a subflow: the
+# DSS option (RFC 8684 section 3.3.1) with a 4-octet DATA_ACK and an 8-octet data
+# sequence number, subflow sequence number and data-level length, 22 bytes padded to
+# 24. Beside the timestamps (12) the segment of a 1500-byte MTU carries 1424 bytes,
+# not 1448; captured on Linux 6.18 (docs/mptcp.md#segment-size).
+LINUX_DSS_BYTES = 24
+
 
 def _tcp_default(name: str):
     """A TCP setting's default as the simulator owns it (`TcpConfig::default()`,
@@ -1105,9 +1112,16 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     scenario-wide `send_buf` applies to those flows only."""
     own = flow.tcp
     merged = defaults.model_copy(update={k: getattr(own, k) for k in own.model_fields_set})
+    mss, header = merged.mss, merged.header_bytes
+    sized = "mss" in own.model_fields_set or "header_bytes" in own.model_fields_set or \
+        "mss" in defaults.model_fields_set or "header_bytes" in defaults.model_fields_set
+    if flow.multipath and not sized and merged.resolved_profile() == "linux":
+        # Linux's MPTCP subflows carry a DSS option in every data segment, so the
+        # segment keeps the MTU and gives up payload (docs/mptcp.md#segment-size).
+        mss, header = mss - LINUX_DSS_BYTES, header + LINUX_DSS_BYTES
     tcp = {
-        "mss": merged.mss,
-        "header_bytes": merged.header_bytes,
+        "mss": mss,
+        "header_bytes": header,
         "min_rto_ns": merged.resolved_min_rto(),
         "initial_rto_ns": merged.initial_rto,
         "max_rto_ns": merged.max_rto,
@@ -1145,9 +1159,9 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
         if field == "tcp.send_buf":
             return tcp  # scenario-wide: not for this flow
         raise ScenarioError(field, f"allowed only with the cbr, vbr and web applications, not {flow.app['kind']}")
-    if merged.send_buf < merged.mss:
+    if merged.send_buf < mss:
         raise ScenarioError(field, f"{merged.send_buf} bytes is less than one segment; allowed: at least the mss "
-                                   f"({merged.mss} bytes)")
+                                   f"({mss} bytes)")
     return tcp | {"send_buf_bytes": merged.send_buf}
 
 

@@ -72,6 +72,9 @@ pub struct FlowInfo {
     pub keys: [u64; 2],
     pub token: u32,
     pub idsn: u64,
+    /// The server's initial data sequence number (its data is never sent: the
+    /// client's DATA_ACK stays at IDSN + 1).
+    pub server_idsn: u64,
 }
 
 impl FlowInfo {
@@ -90,7 +93,8 @@ impl FlowInfo {
         let server = sha256(&keys[1].to_be_bytes());
         let token = u32::from_be_bytes(server[..4].try_into().expect("4 bytes"));
         let idsn = u64::from_be_bytes(client[24..].try_into().expect("8 bytes"));
-        FlowInfo { index, mss, header, mptcp, keys, token, idsn }
+        let server_idsn = u64::from_be_bytes(server[24..].try_into().expect("8 bytes"));
+        FlowInfo { index, mss, header, mptcp, keys, token, idsn, server_idsn }
     }
 }
 
@@ -340,13 +344,16 @@ fn headers(h: &mut [u8; 80], f: &FlowInfo, pkt: &Packet, idsn: u64) -> usize {
     put(&tsecr.to_be_bytes(), &mut n);
     if f.mptcp {
         if data {
-            // DSS: M (mapping) and a (8-octet DSN); DSN, subflow sequence number, length.
+            // DSS as Linux sends it: A (a 4-octet DATA_ACK), M (mapping) and m (an
+            // 8-octet DSN); the DATA_ACK of the server's data (none: its IDSN + 1),
+            // DSN, subflow sequence number, length; 22 bytes, two NOPs pad it to 24.
             let payload = pkt.bytes.saturating_sub(f.header) as u16;
-            put(&[30, 18, 2 << 4, 0x04 | 0x08], &mut n);
+            put(&[30, 22, 2 << 4, 0x01 | 0x04 | 0x08], &mut n);
+            put(&(f.server_idsn.wrapping_add(1) as u32).to_be_bytes(), &mut n);
             put(&idsn.wrapping_add(1 + pkt.dsn * mss).to_be_bytes(), &mut n);
             put(&byte(pkt.seq).to_be_bytes(), &mut n);
             put(&payload.to_be_bytes(), &mut n);
-            put(&[0, 0], &mut n); // end of options
+            put(&[1, 1], &mut n);
         } else {
             // DSS: A (DATA_ACK present) and a (8 octets).
             put(&[30, 12, 2 << 4, 0x01 | 0x02], &mut n);
@@ -457,14 +464,18 @@ mod tests {
         let p = Packet::segment(258, 1, 3, 7, 1500, 5_000_000);
         let mut h = [0u8; 80];
         let len = headers(&mut h, &f, &p, 0);
-        assert_eq!(len, 20 + 20 + 32);
+        // Linux's 36 option bytes: what `header_bytes` 76 of the linux profile's
+        // multipath flows counts (20 + 20 + 36).
+        assert_eq!(len, 20 + 20 + 36);
         assert_eq!(&h[12..20], &[10, 1, 2, 2, 10, 1, 2, 254]);
         assert_eq!(u32::from_be_bytes(h[24..28].try_into().unwrap()), 1 + 3 * 1448);
-        // TS option, then DSS with the data sequence number 1 + 7 x 1448.
+        // TS option, then DSS with the DATA_ACK and the data sequence number 1 + 7 x 1448.
         assert_eq!(&h[40..44], &[1, 1, 8, 10]);
         assert_eq!(u32::from_be_bytes(h[44..48].try_into().unwrap()), 5);
-        assert_eq!(&h[52..56], &[30, 18, 0x20, 0x0c]);
-        assert_eq!(u64::from_be_bytes(h[56..64].try_into().unwrap()), 1 + 7 * 1448);
+        assert_eq!(&h[52..56], &[30, 22, 0x20, 0x0d]);
+        assert_eq!(u32::from_be_bytes(h[56..60].try_into().unwrap()), f.server_idsn.wrapping_add(1) as u32);
+        assert_eq!(u64::from_be_bytes(h[60..68].try_into().unwrap()), 1 + 7 * 1448);
+        assert_eq!(&h[74..76], &[1, 1]);
     }
 
     #[test]

@@ -153,6 +153,10 @@ def unsent(sock) -> int:
     return held + sum(struct.unpack_from("<I", infos, i * TCP_INFO_LEN + 144)[0] for i in range(n))
 
 
+# The payload of one of the flow's segments (set by `client`): bulk writes are whole
+# segments, so that a write the kernel sends at once leaves no short segment behind.
+SEGMENT = RECORD
+
 # Unsent bytes a multipath sender keeps at most (set by `client`): MPTCP takes
 # TCP_NOTSENT_LOWAT but moves data on to its subflows' queues, where it waits
 # unbounded (0.5-1 MB each at 30 Mbit/s), so send_stream checks itself.
@@ -168,8 +172,8 @@ def send_stream(sock, total: int | None, deadline_ns: int) -> int:
     sock.setblocking(False)
     while not STOP.is_set() and now_ns() < deadline_ns and (total is None or sent < total or pending):
         if not pending:
-            chunk = 8 * RECORD if total is None else min(8 * RECORD, total - sent)
-            pending = records(chunk)
+            chunk = 8 * SEGMENT if total is None else min(8 * SEGMENT, total - sent)
+            pending = records(chunk, SEGMENT)
             sent += chunk
         _, writable, _ = select.select([], [sock], [], 0.05)
         if not writable:
@@ -308,7 +312,8 @@ def client(spec: dict) -> dict:
     result = {"rows": [], "sent_bytes": 0, "connected_ns": None, "error": None}
     if not sleep_until(t0 + spec["start_ns"]):
         return result
-    global UNSENT_BOUND
+    global UNSENT_BOUND, SEGMENT
+    SEGMENT = spec["segment"]
     proto = IPPROTO_MPTCP if spec["proto"] == "mptcp" else 0
     UNSENT_BOUND = spec["notsent_lowat"] if proto else None
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)

@@ -20,12 +20,32 @@ import time
 from pathlib import Path
 
 from ..terminate import TerminateAsInterrupt
-from .plan import SERVER_ADDR, Plan
+from .plan import SERVER_ADDR, Plan, link_rate
 
 ENDPOINT = Path(__file__).with_name("endpoint.py")
 DEVICE = "emu"
 # Unsent bytes a bulk sender keeps in its socket (endpoint.py, send_stream).
 NOTSENT_LOWAT = 16384
+
+
+def unsent_bound(flow, links: list[dict]) -> int:
+    """The unsent bytes a flow's sender keeps: NOTSENT_LOWAT, and for an MPTCP
+    connection also what the kernel's scheduler needs to reach every subflow.
+
+    Linux's MPTCP scheduler (mptcp_subflow_get_send) hands data to the subflow with
+    the shortest linger time, its queued bytes over its pacing rate: about srtt / 1.2
+    x (1 + q / w) for a window w and q bytes queued beyond it. A slower subflow gets
+    data only once the queues of the faster ones reach rate x (its RTT - theirs);
+    with less unsent data the scheduler never gets there, and the slower subflow sits
+    idle with window to spare (docs/testbed.md#traffic-and-measurement: with 16 KiB
+    the 20 Mbit/s, 60 ms subflow of testbed_two_paths had no data in 38 % of samples).
+    Rates are the paths' bottlenecks, RTTs their propagation delays."""
+    if not flow.multipath:
+        return NOTSENT_LOWAT
+    paths = [(min(link_rate(links[i]) for i in s.fwd) / 8, (s.fwd_delay_ns + s.rev_delay_ns) / 1e9)
+             for s in flow.subflows]
+    longest = max(rtt for _, rtt in paths)
+    return NOTSENT_LOWAT + int(2 * sum(rate * (longest - rtt) for rate, rtt in paths))
 
 
 class TestbedError(RuntimeError):
@@ -107,7 +127,7 @@ class Network:
                          "net.ipv4.tcp_rmem=4096 131072 33554432", "net.ipv4.tcp_wmem=4096 65536 33554432")
             _sh("ip", "-n", ns, "link", "set", "lo", "up")
         self._start_emulator(hosts)
-        mtu = str(max(f.mss for f in self.plan.flows) + 52)
+        mtu = str(max(f.mss + f.header_bytes for f in self.plan.flows))
         # The server: one address, routes to every client subflow address.
         self._device_up(self.server_ns, mtu)
         _sh("ip", "-n", self.server_ns, "addr", "add", f"{SERVER_ADDR}/32", "dev", DEVICE)
@@ -115,7 +135,7 @@ class Network:
         _sh("ip", "-n", self.server_ns, "mptcp", "limits", "set", "subflows", "8", "add_addr_accepted", "0")
         for f in self.plan.flows:
             ns = self.client_ns(f.index)
-            self._device_up(ns, str(f.mss + 52))
+            self._device_up(ns, str(f.mss + f.header_bytes))
             for s in f.subflows:
                 _sh("ip", "-n", ns, "addr", "add", f"{s.addr}/32", "dev", DEVICE)
             _sh("ip", "-n", ns, "route", "add", f"{SERVER_ADDR}/32", "dev", DEVICE, "src", f.subflows[0].addr,
@@ -201,7 +221,8 @@ class Network:
                     "cc": f.kernel_cc, "src": f.subflows[0].addr, "subflow_addrs": [s.addr for s in f.subflows],
                     "t0_ns": self.t0_ns, "start_ns": f.start_ns, "stop_ns": f.stop_ns,
                     "end_ns": plan.duration_ns, "sample_ns": plan.config["sample_interval_ns"] or 100_000_000,
-                    "app": f.app, "seed": flow_seed(seed, f.index), "notsent_lowat": NOTSENT_LOWAT, "out": str(self.work / f"client{f.index}.json")}
+                    "app": f.app, "seed": flow_seed(seed, f.index), "segment": f.mss,
+                    "notsent_lowat": unsent_bound(f, plan.config["links"]), "out": str(self.work / f"client{f.index}.json")}
             clients.append(self.spawn_in(self.client_ns(f.index), f"client{f.index}", spec, stdin=subprocess.DEVNULL))
         end = self.t0_ns + plan.duration_ns
         while time.monotonic_ns() < end:

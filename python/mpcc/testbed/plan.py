@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..scenario import LINUX_DSS_BYTES
+
 # A client namespace per flow: more would make the 2-core machines the
 # bottleneck before the links are (docs/testbed.md, "Limits").
 MAX_FLOWS = 32
@@ -40,7 +42,10 @@ APPS = ("bulk", "file", "cbr", "vbr", "web", "onoff")
 SERVER_ADDR = "10.200.0.1"
 BASE_PORT = 5000
 # TCP settings the testbed can honour: the Linux stack's own defaults.
-TCP_FIXED = {"header_bytes": 52, "initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
+TCP_FIXED = {"initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
+# The kernel's headers: IPv4, TCP and timestamps, and on an MPTCP subflow the DSS
+# option (LINUX_DSS_BYTES); the MTU is the segment plus these.
+HEADER_BYTES = 52
 # `host_jitter_ns` models the timing variation a real host has by itself: the
 # testbed's hosts are real, so it is accepted and has nothing to set.
 TCP_KEYS = {"mss", "header_bytes", "min_rto_ns", "initial_rto_ns", "max_rto_ns", "rcv_buf_bytes",
@@ -77,6 +82,7 @@ class Flow:
     stop_ns: int | None
     app: dict             # the endpoint's application spec
     mss: int
+    header_bytes: int     # the packet's headers: the MTU is mss + header_bytes
     min_rto_ns: int
     dupthresh: int
     subflows: list[Subflow] = field(default_factory=list)
@@ -161,7 +167,7 @@ def _frame_sizes(path: str) -> list[int]:
         return [int(line) for line in f if line.strip() and not line.lstrip().startswith("#")]
 
 
-def _link_rate(link: dict) -> float:
+def link_rate(link: dict) -> float:
     cap = link["capacity"]
     kind = cap["kind"]
     if kind == "constant":
@@ -176,7 +182,7 @@ def _link_rate(link: dict) -> float:
 def check_links(cfg: dict, errors: list[str]) -> None:
     total = 0.0
     for link in cfg["links"]:
-        rate = _link_rate(link)
+        rate = link_rate(link)
         if link["capacity"]["kind"] == "trace":
             rate = _trace_peak_bps(link)
         total += rate
@@ -267,11 +273,14 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
             if tcp.get(key) != value:
                 errors.append(f"{fld}.tcp.{_user_key(key)}: not settable on the testbed; allowed: its default "
                               f"(leave it out)")
+        header = HEADER_BYTES + (LINUX_DSS_BYTES if multipath else 0)
+        if tcp["header_bytes"] != header:
+            errors.append(f"{fld}.tcp.header_bytes: not settable on the testbed; allowed: its default (leave it out)")
         if not 536 <= tcp["mss"] <= 8948:
             errors.append(f"{fld}.tcp.mss: {tcp['mss']}; allowed on the testbed: 536 to 8948 bytes")
         app = _app(fc, fld, errors)
         flow = Flow(index=i, name=fc["name"], cc=fc["cc"], kernel_cc=kcc or "", multipath=multipath,
-                    start_ns=fc["start_ns"], stop_ns=fc["stop_ns"], app=app, mss=tcp["mss"],
+                    start_ns=fc["start_ns"], stop_ns=fc["stop_ns"], app=app, mss=tcp["mss"], header_bytes=header,
                     min_rto_ns=tcp["min_rto_ns"], dupthresh=tcp["dupthresh"])
         for j, s in enumerate(subs):
             rev = s.get("reverse_path")
