@@ -1,6 +1,7 @@
-//! minrtt: the subflow with window space and the lowest smoothed RTT, Linux's
-//! default (Paasch et al., "Experimental Evaluation of Multipath TCP Schedulers",
-//! CSWS 2014). Ties go to the lowest index; a subflow without an RTT sample yet
+//! minrtt: the subflow with window space and the lowest smoothed RTT, the default
+//! of the out-of-tree Linux MPTCP (Paasch et al., "Experimental Evaluation of
+//! Multipath TCP Schedulers", CSWS 2014). Upstream Linux picks by linger time
+//! instead (docs/schedulers.md). Ties go to the lowest index; a subflow without an RTT sample yet
 //! (srtt 0) is tried first, so a new subflow gets measured.
 
 use super::{min_rtt, ConnState, Scheduler, Setup, SubflowState, OPPORTUNISTIC, PENALIZE};
@@ -9,7 +10,7 @@ use mpcc_core::params::Info;
 
 pub const INFO: Info = Info::new(
     "minrtt",
-    "lowest smoothed RTT among subflows with window space (Linux's default; Paasch et al. 2014)",
+    "lowest smoothed RTT among subflows with window space (out-of-tree Linux MPTCP's default; Paasch et al. 2014)",
     "docs/schedulers.md#the-schedulers",
     &[OPPORTUNISTIC, PENALIZE],
 );
