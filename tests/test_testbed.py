@@ -114,6 +114,33 @@ def test_accepts_what_it_can_build():
     assert [(s.rev, s.rev_delay_ns) for s in f.subflows] == [([], 10_000_000), ([], 30_000_000)]
 
 
+def test_the_mtu_holds_linuxs_mptcp_segment_and_a_tcp_segment():
+    """The interfaces' MTU is segment plus headers: 1424 + 76 on an MPTCP subflow (Linux's
+    DSS option, docs/mptcp.md#segment-size), 1448 + 52 on a TCP flow: 1500 both."""
+    p = plan_for(load(TWO_PATHS.format(cc="lia")), bpf_programs={"lia": "mpcc_lia"}, available={"reno", "cubic"})
+    assert [(f.mss, f.header_bytes) for f in p.flows] == [(1424, 76)]
+    one = plan_for(load(TWO_PATHS.format(cc="reno").replace('paths = [["p1"], ["p2"]]', 'path = ["p1"]')),
+                   available={"reno", "cubic"})
+    assert [(f.mss, f.header_bytes) for f in one.flows] == [(1448, 52)]
+    assert refusals(TWO_PATHS.format(cc="lia") + "tcp = { header_bytes = 60 }\n") == [
+        "flows[0].tcp.header_bytes: not settable on the testbed; allowed: its default (leave it out)"]
+
+
+def test_a_multipath_sender_keeps_what_the_kernels_scheduler_needs_to_reach_every_subflow():
+    """16 KiB unsent for TCP; for MPTCP also the sum of rate x (longest RTT - the
+    subflow's): the 10 Mbit/s, 20 ms subflow beside a 60 ms one adds 50 000 bytes."""
+    from mpcc.testbed.network import NOTSENT_LOWAT, unsent_bound
+
+    p = plan_for(load(TWO_PATHS.format(cc="lia")), bpf_programs={"lia": "mpcc_lia"}, available={"reno", "cubic"})
+    assert unsent_bound(p.flows[0], p.config["links"]) == NOTSENT_LOWAT + 50_000
+    same = TWO_PATHS.format(cc="lia").replace('delay = "30ms"', 'delay = "10ms"')
+    p = plan_for(load(same), bpf_programs={"lia": "mpcc_lia"}, available={"reno", "cubic"})
+    assert unsent_bound(p.flows[0], p.config["links"]) == NOTSENT_LOWAT
+    one = plan_for(load(TWO_PATHS.format(cc="reno").replace('paths = [["p1"], ["p2"]]', 'path = ["p1"]')),
+                   available={"reno", "cubic"})
+    assert unsent_bound(one.flows[0], one.config["links"]) == NOTSENT_LOWAT
+
+
 def test_every_kernel_controller_maps_to_its_ebpf_program():
     """With the default table (mpcc.kernel.PROGRAMS) each simulator controller
     that has an eBPF version, MPMTP included, plans as that program."""

@@ -42,10 +42,12 @@ def unsent_bound(flow, links: list[dict]) -> int:
     Rates are the paths' bottlenecks, RTTs their propagation delays."""
     if not flow.multipath:
         return NOTSENT_LOWAT
-    paths = [(min(link_rate(links[i]) for i in s.fwd) / 8, (s.fwd_delay_ns + s.rev_delay_ns) / 1e9)
-             for s in flow.subflows]
-    longest = max(rtt for _, rtt in paths)
-    return NOTSENT_LOWAT + int(2 * sum(rate * (longest - rtt) for rate, rtt in paths))
+    def rtt_ns(s) -> int:
+        return sum(links[i]["delay_ns"] for i in s.fwd + s.rev) + s.fwd_delay_ns + s.rev_delay_ns
+
+    paths = [(int(min(link_rate(links[i]) for i in s.fwd)), rtt_ns(s)) for s in flow.subflows]
+    longest = max(r for _, r in paths)
+    return NOTSENT_LOWAT + sum(bps * (longest - r) for bps, r in paths) // 8_000_000_000
 
 
 class TestbedError(RuntimeError):
