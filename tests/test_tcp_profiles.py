@@ -39,6 +39,28 @@ def test_a_switch_overrides_its_profile():
     assert (tcp["profile"], tcp["rack"], tcp["min_rto_ns"]) == ("linux", False, 300_000_000)
 
 
+def test_a_linux_mptcp_segment_gives_the_dss_option_its_bytes():
+    """In `linux` a multipath flow's segment is 1424 bytes in 76 of headers (Linux's DSS
+    option, docs/mptcp.md#segment-size); a single-path flow and the other profiles keep
+    1448 and 52; a scenario that sets mss or header_bytes gets what it set."""
+    data = tomllib.loads((SCENARIOS / "tcp/burst_direct.toml").read_text())
+
+    def sizes(tcp=None, flow_tcp=None):
+        d = {**data, "flows": [dict(f) for f in data["flows"]]}
+        if tcp is not None:
+            d["tcp"] = tcp
+        if flow_tcp is not None:
+            d["flows"][1]["tcp"] = flow_tcp
+        flows = sc.Scenario.from_dict(d).to_config()["flows"]
+        return {f["name"]: (f["tcp"]["mss"], f["tcp"]["header_bytes"]) for f in flows}
+
+    assert [f["name"] for f in data["flows"]] == ["reno", "lia"] and "paths" in data["flows"][1]
+    assert sizes() == {"reno": (1448, 52), "lia": (1424, 76)}
+    assert sizes(tcp={"profile": "ns3"}) == {"reno": (1448, 52), "lia": (1448, 52)}
+    assert sizes(tcp={"mss": 1448}) == {"reno": (1448, 52), "lia": (1448, 52)}
+    assert sizes(flow_tcp={"header_bytes": 60}) == {"reno": (1448, 52), "lia": (1448, 60)}
+
+
 def test_a_sender_at_the_bottleneck_no_longer_times_out():
     """A Reno sender directly at the bottleneck (rfc: 0.94 Mbit/s, 95 RTOs in 200 s;
     through an access link 3.99 Mbit/s): with the host's NIC and its backpressure
