@@ -425,6 +425,9 @@ def cmd_list(args) -> int:
         print(f"  {p['name']:<{w}}  {p['description']}")
         switches = ", ".join(f"{k} = {v}" for k, v in p["mechanisms"].items())
         print(f"  {'':<{w}}  {switches}")
+        cc = ", ".join(f"{k} = {v:g}" for k, v in p["cc_params"].items())
+        print(f"  {'':<{w}}  cc_params left out: {cc}; an MPTCP data segment's DSS option: "
+              f"{p['mptcp_dss_bytes']} bytes")
     titles = {
         "queue": 'queues (queue = { kind = "NAME", ... })',
         "loss": 'loss models (loss = { kind = "NAME", ... })',

@@ -435,12 +435,6 @@ BULK = {"kind": "bulk"}
 # Applications that write into the send buffer (and so may set tcp.send_buf).
 WRITING_APPS = ("cbr", "vbr", "web")
 
-# Option bytes Linux's MPTCP (6.x) takes from every data segment of a subflow: the
-# DSS option (RFC 8684 section 3.3.1) with a 4-octet DATA_ACK and an 8-octet data
-# sequence number, subflow sequence number and data-level length, 22 bytes padded to
-# 24. Beside the timestamps (12) the segment of a 1500-byte MTU carries 1424 bytes,
-# not 1448; captured on Linux 6.18 (docs/mptcp.md#segment-size).
-LINUX_DSS_BYTES = 24
 
 
 def _tcp_default(name: str):
@@ -594,6 +588,12 @@ def kind_names(family: str) -> list[str]:
 def default_tcp_profile() -> str:
     """The simulator's default TCP profile (docs/tcp.md#profiles)."""
     return next(p["name"] for p in _tcp_profiles() if p["default"])
+
+
+def mptcp_dss_bytes(profile: str) -> int:
+    """The payload bytes profile `profile` gives to the DSS option of every MPTCP data
+    segment when a scenario sets neither mss nor header_bytes (24 in linux)."""
+    return next(p["mptcp_dss_bytes"] for p in _tcp_profiles() if p["name"] == profile)
 
 
 def tcp_profile(name: str) -> dict:
@@ -1115,10 +1115,11 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     mss, header = merged.mss, merged.header_bytes
     sized = "mss" in own.model_fields_set or "header_bytes" in own.model_fields_set or \
         "mss" in defaults.model_fields_set or "header_bytes" in defaults.model_fields_set
-    if flow.multipath and not sized and merged.resolved_profile() == "linux":
+    if flow.multipath and not sized:
         # Linux's MPTCP subflows carry a DSS option in every data segment, so the
         # segment keeps the MTU and gives up payload (docs/mptcp.md#segment-size).
-        mss, header = mss - LINUX_DSS_BYTES, header + LINUX_DSS_BYTES
+        dss = mptcp_dss_bytes(merged.resolved_profile())
+        mss, header = mss - dss, header + dss
     tcp = {
         "mss": mss,
         "header_bytes": header,

@@ -187,6 +187,12 @@ fn tcp_profiles(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 m.set_item(k, v.to_string())?;
             }
             d.set_item("mechanisms", m)?;
+            let cc = PyDict::new(py);
+            for (k, v) in p.cc_param_defaults() {
+                cc.set_item(k, v)?;
+            }
+            d.set_item("cc_params", cc)?;
+            d.set_item("mptcp_dss_bytes", p.mptcp_dss_bytes())?;
             Ok(d)
         })
         .collect()

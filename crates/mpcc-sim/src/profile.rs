@@ -82,6 +82,20 @@ impl Profile {
         ]
     }
 
+    /// Bytes of every data segment of an MPTCP subflow that the DSS option takes from
+    /// the payload (RFC 8684 section 3.3.1): Linux 6.x sends a 4-octet DATA_ACK and an
+    /// 8-octet DSN mapping, 22 bytes padded to 24, and keeps the MTU (`tcp_current_mss`);
+    /// ns-3 has no MPTCP and the textbook sender carries no options. The scenario front
+    /// end applies it to a multipath flow that sets neither `mss` nor `header_bytes`
+    /// (docs/mptcp.md#segment-size).
+    pub fn mptcp_dss_bytes(self) -> u32 {
+        if self == Profile::Linux {
+            24
+        } else {
+            0
+        }
+    }
+
     /// The switches this profile stands for.
     pub fn mechanisms(self) -> Mechanisms {
         let ms = 1_000_000;

@@ -118,8 +118,10 @@ def results(plan: Plan, raw: dict, wall_s: float) -> tuple[dict, dict]:
                     "ssthresh": math.inf if info["ssthresh"] >= INFINITE_SSTHRESH else float(info["ssthresh"]),
                     "srtt_s": info["rtt_us"] / 1e6,
                     "rtt_s": e["rtt_s"][k - 1][1] if k else math.nan,
+                    # Segments times the flow's segment: tcp_info's snd_mss (1448) leaves
+                    # out an MPTCP subflow's DSS option (1424 carried, docs/mptcp.md).
                     "in_flight_bytes": float((info["unacked"] - info["sacked"] - info["lost"] + info["retrans"])
-                                             * info["snd_mss"]),
+                                             * min(info["snd_mss"], f.mss)),
                     "sent_bytes": float(info["bytes_sent"]),
                     "delivered_bytes": float(sum(n for tr, n in reads if tr <= t)),
                     "received_bytes": float(info["bytes_acked"]),

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..scenario import LINUX_DSS_BYTES
+from ..scenario import mptcp_dss_bytes
 
 # A client namespace per flow: more would make the 2-core machines the
 # bottleneck before the links are (docs/testbed.md, "Limits").
@@ -44,7 +44,7 @@ BASE_PORT = 5000
 # TCP settings the testbed can honour: the Linux stack's own defaults.
 TCP_FIXED = {"initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
 # The kernel's headers: IPv4, TCP and timestamps, and on an MPTCP subflow the DSS
-# option (LINUX_DSS_BYTES); the MTU is the segment plus these.
+# option (the linux profile's mptcp_dss_bytes); the MTU is the segment plus these.
 HEADER_BYTES = 52
 # `host_jitter_ns` models the timing variation a real host has by itself: the
 # testbed's hosts are real, so it is accepted and has nothing to set.
@@ -273,7 +273,7 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
             if tcp.get(key) != value:
                 errors.append(f"{fld}.tcp.{_user_key(key)}: not settable on the testbed; allowed: its default "
                               f"(leave it out)")
-        header = HEADER_BYTES + (LINUX_DSS_BYTES if multipath else 0)
+        header = HEADER_BYTES + (mptcp_dss_bytes("linux") if multipath else 0)
         if tcp["header_bytes"] != header:
             errors.append(f"{fld}.tcp.header_bytes: not settable on the testbed; allowed: its default (leave it out)")
         if not 536 <= tcp["mss"] <= 8948:
