@@ -182,6 +182,20 @@ impl RangeSet {
         hi - lo
     }
 
+    /// Adds [lo, hi) if it starts at the last range's end (then all of it is new);
+    /// false, with nothing added, otherwise.
+    #[inline(always)]
+    pub fn extend_last(&mut self, lo: u64, hi: u64) -> bool {
+        match self.ranges.last_mut() {
+            Some(last) if lo == last.1 => {
+                last.1 = hi;
+                self.len += hi - lo;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// `insert` of a range that starts below the last range's end.
     fn insert_within(&mut self, lo: u64, hi: u64) -> u64 {
         // Ranges that overlap or touch [lo, hi) are merged into one.
@@ -250,8 +264,25 @@ impl DataReceiver {
 
     /// A subflow passed up the DSNs [lo, hi). Returns the new in-order point; the
     /// application receives [old nxt, new nxt).
-    #[inline]
+    #[inline(always)]
     pub fn on_run(&mut self, lo: u64, hi: u64) -> u64 {
+        if lo == self.nxt && self.ooo.is_empty() && hi <= self.nxt.saturating_add(self.buf_segs) {
+            self.nxt = hi; // the usual in-order case, nothing held
+            return hi;
+        }
+        // A run that extends the last held range at its end, within the window: the
+        // usual case while a slower subflow leaves a hole (every range starts above
+        // `nxt`, so nothing is released; `on_run_general` would do the same).
+        if lo > self.nxt && hi <= self.nxt.saturating_add(self.buf_segs) && self.ooo.extend_last(lo, hi) {
+            self.ooo_peak = self.ooo_peak.max(self.ooo.len);
+            return self.nxt;
+        }
+        self.on_run_general(lo, hi)
+    }
+
+    /// `on_run` in every case: duplicates, runs beyond the window, holes filled.
+    #[inline(never)]
+    fn on_run_general(&mut self, lo: u64, hi: u64) -> u64 {
         let edge = self.nxt.saturating_add(self.buf_segs);
         let (clo, chi) = (lo.max(self.nxt), hi.min(edge));
         self.dup_segs += clo.min(hi) - lo;
