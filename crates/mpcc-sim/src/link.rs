@@ -111,13 +111,13 @@ impl Link {
     /// serialisation starts if the link is idle. Returns when that serialisation
     /// ends, if one started.
     #[inline]
-    pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+    pub fn arrive(&mut self, now: Nanos, pkt: &Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
         let admitted = if !self.busy { self.queue.pass_through(pkt.bytes) } else { None };
         if admitted == Some(true) {
-            return Some(self.begin_tx(now, pkt, pkt.bytes, 0)); // an idle link: no queueing
+            return Some(self.begin_tx(now, *pkt, pkt.bytes, 0)); // an idle link: no queueing
         }
-        if admitted == Some(false) || !self.queue.enqueue(pkt, pkt.bytes, now) {
-            on_drop(pkt);
+        if admitted == Some(false) || !self.queue.enqueue(*pkt, pkt.bytes, now) {
+            on_drop(*pkt);
             return None;
         }
         if !self.busy {
