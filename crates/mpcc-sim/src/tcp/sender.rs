@@ -606,7 +606,7 @@ impl Sender {
         }
         let ev = AckEvent {
             now,
-            acked: self.growth_count(delivered, advanced, newly_sacked, after_timeout) as f64,
+            acked: mpcc_core::time::u64_to_f64(self.growth_count(delivered, advanced, newly_sacked, after_timeout)),
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
