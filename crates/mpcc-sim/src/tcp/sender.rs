@@ -1036,6 +1036,11 @@ impl Sender {
     #[inline]
     pub fn send_lost(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
         while self.pipe < cwnd {
+            // Nothing marked lost beyond the retransmission point, the usual case:
+            // what `next_lost` would find, without its walk's set-up and store.
+            if self.retx_next >= self.lost_max {
+                break;
+            }
             if self.frto != 0 && (self.frto == 2 || self.retx_next > self.una) {
                 break;
             }
