@@ -129,7 +129,13 @@ impl DataSender {
     /// queue): queued reinjections plus new DSNs supplied and inside the window.
     #[inline]
     pub fn queued(&self) -> u64 {
-        self.reinject.len() as u64 + self.app_limit.min(self.wnd_edge).saturating_sub(self.nxt)
+        self.queued_with(self.reinject.len())
+    }
+
+    /// `queued` with `reinjections` queued reinjections.
+    #[inline]
+    pub fn queued_with(&self, reinjections: usize) -> u64 {
+        reinjections as u64 + self.app_limit.min(self.wnd_edge).saturating_sub(self.nxt)
     }
 
     /// The connection send window in segments (the peer's receive window).

@@ -312,10 +312,13 @@ impl Flow {
         }
         loop {
             let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
-            let conn = ConnState { queued: data.queued(), window: data.window() };
+            // The connection as the round finds it (before `next_reinjection` drops the
+            // reinjections already acknowledged), computed only for a scheduler that reads it.
+            let reinjections = data.reinject.len();
+            let conn = |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
             // A reinjection goes first, on a subflow other than the one it is stuck on.
             if let Some((dsn, from)) = data.next_reinjection() {
-                if let Some(i) = sched.pick(n, Some(from as usize), conn, state) {
+                if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
                     data.reinject.pop_front();
                     subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
                     continue;
@@ -324,7 +327,7 @@ impl Flow {
             if !data.has_new() {
                 break;
             }
-            let Some(i) = sched.pick(n, None, conn, state) else { break };
+            let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break };
             let dsn = data.nxt;
             data.nxt += 1;
             timing.handed(dsn, now);
