@@ -165,6 +165,10 @@ pub struct Flow {
     /// While data waits: when the first scheduler-paced subflow with window space
     /// may send again (host.rs).
     pub pace_at: Option<Nanos>,
+    /// Some subflow validates its window (`tcp.cwnd_validation`): the send round
+    /// then notes each subflow's window use (`Sender::note_window_use`, which does
+    /// nothing without it).
+    pub window_validation: bool,
     /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
     pub opportunistic: bool,
     pub penalize: bool,
@@ -345,8 +349,10 @@ impl Flow {
         let Flow { subs, sched, data, .. } = self;
         self.pace_at = pace_at.filter(|_| data.has_new() || data.next_reinjection().is_some());
         sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));
-        for s in subs.iter_mut().filter(|s| s.active) {
-            s.snd.note_window_use(s.cwnd);
+        if self.window_validation {
+            for s in subs.iter_mut().filter(|s| s.active) {
+                s.snd.note_window_use(s.cwnd);
+            }
         }
         if self.data_rtx.is_some() {
             self.data_rtx_after_push(now);

@@ -1024,6 +1024,11 @@ impl Sender {
         None
     }
 
+    /// Whether the sender validates its window (`tcp.cwnd_validation`; fixed when built).
+    pub fn validates(&self) -> bool {
+        self.validation
+    }
+
     /// Whether `pipe` is below the whole-segment window `cwnd`.
     #[inline]
     pub fn has_space(&self, cwnd: u64) -> bool {
@@ -1214,6 +1219,7 @@ impl Sender {
     /// once when cwnd is full now or more is in flight than recorded.
     #[inline]
     pub fn note_window_use(&mut self, cwnd: u64) {
+        // (A flow whose subflows all go without it skips the call: `Flow::window_validation`.)
         if !self.validation {
             return;
         }
