@@ -40,6 +40,7 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             name: lc.name.clone(),
             queue,
             capacity,
+            lossy: !loss.is_lossless(),
             loss,
             delay: lc.delay_ns,
             busy: false,
