@@ -356,7 +356,7 @@ fn attach_cc_recorder(cfg: &Config, flows: &mut [Flow]) -> Result<(), String> {
     let windows: Vec<(f64, f64)> = (0..f.subs.len()).map(|sf| (f.cc.cwnd(sf), f.cc.ssthresh(sf))).collect();
     let rec = crate::cc_record::open(&rc.path, &f.cc_name, &f.name, &windows)?;
     for s in f.subs.iter_mut() {
-        s.snd.rec = Some(rec.clone());
+        s.snd.set_recorder(rec.clone());
     }
     Ok(())
 }

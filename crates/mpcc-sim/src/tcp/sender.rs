@@ -176,8 +176,9 @@ pub struct Sender {
     ts_recent: Nanos,
     /// The mechanism switches (`profile.rs`).
     mech: Mechanisms,
-    /// None of RACK, TLP and ns-3's RTT sampling: ACKs may take the calm path
-    /// (`process_ack`).
+    /// None of RACK, TLP and ns-3's RTT sampling, and no recorder (`set_recorder`):
+    /// ACKs may take the calm path (`process_ack`). Without TLP no probe episode
+    /// is ever under way (`tlp_high` stays None).
     calm_mechs: bool,
     /// Which deadline `rto_deadline` holds, and the three deadlines it is the
     /// earliest of.
@@ -244,8 +245,9 @@ pub struct Sender {
     prr_safe: bool,
     prr_force: bool,
     pub stats: SenderStats,
-    /// Congestion-control event recorder (`record_cc`), None when off.
-    pub rec: Option<crate::cc_record::Recorder>,
+    /// Congestion-control event recorder (`record_cc`), None when off
+    /// (`set_recorder`).
+    rec: Option<crate::cc_record::Recorder>,
 }
 
 impl Sender {
@@ -451,12 +453,20 @@ impl Sender {
     #[inline]
     fn calm(&self, ack: &Packet) -> bool {
         debug_assert!(!self.dsack_undo_due);
-        self.calm_mechs
-            && !self.in_recovery
-            && self.episode == Episode::None
-            && self.tlp_high.is_none()
-            && ack.sack_count() == 0
-            && self.rec.is_none()
+        debug_assert!(!self.calm_mechs || (self.tlp_high.is_none() && self.rec.is_none()));
+        self.calm_mechs && !self.in_recovery && self.episode == Episode::None && ack.sack_count() == 0
+    }
+
+    /// Records the congestion-control events into `rec` (`record_cc`); its ACKs then
+    /// take the full path, which calls the recorder.
+    pub fn set_recorder(&mut self, rec: crate::cc_record::Recorder) {
+        self.rec = Some(rec);
+        self.calm_mechs = false;
+    }
+
+    /// The congestion-control event recorder, if any.
+    pub fn recorder(&self) -> Option<&crate::cc_record::Recorder> {
+        self.rec.as_ref()
     }
 
     /// `process_ack`, in two instances: `CALM` (see `calm`) compiles the mechanisms'
