@@ -290,6 +290,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             cc_name: fc.cc.clone(),
             cc,
             window_validation: subs.iter().any(|s| s.snd.validates()),
+            app_timers: app.has_timers(),
             subs,
             opportunistic: fc.scheduler_params.get(sched::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),
             penalize: fc.scheduler_params.get(sched::PENALIZE.name).is_some_and(|&v| v >= 0.5),

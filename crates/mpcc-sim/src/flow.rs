@@ -169,6 +169,9 @@ pub struct Flow {
     /// then notes each subflow's window use (`Sender::note_window_use`, which does
     /// nothing without it).
     pub window_validation: bool,
+    /// The application may ask for a timer (`AnyApp::has_timers`, fixed when built):
+    /// without, its `poll_at` is not asked after every arrival.
+    pub app_timers: bool,
     /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
     pub opportunistic: bool,
     pub penalize: bool,

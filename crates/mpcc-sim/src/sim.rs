@@ -645,8 +645,10 @@ impl Sim {
                 log.receiver(now, pkt.flow, sub, seq, a);
             }
         }
-        if let Some(t) = f.app.poll_at() {
-            Self::wake_app_at(&mut self.app_at, &mut self.events, flow, t);
+        if f.app_timers {
+            if let Some(t) = f.app.poll_at() {
+                Self::wake_app_at(&mut self.app_at, &mut self.events, flow, t);
+            }
         }
         let sent = match action {
             AckAction::Now => {
