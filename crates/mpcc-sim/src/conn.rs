@@ -280,6 +280,7 @@ impl DataReceiver {
         // usual case while a slower subflow leaves a hole (every range starts above
         // `nxt`, so nothing is released; `on_run_general` would do the same).
         if lo > self.nxt && hi <= self.nxt.saturating_add(self.buf_segs) && self.ooo.extend_last(lo, hi) {
+            debug_assert!(self.ooo.ranges.first().is_some_and(|r| r.0 > self.nxt), "a held range at nxt");
             self.ooo_peak = self.ooo_peak.max(self.ooo.len);
             return self.nxt;
         }
@@ -477,6 +478,42 @@ mod tests {
                 assert_eq!(fast.pop_front_from(at), general.pop_front_from(at));
             }
         }
+    }
+
+    /// `on_run`'s inline cases (in order; extending the last held range) leave the
+    /// receiver as the general case does, over runs from two subflows, one behind.
+    #[test]
+    fn on_run_shortcuts_match_the_general_case() {
+        let (mut fast, mut general) = (DataReceiver::new(64), DataReceiver::new(64));
+        let mut x = 12345u64;
+        let mut next = [0u64, 0];
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = x >> 33;
+            // Subflow 1 carries every eighth DSN and runs behind; subflow 0 the rest;
+            // now and then a duplicate or a run beyond the window.
+            let (lo, hi) = match r % 16 {
+                0 => (general.nxt.saturating_sub(2), general.nxt + 1),
+                1 => (general.nxt + 70, general.nxt + 72),
+                2..=4 => {
+                    let d = next[1] * 8 + 7;
+                    next[1] += 1;
+                    (d, d + 1)
+                }
+                _ => {
+                    let d = next[0] + next[0] / 7;
+                    next[0] += 1;
+                    (d, d + 1)
+                }
+            };
+            assert_eq!(fast.on_run(lo, hi), general.on_run_general(lo, hi));
+            assert_eq!(
+                (fast.nxt, fast.ooo.len, fast.ooo_peak, fast.dup_segs, fast.beyond_window),
+                (general.nxt, general.ooo.len, general.ooo_peak, general.dup_segs, general.beyond_window)
+            );
+            assert_eq!(fast.ooo.ranges, general.ooo.ranges);
+        }
+        assert!(fast.ooo_peak > 0 && fast.dup_segs > 0 && fast.beyond_window > 0);
     }
 
     #[test]
