@@ -13,6 +13,18 @@ pub fn to_secs(t: Nanos) -> f64 {
     t as f64 * 1e-9
 }
 
+/// `n as f64`, through `u32` when it fits (a duration below 4.3 s, a count): one
+/// conversion instruction where baseline x86-64's unsigned 64-bit one takes six.
+/// The same value (both are exact below 2^32).
+#[inline(always)]
+pub fn u64_to_f64(n: u64) -> f64 {
+    if n <= u32::MAX as u64 {
+        n as u32 as f64
+    } else {
+        n as f64
+    }
+}
+
 /// Rounds a duration in seconds to nanoseconds (negative values clamp to 0).
 #[inline]
 pub fn from_secs(s: f64) -> Nanos {

@@ -40,6 +40,7 @@ pub fn links(cfg: &Config) -> Result<Vec<Link>, String> {
             name: lc.name.clone(),
             queue,
             capacity,
+            lossy: !loss.is_lossless(),
             loss,
             delay: lc.delay_ns,
             busy: false,
@@ -288,6 +289,8 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             name: fc.name.clone(),
             cc_name: fc.cc.clone(),
             cc,
+            window_validation: subs.iter().any(|s| s.snd.validates()),
+            app_timers: app.has_timers(),
             subs,
             opportunistic: fc.scheduler_params.get(sched::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),
             penalize: fc.scheduler_params.get(sched::PENALIZE.name).is_some_and(|&v| v >= 0.5),
@@ -354,7 +357,7 @@ fn attach_cc_recorder(cfg: &Config, flows: &mut [Flow]) -> Result<(), String> {
     let windows: Vec<(f64, f64)> = (0..f.subs.len()).map(|sf| (f.cc.cwnd(sf), f.cc.ssthresh(sf))).collect();
     let rec = crate::cc_record::open(&rc.path, &f.cc_name, &f.name, &windows)?;
     for s in f.subs.iter_mut() {
-        s.snd.rec = Some(rec.clone());
+        s.snd.set_recorder(rec.clone());
     }
     Ok(())
 }

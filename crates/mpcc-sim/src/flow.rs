@@ -165,6 +165,13 @@ pub struct Flow {
     /// While data waits: when the first scheduler-paced subflow with window space
     /// may send again (host.rs).
     pub pace_at: Option<Nanos>,
+    /// Some subflow validates its window (`tcp.cwnd_validation`): the send round
+    /// then notes each subflow's window use (`Sender::note_window_use`, which does
+    /// nothing without it).
+    pub window_validation: bool,
+    /// The application may ask for a timer (`AnyApp::has_timers`, fixed when built):
+    /// without, its `poll_at` is not asked after every arrival.
+    pub app_timers: bool,
     /// Opportunistic retransmission and penalization (scheduler options, NSDI 2012).
     pub opportunistic: bool,
     pub penalize: bool,
@@ -312,10 +319,13 @@ impl Flow {
         }
         loop {
             let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
-            let conn = ConnState { queued: data.queued(), window: data.window() };
+            // The connection as the round finds it (before `next_reinjection` drops the
+            // reinjections already acknowledged), computed only for a scheduler that reads it.
+            let reinjections = data.reinject.len();
+            let conn = |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
             // A reinjection goes first, on a subflow other than the one it is stuck on.
             if let Some((dsn, from)) = data.next_reinjection() {
-                if let Some(i) = sched.pick(n, Some(from as usize), conn, state) {
+                if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
                     data.reinject.pop_front();
                     subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
                     continue;
@@ -324,7 +334,7 @@ impl Flow {
             if !data.has_new() {
                 break;
             }
-            let Some(i) = sched.pick(n, None, conn, state) else { break };
+            let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break };
             let dsn = data.nxt;
             data.nxt += 1;
             timing.handed(dsn, now);
@@ -342,8 +352,10 @@ impl Flow {
         let Flow { subs, sched, data, .. } = self;
         self.pace_at = pace_at.filter(|_| data.has_new() || data.next_reinjection().is_some());
         sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));
-        for s in subs.iter_mut().filter(|s| s.active) {
-            s.snd.note_window_use(s.cwnd);
+        if self.window_validation {
+            for s in subs.iter_mut().filter(|s| s.active) {
+                s.snd.note_window_use(s.cwnd);
+            }
         }
         if self.data_rtx.is_some() {
             self.data_rtx_after_push(now);

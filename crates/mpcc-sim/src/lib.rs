@@ -112,7 +112,7 @@ fn run_sim(
         return Err(RunError::Interrupted);
     }
     // The congestion-control record, if one was kept: flushed, its first error reported.
-    if let Some(rec) = sim.flows.iter().flat_map(|f| f.subs.iter()).find_map(|s| s.snd.rec.clone()) {
+    if let Some(rec) = sim.flows.iter().flat_map(|f| f.subs.iter()).find_map(|s| s.snd.recorder().cloned()) {
         rec.borrow_mut().finish().map_err(RunError::Invalid)?;
     }
     let wall = t0.elapsed().as_secs_f64();

@@ -30,6 +30,9 @@ pub struct Link {
     /// (`deferred`): a DropTail queue, no loss model, a delay, in a run whose event
     /// queue allows it (`Sim::new`).
     pub may_defer: bool,
+    /// Whether `loss` is a loss model (not `LossModel::None`), fixed when built: a
+    /// lossless link's `tx_done` tests this instead of dispatching on the model.
+    pub lossy: bool,
     /// The sequence number reserved for the `TxDone` of the packet in transmission
     /// when that event is not queued (`can_defer`); `settle` applies it once past.
     pub deferred: Option<u64>,
@@ -111,13 +114,13 @@ impl Link {
     /// serialisation starts if the link is idle. Returns when that serialisation
     /// ends, if one started.
     #[inline]
-    pub fn arrive(&mut self, now: Nanos, pkt: Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
+    pub fn arrive(&mut self, now: Nanos, pkt: &Packet, on_drop: &mut impl FnMut(Packet)) -> Option<Nanos> {
         let admitted = if !self.busy { self.queue.pass_through(pkt.bytes) } else { None };
         if admitted == Some(true) {
-            return Some(self.begin_tx(now, pkt, pkt.bytes, 0)); // an idle link: no queueing
+            return Some(self.begin_tx(now, *pkt, pkt.bytes, 0)); // an idle link: no queueing
         }
-        if admitted == Some(false) || !self.queue.enqueue(pkt, pkt.bytes, now) {
-            on_drop(pkt);
+        if admitted == Some(false) || !self.queue.enqueue(*pkt, pkt.bytes, now) {
+            on_drop(*pkt);
             return None;
         }
         if !self.busy {
@@ -203,7 +206,7 @@ impl Link {
         let &(arrival, ref pkt) = self.pipe.back().expect("TxDone without a packet in transmission");
         self.stats.tx_packets += 1;
         self.stats.tx_bytes += pkt.bytes as u64;
-        if self.loss.lose() {
+        if self.lossy && self.loss.lose() {
             self.stats.loss_drops += 1;
             return TxDone::Lost(self.pipe.pop_back().expect("the packet").1);
         }

@@ -133,14 +133,22 @@ impl Quantiles {
 /// by the count for every one, the largest single cost of a sample), and merging
 /// is adding. The squares' sum counts its carries beyond 128 bits (`sq_hi`), which
 /// takes some 2^44 samples of an hour each; only then are mean and variance approximate.
-#[derive(Clone, Debug, Default)]
+/// The count is the quantiles' (`Quantiles::count`: each sample is counted there
+/// once), and the minimum starts at `Nanos::MAX` (read only with samples), so
+/// that a sample updates neither a count of its own nor tests for the first one.
+#[derive(Clone, Debug)]
 pub struct RttStats {
-    n: u64,
     sum: u128,
     sq: u128,
     sq_hi: u64,
     min: Nanos,
     q: Quantiles,
+}
+
+impl Default for RttStats {
+    fn default() -> Self {
+        RttStats { sum: 0, sq: 0, sq_hi: 0, min: Nanos::MAX, q: Quantiles::default() }
+    }
 }
 
 impl RttStats {
@@ -152,41 +160,42 @@ impl RttStats {
     #[inline(always)]
     pub fn add(&mut self, rtt: Nanos) {
         let x = rtt as u128;
-        self.n += 1;
         self.sum += x;
         let (sq, carry) = self.sq.overflowing_add(x * x);
         self.sq = sq;
         self.sq_hi += carry as u64;
-        self.min = if self.n == 1 { rtt } else { self.min.min(rtt) };
+        self.min = self.min.min(rtt);
         self.q.add(rtt);
     }
 
     pub fn count(&self) -> u64 {
-        self.n
+        self.q.count()
     }
 
     /// `sum / n` as `(m, b)`: the integer part and the remainder, `sum = m n + b`.
     fn mean_parts(&self) -> (u128, u128) {
-        let n = self.n as u128;
+        let n = self.count() as u128;
         (self.sum / n, self.sum % n)
     }
 
     pub fn mean_s(&self) -> f64 {
-        if self.n == 0 {
+        let count = self.count();
+        if count == 0 {
             return f64::NAN;
         }
         let (m, b) = self.mean_parts();
-        (m as f64 + b as f64 / self.n as f64) / 1e9
+        (m as f64 + b as f64 / count as f64) / 1e9
     }
 
     /// Population variance, s^2. With `sum = m n + b`, the sum of squared deviations
     /// is `T - b^2 / n` where `T = sq - m (n m + 2 b)` is an integer (that of the
     /// deviations from `m`); only the last steps round.
     pub fn var_s2(&self) -> f64 {
-        if self.n == 0 {
+        let count = self.count();
+        if count == 0 {
             return f64::NAN;
         }
-        let n = self.n as f64;
+        let n = count as f64;
         if self.sq_hi != 0 {
             let sq = self.sq_hi as f64 * 2f64.powi(128) + self.sq as f64;
             let mean = self.sum as f64 / n;
@@ -195,12 +204,12 @@ impl RttStats {
         let (m, b) = self.mean_parts();
         // m (n m + 2 b) <= sum^2 / n <= sq: no overflow.
         let t = self.sq - m * (self.sum + b);
-        let (c, e) = (b * b / self.n as u128, b * b % self.n as u128);
+        let (c, e) = (b * b / count as u128, b * b % count as u128);
         ((t - c) as f64 - e as f64 / n) / n / 1e18
     }
 
     pub fn min_s(&self) -> f64 {
-        if self.n == 0 {
+        if self.count() == 0 {
             f64::NAN
         } else {
             self.min as f64 * 1e-9
@@ -232,15 +241,14 @@ impl RttStats {
 
     /// Adds another set of samples: the sums add up.
     pub fn merge(&mut self, o: &RttStats) {
-        if o.n == 0 {
+        if o.count() == 0 {
             return;
         }
-        if self.n == 0 {
+        if self.count() == 0 {
             *self = o.clone(); // o's mode too (a flow's merge starts from the default)
             return;
         }
         self.min = self.min.min(o.min);
-        self.n += o.n;
         self.sum += o.sum;
         let (sq, carry) = self.sq.overflowing_add(o.sq);
         self.sq = sq;

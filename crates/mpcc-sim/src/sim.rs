@@ -388,27 +388,27 @@ impl Sim {
     fn flush(&mut self, flow: FlowId) {
         let mut out = std::mem::take(&mut self.out);
         for emitted in &out {
-            // The subflow read on its own: a whole copy of the packet, just written
-            // field by field, waits for those stores (its loads straddle them), and
-            // the lookups below need not wait with it.
+            // The subflow read on its own, and the packet handed on in place: the
+            // link copies it once, into its queue or pipe (a copy here, just after
+            // the sender wrote it field by field, waited for those stores: its wide
+            // loads straddle them).
             let sub = emitted.sub;
-            let p = *emitted;
             if let Some(log) = &mut self.log {
-                log.packet(self.now, Logged::Send, &p, None);
+                log.packet(self.now, Logged::Send, emitted, None);
             }
             if self.pcap.is_some() {
-                self.capture_sender(&p);
+                self.capture_sender(emitted);
             }
             let s = &mut self.flows[flow].subs[sub as usize];
             if let Some(nic) = &mut s.nic {
-                nic.push(p, self.now);
+                nic.push(*emitted, self.now);
                 if !nic.busy {
                     self.nic_start(flow, sub);
                 }
                 continue;
             }
             let first = s.fwd[0];
-            self.arrive(first, p);
+            self.arrive(first, emitted);
         }
         out.clear();
         self.out = out;
@@ -477,7 +477,7 @@ impl Sim {
         // A scheduler-paced subflow has room again each time its segment leaves.
         let wake = std::mem::take(&mut nic.blocked) || nic.sched_paced;
         let first = s.fwd[0];
-        self.arrive(first, p);
+        self.arrive(first, &p);
         self.nic_start(flow, sub);
         if wake {
             self.flows[flow].push(self.now, &mut self.out);
@@ -526,7 +526,7 @@ impl Sim {
     /// A packet enters a link (`Link::arrive`). A deferred `TxDone` of the link is
     /// applied first if past, and queued if the packet has to wait for it.
     #[inline]
-    fn arrive(&mut self, link: LinkId, pkt: Packet) {
+    fn arrive(&mut self, link: LinkId, pkt: &Packet) {
         let (now, flows, log, events) = (self.now, &mut self.flows, &mut self.log, &self.events);
         let l = &mut self.links[link];
         l.settle(|t, seq| events.is_past(t, seq));
@@ -621,7 +621,7 @@ impl Sim {
             (Kind::Handshake, _) => return self.handshake_hop(pkt),
         };
         match (route.get(pkt.hop as usize), pkt.kind) {
-            (Some(&next), _) => self.arrive(next, pkt),
+            (Some(&next), _) => self.arrive(next, &pkt),
             (None, Kind::Data) => self.data_at_receiver(pkt),
             (None, Kind::Ack) => self.ack_at_sender(pkt),
             (None, Kind::Handshake) => unreachable!("handshake packets take handshake_hop"),
@@ -645,8 +645,10 @@ impl Sim {
                 log.receiver(now, pkt.flow, sub, seq, a);
             }
         }
-        if let Some(t) = f.app.poll_at() {
-            Self::wake_app_at(&mut self.app_at, &mut self.events, flow, t);
+        if f.app_timers {
+            if let Some(t) = f.app.poll_at() {
+                Self::wake_app_at(&mut self.app_at, &mut self.events, flow, t);
+            }
         }
         let sent = match action {
             AckAction::Now => {
@@ -728,7 +730,7 @@ impl Sim {
             }
             ReverseRoute::Links(r) => {
                 let first = r[0];
-                self.arrive(first, ack);
+                self.arrive(first, &ack);
             }
         }
     }
@@ -852,7 +854,7 @@ impl Sim {
             _ => s.fwd.get(pkt.hop as usize).copied(),
         };
         match (next, step) {
-            (Some(link), _) => self.arrive(link, pkt),
+            (Some(link), _) => self.arrive(link, &pkt),
             (None, Step::Syn) => self.syn_at_receiver(pkt),
             (None, Step::SynAck) => self.synack_at_sender(pkt.flow_id(), pkt.sub, pkt.ts),
             (None, Step::Ack) => {} // the receiver needs nothing of it
@@ -872,7 +874,7 @@ impl Sim {
             }
             ReverseRoute::Links(r) => {
                 let first = r[0];
-                self.arrive(first, synack);
+                self.arrive(first, &synack);
             }
         }
     }

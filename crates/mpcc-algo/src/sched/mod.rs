@@ -210,6 +210,20 @@ macro_rules! schedulers {
                     $(AnyScheduler::$t(_) => $m::INFO.name,)*
                 }
             }
+
+            /// `pick` with the connection's state computed only by the members that
+            /// read it (`conn` is evaluated in their arms alone; minrtt, the default,
+            /// ignores it, and a send round asked for it twice per segment).
+            #[inline(always)]
+            pub fn pick_lazy(
+                &mut self, n: usize, exclude: Option<usize>, conn: impl FnOnce() -> ConnState,
+                state: impl Fn(usize) -> SubflowState,
+            ) -> Option<usize> {
+                if n == 1 {
+                    return (exclude != Some(0) && state(0).has_space()).then_some(0);
+                }
+                match self { $(AnyScheduler::$t(s) => s.pick(n, exclude, conn(), state),)* }
+            }
         }
 
         impl Scheduler for AnyScheduler {
@@ -224,10 +238,7 @@ macro_rules! schedulers {
             /// A single path has nothing to choose: subflow 0 if it has space.
             #[inline(always)]
             fn pick(&mut self, n: usize, exclude: Option<usize>, conn: ConnState, state: impl Fn(usize) -> SubflowState) -> Option<usize> {
-                if n == 1 {
-                    return (exclude != Some(0) && state(0).has_space()).then_some(0);
-                }
-                match self { $(AnyScheduler::$t(s) => s.pick(n, exclude, conn, state),)* }
+                self.pick_lazy(n, exclude, || conn, state)
             }
             #[inline]
             fn copies(&self) -> bool {

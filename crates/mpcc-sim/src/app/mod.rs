@@ -146,6 +146,12 @@ impl AnyApp {
         })
     }
 
+    /// Whether its `poll_at` can ever give a time: every member but `bulk` (and
+    /// `file`), whose `poll_at` is always None.
+    pub fn has_timers(&self) -> bool {
+        !matches!(self, AnyApp::Bulk(_))
+    }
+
     /// Segment sizes the connection must consult (applications that write).
     pub fn seg_sizes(&self, mss: u32) -> Option<SegSizes> {
         self.writes().then(|| SegSizes::new(mss))

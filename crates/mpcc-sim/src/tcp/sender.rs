@@ -176,8 +176,9 @@ pub struct Sender {
     ts_recent: Nanos,
     /// The mechanism switches (`profile.rs`).
     mech: Mechanisms,
-    /// None of RACK, TLP and ns-3's RTT sampling: ACKs may take the calm path
-    /// (`process_ack`).
+    /// None of RACK, TLP and ns-3's RTT sampling, and no recorder (`set_recorder`):
+    /// ACKs may take the calm path (`process_ack`). Without TLP no probe episode
+    /// is ever under way (`tlp_high` stays None).
     calm_mechs: bool,
     /// Which deadline `rto_deadline` holds, and the three deadlines it is the
     /// earliest of.
@@ -244,8 +245,9 @@ pub struct Sender {
     prr_safe: bool,
     prr_force: bool,
     pub stats: SenderStats,
-    /// Congestion-control event recorder (`record_cc`), None when off.
-    pub rec: Option<crate::cc_record::Recorder>,
+    /// Congestion-control event recorder (`record_cc`), None when off
+    /// (`set_recorder`).
+    rec: Option<crate::cc_record::Recorder>,
 }
 
 impl Sender {
@@ -451,12 +453,20 @@ impl Sender {
     #[inline]
     fn calm(&self, ack: &Packet) -> bool {
         debug_assert!(!self.dsack_undo_due);
-        self.calm_mechs
-            && !self.in_recovery
-            && self.episode == Episode::None
-            && self.tlp_high.is_none()
-            && ack.sack_count() == 0
-            && self.rec.is_none()
+        debug_assert!(!self.calm_mechs || (self.tlp_high.is_none() && self.rec.is_none()));
+        self.calm_mechs && !self.in_recovery && self.episode == Episode::None && ack.sack_count() == 0
+    }
+
+    /// Records the congestion-control events into `rec` (`record_cc`); its ACKs then
+    /// take the full path, which calls the recorder.
+    pub fn set_recorder(&mut self, rec: crate::cc_record::Recorder) {
+        self.rec = Some(rec);
+        self.calm_mechs = false;
+    }
+
+    /// The congestion-control event recorder, if any.
+    pub fn recorder(&self) -> Option<&crate::cc_record::Recorder> {
+        self.rec.as_ref()
     }
 
     /// `process_ack`, in two instances: `CALM` (see `calm`) compiles the mechanisms'
@@ -606,7 +616,7 @@ impl Sender {
         }
         let ev = AckEvent {
             now,
-            acked: self.growth_count(delivered, advanced, newly_sacked, after_timeout) as f64,
+            acked: mpcc_core::time::u64_to_f64(self.growth_count(delivered, advanced, newly_sacked, after_timeout)),
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
@@ -1024,6 +1034,11 @@ impl Sender {
         None
     }
 
+    /// Whether the sender validates its window (`tcp.cwnd_validation`; fixed when built).
+    pub fn validates(&self) -> bool {
+        self.validation
+    }
+
     /// Whether `pipe` is below the whole-segment window `cwnd`.
     #[inline]
     pub fn has_space(&self, cwnd: u64) -> bool {
@@ -1036,6 +1051,11 @@ impl Sender {
     #[inline]
     pub fn send_lost(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
         while self.pipe < cwnd {
+            // Nothing marked lost beyond the retransmission point, the usual case:
+            // what `next_lost` would find, without its walk's set-up and store.
+            if self.retx_next >= self.lost_max {
+                break;
+            }
             if self.frto != 0 && (self.frto == 2 || self.retx_next > self.una) {
                 break;
             }
@@ -1209,6 +1229,7 @@ impl Sender {
     /// once when cwnd is full now or more is in flight than recorded.
     #[inline]
     pub fn note_window_use(&mut self, cwnd: u64) {
+        // (A flow whose subflows all go without it skips the call: `Flow::window_validation`.)
         if !self.validation {
             return;
         }
