@@ -42,6 +42,9 @@ APPS = ("bulk", "file", "cbr", "vbr", "web", "onoff")
 SERVER_ADDR = "10.200.0.1"
 BASE_PORT = 5000
 # TCP settings the testbed can honour: the Linux stack's own defaults.
+# Schedulers that stand for the kernel's own (upstream's linger-time rule; `linger` is
+# its model, `minrtt` the simulator's default, alike with bulk data: docs/schedulers.md).
+KERNEL_SCHEDULERS = ("linger", "minrtt")
 TCP_FIXED = {"initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
 # The kernel's headers: IPv4, TCP and timestamps, and on an MPTCP subflow the DSS
 # option (the linux profile's mptcp_dss_bytes); the MTU is the segment plus these.
@@ -256,9 +259,9 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
         if fc.get("cc_params"):
             errors.append(f"{fld}.cc_params: the kernel's controllers take no parameters from the scenario; "
                           f"allowed: none")
-        if multipath and fc.get("scheduler", "minrtt") != "minrtt":
+        if multipath and fc.get("scheduler", "minrtt") not in KERNEL_SCHEDULERS:
             errors.append(f"{fld}.scheduler: {fc['scheduler']!r}; the testbed has the kernel's default MPTCP "
-                          f"scheduler only; allowed: minrtt")
+                          f"scheduler only; allowed: {', '.join(KERNEL_SCHEDULERS)}")
         if multipath and fc.get("scheduler_params"):
             errors.append(f"{fld}.scheduler_params: not supported by the testbed")
         if fc.get("receiver", "none") != "none":

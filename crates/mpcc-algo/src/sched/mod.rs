@@ -20,6 +20,7 @@ pub mod state;
 pub mod blest;
 pub mod cdd;
 pub mod ecf;
+pub mod linger;
 pub mod minrtt;
 pub mod redundant;
 pub mod roundrobin;
@@ -286,6 +287,7 @@ schedulers! {
     cdd::Cdd,
     tsc::Tsc => Box<tsc::Tsc>,
     wrr::Wrr => Box<wrr::Wrr>,
+    linger::Linger,
 }
 
 /// The default scheduler's name.
