@@ -1007,7 +1007,7 @@ mod tests {
     /// A send round after an ACK that evaluates only the acked subflow's window
     /// (`Flow::own_windows`) gives the results of rounds that evaluate every
     /// subflow's, bit for bit: LIA and uncoupled CUBIC in Linux's profile (PRR,
-    /// F-RTO, RACK) over lossy paths with timeouts, three subflows.
+    /// F-RTO, RACK) over three subflows, two of them lossy.
     #[test]
     fn send_rounds_after_an_ack_change_no_result() {
         let link = |name: &str, bps: f64, ms: u64, packets: u64, p: f64| {
