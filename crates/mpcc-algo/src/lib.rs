@@ -142,6 +142,28 @@ define_controllers! {
     ],
 }
 
+impl Controller {
+    /// An event of subflow `sf` (an ACK, a congestion signal, an undo, a removal)
+    /// changes only subflow `sf`'s window and threshold: true for the single-path
+    /// rules (uncoupled) and for LIA, whose coupling reads the other subflows but
+    /// writes only the one that took the event. The send round then need not read
+    /// again the windows of the subflows an ACK did not touch (`Flow::own_windows`).
+    /// False for every rule not checked for it.
+    #[inline]
+    pub fn windows_own(&self) -> bool {
+        matches!(
+            self,
+            Controller::Reno(_)
+                | Controller::Cubic(_)
+                | Controller::Vegas(_)
+                | Controller::Veno(_)
+                | Controller::Westwood(_)
+                | Controller::Binomial(_)
+                | Controller::Lia(_)
+        )
+    }
+}
+
 impl CongestionControl for Controller {
     #[inline]
     fn add_subflow(&mut self, now: mpcc_core::Nanos) -> usize {

@@ -285,11 +285,17 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
         let app = crate::app::AnyApp::from_config(&fc.app, env)?;
         let mut data = DataSender::new(tcp.mss, buf_segs);
         data.sizes = app.seg_sizes(tcp.mss);
+        let own_windows = subs.len() > 1
+            && cc.windows_own()
+            && subs.iter().all(|s| s.nic.is_none())
+            && !fc.scheduler_params.get(sched::PENALIZE.name).is_some_and(|&v| v >= 0.5);
         out.push(Flow {
             name: fc.name.clone(),
             cc_name: fc.cc.clone(),
             cc,
             window_validation: subs.iter().any(|s| s.snd.validates()),
+            own_windows,
+            acked: None,
             app_timers: app.has_timers(),
             subs,
             opportunistic: fc.scheduler_params.get(sched::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),

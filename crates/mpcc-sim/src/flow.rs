@@ -169,6 +169,16 @@ pub struct Flow {
     /// then notes each subflow's window use (`Sender::note_window_use`, which does
     /// nothing without it).
     pub window_validation: bool,
+    /// An ACK changes only its own subflow's send window (`Controller::windows_own`),
+    /// no subflow has a NIC (whose room changes without an ACK) and nothing penalizes
+    /// (which halves another subflow's window in the send round); fixed when built.
+    /// The send round after an ACK then evaluates only that subflow's window (and
+    /// those that move with their own sending, `Sender::window_moves`): every other
+    /// subflow's `cwnd` is still what the round before found (every change of a
+    /// sender or the controller outside an ACK is followed by a whole round).
+    pub own_windows: bool,
+    /// The subflow whose ACK the coming send round follows, with `own_windows`.
+    pub acked: Option<usize>,
     /// The application may ask for a timer (`AnyApp::has_timers`, fixed when built):
     /// without, its `poll_at` is not asked after every arrival.
     pub app_timers: bool,
@@ -252,6 +262,9 @@ impl Flow {
     /// subflow the scheduler picks.
     #[inline]
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
+        // After an ACK of subflow `acked` when that is the only subflow whose window
+        // can have changed since the last round (`own_windows`, set by `on_ack`).
+        let acked = self.acked.take();
         let Flow { cc, subs, sched, data, timing, .. } = self;
         // The scheduler's once-per-round work (a slot, a token refill), with the
         // subflows in detail; the closures run only if the scheduler calls them.
@@ -274,25 +287,39 @@ impl Flow {
             },
         );
         let mut pace_at: Option<Nanos> = None;
-        for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
-            s.cwnd = s.snd.send_window(cc);
-            // A scheduler-paced subflow takes a segment only at its pacing time (host.rs).
-            let at = s.nic.as_ref().filter(|nic| nic.sched_paced).map(|nic| {
-                let full = s.snd.mss() + self.header;
-                nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios))
-            });
-            if let Some(nic) = &mut s.nic {
-                // TCP Small Queues: no more than the local queue may hold.
-                let mut room = nic.room();
-                if let Some(t) = at.filter(|&t| t > now) {
-                    if s.cwnd > s.snd.pipe {
-                        pace_at = Some(pace_at.map_or(t, |p: Nanos| p.min(t)));
-                    }
-                    room = 0;
+        if let Some(k) = acked {
+            // Without a NIC (`own_windows`): the window as it is, lost segments first,
+            // for the acked subflow and any whose send window follows its own sending
+            // (`Sender::window_moves`: PRR, F-RTO). Every other subflow's window is
+            // the controller's as the last round found it, and its `send_lost` would
+            // stop where it stopped then.
+            for (i, s) in subs.iter_mut().enumerate() {
+                if s.active && (i == k || s.snd.window_moves()) {
+                    s.cwnd = s.snd.send_window(cc);
+                    s.snd.send_lost(now, s.cwnd, out);
                 }
-                s.cwnd = s.cwnd.min(s.snd.pipe + room);
             }
-            s.snd.send_lost(now, s.cwnd, out);
+        } else {
+            for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
+                s.cwnd = s.snd.send_window(cc);
+                // A scheduler-paced subflow takes a segment only at its pacing time (host.rs).
+                let at = s.nic.as_ref().filter(|nic| nic.sched_paced).map(|nic| {
+                    let full = s.snd.mss() + self.header;
+                    nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios))
+                });
+                if let Some(nic) = &mut s.nic {
+                    // TCP Small Queues: no more than the local queue may hold.
+                    let mut room = nic.room();
+                    if let Some(t) = at.filter(|&t| t > now) {
+                        if s.cwnd > s.snd.pipe {
+                            pace_at = Some(pace_at.map_or(t, |p: Nanos| p.min(t)));
+                        }
+                        room = 0;
+                    }
+                    s.cwnd = s.cwnd.min(s.snd.pipe + room);
+                }
+                s.snd.send_lost(now, s.cwnd, out);
+            }
         }
         let n = subs.len();
         if sched.copies() {
@@ -408,6 +435,9 @@ impl Flow {
             rtt.add(now - ack.ts);
             snd.process_ack(now, ack, cc, out);
             sched.on_ack(&AckSample { sub, owd: ack.owd, rtt: now - ack.ts });
+        }
+        if self.own_windows {
+            self.acked = Some(sub);
         }
         self.push(now, out);
     }

@@ -1004,6 +1004,37 @@ mod tests {
         assert_eq!(with, without);
     }
 
+    /// A send round after an ACK that evaluates only the acked subflow's window
+    /// (`Flow::own_windows`) gives the results of rounds that evaluate every
+    /// subflow's, bit for bit: LIA and uncoupled CUBIC in Linux's profile (PRR,
+    /// F-RTO, RACK) over three subflows, two of them lossy.
+    #[test]
+    fn send_rounds_after_an_ack_change_no_result() {
+        let link = |name: &str, bps: f64, ms: u64, packets: u64, p: f64| {
+            json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": ms * 1_000_000,
+                   "queue": {"kind": "droptail", "packets": packets}, "loss": {"kind": "bernoulli", "p": p}})
+        };
+        for (cc, profile) in [("lia", "rfc"), ("lia", "linux"), ("cubic", "linux"), ("reno", "ns3")] {
+            let cfg: Config = serde_json::from_value(json!({"duration_ns": 4_000_000_000u64, "seed": 11,
+                "sample_interval_ns": 50_000_000u64,
+                "links": [link("a", 50e6, 5, 60, 0.01), link("b", 10e6, 20, 30, 0.03), link("c", 2e6, 40, 20, 0.0)],
+                "flows": [{"name": "mp", "cc": cc, "app": {"kind": "bulk"}, "tcp": {"profile": profile},
+                           "subflows": [{"path": [0]}, {"path": [1]}, {"path": [2]}]}]}))
+            .unwrap();
+            let run = |own: bool| {
+                let mut sim = Sim::new(&cfg).unwrap();
+                assert!(sim.flows.iter().all(|f| f.own_windows), "{cc} {profile}");
+                sim.flows.iter_mut().for_each(|f| f.own_windows = own);
+                sim.run();
+                let summary = crate::report::summary(&mut sim, 0.0);
+                (summary.to_string(), format!("{:?} {:?}", sim.flow_series, sim.link_series), sim.processed)
+            };
+            let (with, without) = (run(true), run(false));
+            assert!(with.0.contains("\"timeouts\""), "{}", with.0);
+            assert_eq!(with, without, "{cc} {profile}");
+        }
+    }
+
     /// Links that keep their `TxDone` out of the event queue give the results of
     /// links that queue every one, bit for bit, with fewer events.
     #[test]

@@ -1048,7 +1048,7 @@ impl Sender {
     /// Retransmits lost segments (NextSeg rule 1) while `pipe < cwnd`. After a
     /// timeout F-RTO resends only the oldest segment until the next ACKs tell
     /// whether the timeout was real.
-    #[inline]
+    #[inline(always)]
     pub fn send_lost(&mut self, now: Nanos, cwnd: u64, out: &mut Vec<Packet>) {
         while self.pipe < cwnd {
             // Nothing marked lost beyond the retransmission point, the usual case:
@@ -1064,10 +1064,17 @@ impl Sender {
         }
     }
 
+    /// The send window depends on more than the controller's window: on what this
+    /// subflow sent since (`pipe`, PRR's count) during F-RTO and PRR's recovery.
+    #[inline]
+    pub fn window_moves(&self) -> bool {
+        self.frto != 0 || (self.mech.prr && self.in_recovery)
+    }
+
     /// The window the sender may fill now, in whole segments: cwnd, except that
     /// during fast recovery PRR (RFC 6937) sets what goes out, and F-RTO lets out
     /// the timeout's retransmission and then two new segments (RFC 5682).
-    #[inline]
+    #[inline(always)]
     pub fn send_window(&self, cc: &Controller) -> u64 {
         match self.frto {
             1 => return self.pipe + (self.retx_next <= self.una) as u64,
