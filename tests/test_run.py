@@ -180,12 +180,15 @@ def test_initial_ssthresh_below_two_segments_names_the_field():
 def test_cwnd_validation_reaches_the_simulator_and_names_a_bad_value():
     """tcp.cwnd_validation: a 5 Mbit/s stream over 100 Mbit/s keeps a small window
     with it and a runaway one without it (crates/mpcc-sim/tests/applications.rs has
-    the engine-level test)."""
+    the engine-level test); the linux profile validates, as Linux does, ns3 does not."""
     stream = '\n[flows.app]\nkind = "cbr"\nrate = "5Mbps"\n'
     on = mpcc.run(_one_flow("tcp = { cwnd_validation = true }").replace("{cc}", "reno") + stream, plots=False)
-    off = mpcc.run(_one_flow("").replace("{cc}", "reno") + stream, plots=False)
+    off = mpcc.run(_one_flow("tcp = { cwnd_validation = false }").replace("{cc}", "reno") + stream, plots=False)
     assert on.flow_series["cwnd"].max() < 60
     assert off.flow_series["cwnd"].max() > 1000
+    linux = mpcc.run(_one_flow("").replace("{cc}", "reno") + stream, plots=False)
+    ns3 = mpcc.run(_one_flow('tcp = { profile = "ns3" }').replace("{cc}", "reno") + stream, plots=False)
+    assert linux.flow_series["cwnd"].max() < 60 and ns3.flow_series["cwnd"].max() > 600
     with pytest.raises(mpcc.ScenarioError) as e:
         mpcc.load_scenario(_one_flow('tcp = { cwnd_validation = "sometimes" }').replace("{cc}", "reno"))
     assert e.value.field == "tcp.cwnd_validation"

@@ -210,7 +210,6 @@ fn tcp_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("initial_rto_ns", t.initial_rto_ns)?;
     d.set_item("max_rto_ns", t.max_rto_ns)?;
     d.set_item("dupthresh", t.dupthresh)?;
-    d.set_item("cwnd_validation", t.cwnd_validation)?;
     d.set_item("pacing_ss_ratio", t.pacing_ss_ratio)?;
     d.set_item("pacing_ca_ratio", t.pacing_ca_ratio)?;
     Ok(d)

@@ -243,8 +243,8 @@ pub struct TcpConfig {
     /// before 3.26 and the ns-2 era used 65535 bytes.
     pub init_ssthresh_bytes: Option<u64>,
     /// Congestion-window validation as Linux does it (tcp_is_cwnd_limited): the
-    /// window grows only while the sender uses it. Off by default, as in ns-3.
-    pub cwnd_validation: bool,
+    /// window grows only while the sender uses it. None: the profile's (on in linux).
+    pub cwnd_validation: Option<bool>,
     /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
     pub rack: Option<bool>,
     pub tlp: Option<bool>,
@@ -318,7 +318,7 @@ impl Default for TcpConfig {
             send_buf_bytes: None,
             dupthresh: 3,
             init_ssthresh_bytes: None,
-            cwnd_validation: false,
+            cwnd_validation: None,
             rack: None,
             tlp: None,
             tlp_dsack: None,
@@ -395,7 +395,8 @@ impl TcpConfig {
             sacked_retx_in_pipe,
             handshake,
             syn_rto_ns,
-            rtt_ns3
+            rtt_ns3,
+            cwnd_validation
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

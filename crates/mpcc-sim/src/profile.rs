@@ -138,6 +138,7 @@ impl Profile {
                 handshake: false,
                 syn_rto_ns: 1000 * ms,
                 rtt_ns3: false,
+                cwnd_validation: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -177,6 +178,7 @@ impl Profile {
                 handshake: true,            // tcp_v4_connect, tcp_rcv_synsent_state_process
                 syn_rto_ns: 1000 * ms,      // TCP_TIMEOUT_INIT
                 rtt_ns3: false,             // tcp_ack_update_rtt: every ACK with a timestamp echo
+                cwnd_validation: true,      // tcp_cong_avoid asks tcp_is_cwnd_limited (tcp_cwnd_validate)
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -228,9 +230,10 @@ impl Profile {
                 first_data_ack: true, // TcpSocketBase::ProcessSynRcvd: "always respond to first data packet"
                 // TcpTxBuffer::Update keeps a SACKed retransmission in m_retrans (fixed after 3.44, issue #1190).
                 sacked_retx_in_pipe: true,
-                handshake: true,       // TcpSocketBase::Connect, ProcessSynSent
-                syn_rto_ns: 3000 * ms, // TcpSocket's ConnTimeout
-                rtt_ns3: true,         // TcpSocketBase::EstimateRtt from m_history, cleared in ReTxTimeout
+                handshake: true,        // TcpSocketBase::Connect, ProcessSynSent
+                syn_rto_ns: 3000 * ms,  // TcpSocket's ConnTimeout
+                rtt_ns3: true,          // TcpSocketBase::EstimateRtt from m_history, cleared in ReTxTimeout
+                cwnd_validation: false, // TcpSocketBase grows the window on every new ACK (no RFC 7661)
             },
         }
     }
@@ -277,6 +280,7 @@ impl Mechanisms {
             ("handshake", json!(self.handshake)),
             ("syn_rto_ns", json!(self.syn_rto_ns)),
             ("rtt_ns3", json!(self.rtt_ns3)),
+            ("cwnd_validation", json!(self.cwnd_validation)),
         ]
     }
 }
@@ -412,6 +416,10 @@ pub struct Mechanisms {
     /// first sent after it is acknowledged. Off: every ACK gives a sample (Linux
     /// with timestamps, duplicate ACKs included).
     pub rtt_ns3: bool,
+    /// Congestion-window validation (Linux's `tcp_is_cwnd_limited`, RFC 7661's aim):
+    /// an ACK grows the window only if the sender filled it during that window of
+    /// data (in slow start: while cwnd is below twice the most in flight).
+    pub cwnd_validation: bool,
 }
 
 #[cfg(test)]

@@ -295,7 +295,7 @@ impl Sender {
             rto_event_at: None,
             rwnd: u64::MAX,
             round_end: 0,
-            validation: tcp.cwnd_validation,
+            validation: mech.cwnd_validation,
             cwnd_limited: false,
             max_pipe: 0,
             usage_end: 0,
