@@ -103,11 +103,7 @@ mod tests {
     fn slow_start_paces_at_twice_the_rate_so_it_lingers_less() {
         let mut s = build("linger", NONE, 2).unwrap();
         let subs = [st(20, 9, 20), st(20, 9, 20)];
-        s.prepare(
-            0,
-            || AppState::default(),
-            |i| SubflowDetail { state: subs[i], slow_start: i == 1, ..Default::default() },
-        );
+        s.prepare(0, AppState::default, |i| SubflowDetail { state: subs[i], slow_start: i == 1, ..Default::default() });
         assert_eq!(s.pick(2, None, ANY, |i| subs[i]), Some(1));
     }
 }
