@@ -114,6 +114,17 @@ def test_accepts_what_it_can_build():
     assert [(s.rev, s.rev_delay_ns) for s in f.subflows] == [([], 10_000_000), ([], 30_000_000)]
 
 
+def test_the_kernels_scheduler_may_be_named_linger_or_minrtt():
+    """The testbed runs the kernel's own scheduler: `linger` (its model) and `minrtt`
+    stand for it, any other is refused."""
+    for name in ("linger", "minrtt"):
+        text = TWO_PATHS.format(cc="lia") + f'scheduler = "{name}"\n'
+        assert plan_for(load(text), bpf_programs={"lia": "mpcc_lia"}, available={"reno", "cubic"}).flows
+    assert refusals(TWO_PATHS.format(cc="lia") + 'scheduler = "roundrobin"\n') == [
+        "flows[0].scheduler: 'roundrobin'; the testbed has the kernel's default MPTCP scheduler only; "
+        "allowed: linger, minrtt"]
+
+
 def test_the_mtu_holds_linuxs_mptcp_segment_and_a_tcp_segment():
     """The interfaces' MTU is segment plus headers: 1424 + 76 on an MPTCP subflow (Linux's
     DSS option, docs/mptcp.md#segment-size), 1448 + 52 on a TCP flow: 1500 both."""

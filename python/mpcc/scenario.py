@@ -436,7 +436,6 @@ BULK = {"kind": "bulk"}
 WRITING_APPS = ("cbr", "vbr", "web")
 
 
-
 def _tcp_default(name: str):
     """A TCP setting's default as the simulator owns it (`TcpConfig::default()`,
     crates/mpcc-sim/src/config.rs): the schema keeps no copy (docs/architecture.md)."""
@@ -590,18 +589,23 @@ def default_tcp_profile() -> str:
     return next(p["name"] for p in _tcp_profiles() if p["default"])
 
 
+def _profile(name: str) -> dict:
+    """TCP profile `name` as the simulator lists it."""
+    for p in _tcp_profiles():
+        if p["name"] == name:
+            return p
+    raise KeyError(name)
+
+
 def mptcp_dss_bytes(profile: str) -> int:
     """The payload bytes profile `profile` gives to the DSS option of every MPTCP data
     segment when a scenario sets neither mss nor header_bytes (24 in linux)."""
-    return next(p["mptcp_dss_bytes"] for p in _tcp_profiles() if p["name"] == profile)
+    return _profile(profile)["mptcp_dss_bytes"]
 
 
 def tcp_profile(name: str) -> dict:
     """The mechanism switches of TCP profile `name`, resolved by the simulator."""
-    for p in _tcp_profiles():
-        if p["name"] == name:
-            return {k: json.loads(v) for k, v in p["mechanisms"].items()}
-    raise KeyError(name)
+    return {k: json.loads(v) for k, v in _profile(name)["mechanisms"].items()}
 
 
 def _algorithm_names() -> list[str]:
@@ -1113,8 +1117,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
     own = flow.tcp
     merged = defaults.model_copy(update={k: getattr(own, k) for k in own.model_fields_set})
     mss, header = merged.mss, merged.header_bytes
-    sized = "mss" in own.model_fields_set or "header_bytes" in own.model_fields_set or \
-        "mss" in defaults.model_fields_set or "header_bytes" in defaults.model_fields_set
+    sized = {"mss", "header_bytes"} & (own.model_fields_set | defaults.model_fields_set)
     if flow.multipath and not sized:
         # Linux's MPTCP subflows carry a DSS option in every data segment, so the
         # segment keeps the MTU and gives up payload (docs/mptcp.md#segment-size).
