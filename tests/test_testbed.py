@@ -137,6 +137,20 @@ def test_the_mtu_holds_linuxs_mptcp_segment_and_a_tcp_segment():
         "flows[0].tcp.header_bytes: not settable on the testbed; allowed: its default (leave it out)"]
 
 
+def test_pacing_is_the_sockets_internal_pacing_on_a_tcp_flow_only():
+    """`tcp.pacing` switches on Linux's internal pacing with SO_MAX_PACING_RATE, which the
+    kernel refuses on an MPTCP socket: accepted on a TCP flow, with its ratios as the
+    namespace's sysctls; refused on a multipath flow, one line."""
+    one = TWO_PATHS.format(cc="reno").replace('paths = [["p1"], ["p2"]]', 'path = ["p1"]')
+    p = plan_for(load(one + "tcp = { pacing = true, pacing_ca_ratio = 110 }\n"), available={"reno", "cubic"})
+    assert [(f.pacing, f.pacing_ratios) for f in p.flows] == [(True, (200, 110))]
+    assert [(f.pacing, f.pacing_ratios) for f in plan_for(load(one), available={"reno"}).flows] == [
+        (False, (200, 120))]
+    assert refusals(TWO_PATHS.format(cc="lia") + "tcp = { pacing = true }\n") == [
+        "flows[0].tcp.pacing: not settable on a multipath flow on the testbed (Linux refuses "
+        "SO_MAX_PACING_RATE on an MPTCP socket); allowed: false"]
+
+
 def test_a_multipath_sender_keeps_what_the_kernels_scheduler_needs_to_reach_every_subflow():
     """16 KiB unsent for TCP; for MPTCP also the sum of rate x (longest RTT - the
     subflow's): the 10 Mbit/s, 20 ms subflow beside a 60 ms one adds 50 000 bytes."""

@@ -387,6 +387,7 @@ impl Sim {
     #[inline]
     fn flush(&mut self, flow: FlowId) {
         let mut out = std::mem::take(&mut self.out);
+        let mut nic_handed = false;
         for emitted in &out {
             // The subflow read on its own, and the packet handed on in place: the
             // link copies it once, into its queue or pipe (a copy here, just after
@@ -396,19 +397,29 @@ impl Sim {
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Send, emitted, None);
             }
-            if self.pcap.is_some() {
+            let s = &mut self.flows[flow].subs[sub as usize];
+            // Captured as it leaves the host (tcpdump sees a packet after the qdisc
+            // and TCP's pacing): here without a NIC, in `nic_done` with one.
+            if self.pcap.is_some() && s.nic.is_none() {
                 self.capture_sender(emitted);
             }
             let s = &mut self.flows[flow].subs[sub as usize];
             if let Some(nic) = &mut s.nic {
                 nic.push(*emitted, self.now);
-                if !nic.busy {
-                    self.nic_start(flow, sub);
-                }
+                nic_handed = true;
                 continue;
             }
             let first = s.fwd[0];
             self.arrive(first, emitted);
+        }
+        // A host starts sending once the sender has handed over everything this
+        // event lets it send (a paced burst is formed from what waits then).
+        if nic_handed {
+            for sub in 0..self.flows[flow].subs.len() {
+                if self.flows[flow].subs[sub].nic.as_ref().is_some_and(|n| !n.busy && !n.queue.is_empty()) {
+                    self.nic_start(flow, sub as u16);
+                }
+            }
         }
         out.clear();
         self.out = out;
@@ -454,11 +465,28 @@ impl Sim {
         let rate = crate::flow::pacing_rate(&f.cc, &f.sched, &s.snd, sub as usize, bytes, f.pacing_ratios);
         nic.set_rate(rate.unwrap_or(f64::INFINITY), bytes);
         let ready = nic.ready_at(now);
-        // A scheduler-paced segment was let in at its time (`Flow::push`).
-        let start = if nic.pacing { ready.max(nic.pace_next) } else { ready };
+        // A segment of the burst under way leaves at once; a new burst waits for the
+        // pacing time (the previous burst's length at the rate). A scheduler-paced
+        // segment was let in at its time (`Flow::push`).
+        let start = if !nic.pacing {
+            ready
+        } else if nic.burst_left > 0 {
+            nic.burst_left -= 1;
+            ready
+        } else {
+            let start = ready.max(nic.pace_next);
+            if let Some(r) = rate {
+                if nic.tso {
+                    let segs = crate::host::tso_segments(r, s.snd.mss(), s.snd.rtt.min_rtt);
+                    nic.burst_left = segs.min(nic.queue.len() as u32) - 1;
+                }
+                nic.pace_next = start;
+            }
+            start
+        };
         if nic.pacing {
             if let Some(r) = rate {
-                nic.pace_next = start + (bytes as f64 * 1e9 / r) as Nanos;
+                nic.pace_next += (bytes as f64 * 1e9 / r) as Nanos;
             }
         }
         nic.last = (start, bytes);
@@ -477,6 +505,9 @@ impl Sim {
         // A scheduler-paced subflow has room again each time its segment leaves.
         let wake = std::mem::take(&mut nic.blocked) || nic.sched_paced;
         let first = s.fwd[0];
+        if self.pcap.is_some() {
+            self.capture_sender(&p);
+        }
         self.arrive(first, &p);
         self.nic_start(flow, sub);
         if wake {

@@ -32,6 +32,10 @@ MPTCP_SUBFLOW_ADDRS = 3
 TCP_INFO = 11
 TCP_CONGESTION = 13
 TCP_NOTSENT_LOWAT = 25
+SO_MAX_PACING_RATE = 47
+# Any cap but ~0 (unlimited) switches on the socket's internal pacing (the kernel's
+# SK_PACING_NEEDED); 2^32 - 2 bytes/s, about 34 Gbit/s, never binds on the testbed.
+PACING_CAP = struct.pack("I", 0xFFFF_FFFE)
 HEADER = struct.Struct("<IQ")
 RECORD = 1448
 # Close with a reset: a socket still holding a full send buffer must not outlive
@@ -43,7 +47,7 @@ TCP_INFO_LEN = 248
 TCP_INFO_FIELDS = (
     ("ca_state", "B", 1), ("snd_mss", "I", 16), ("unacked", "I", 24), ("sacked", "I", 28),
     ("lost", "I", 32), ("retrans", "I", 36), ("rtt_us", "I", 68), ("rttvar_us", "I", 72),
-    ("ssthresh", "I", 76), ("cwnd", "I", 80), ("total_retrans", "I", 100),
+    ("ssthresh", "I", 76), ("cwnd", "I", 80), ("total_retrans", "I", 100), ("pacing_rate", "Q", 104),
     ("bytes_acked", "Q", 120), ("bytes_received", "Q", 128), ("segs_out", "I", 136), ("notsent_bytes", "I", 144), ("data_segs_out", "I", 156),
     ("bytes_sent", "Q", 200), ("bytes_retrans", "Q", 208), ("total_rto", "H", 240),
 )
@@ -319,6 +323,8 @@ def client(spec: dict) -> dict:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
     try:
         sock.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, spec["cc"].encode())
+        if spec.get("pacing"):
+            sock.setsockopt(socket.SOL_SOCKET, SO_MAX_PACING_RATE, PACING_CAP)
         try:
             sock.setsockopt(socket.IPPROTO_TCP, TCP_NOTSENT_LOWAT, spec["notsent_lowat"])
         except OSError:

@@ -142,7 +142,9 @@ class Network:
                 _sh("ip", "-n", ns, "addr", "add", f"{s.addr}/32", "dev", DEVICE)
             _sh("ip", "-n", ns, "route", "add", f"{SERVER_ADDR}/32", "dev", DEVICE, "src", f.subflows[0].addr,
                 "rto_min", f"{f.min_rto_ns // 1_000_000}ms")
-            self.ns_exec(ns, "sysctl", "-qw", f"net.ipv4.tcp_reordering={f.dupthresh}")
+            ss, ca = f.pacing_ratios
+            self.ns_exec(ns, "sysctl", "-qw", f"net.ipv4.tcp_reordering={f.dupthresh}",
+                         f"net.ipv4.tcp_pacing_ss_ratio={ss}", f"net.ipv4.tcp_pacing_ca_ratio={ca}")
             if f.multipath:
                 extra = str(len(f.subflows) - 1)
                 _sh("ip", "-n", ns, "mptcp", "limits", "set", "subflows", extra, "add_addr_accepted", "0")
@@ -223,7 +225,7 @@ class Network:
                     "cc": f.kernel_cc, "src": f.subflows[0].addr, "subflow_addrs": [s.addr for s in f.subflows],
                     "t0_ns": self.t0_ns, "start_ns": f.start_ns, "stop_ns": f.stop_ns,
                     "end_ns": plan.duration_ns, "sample_ns": plan.config["sample_interval_ns"] or 100_000_000,
-                    "app": f.app, "seed": flow_seed(seed, f.index), "segment": f.mss,
+                    "app": f.app, "seed": flow_seed(seed, f.index), "segment": f.mss, "pacing": f.pacing,
                     "notsent_lowat": unsent_bound(f, plan.config["links"]), "out": str(self.work / f"client{f.index}.json")}
             clients.append(self.spawn_in(self.client_ns(f.index), f"client{f.index}", spec, stdin=subprocess.DEVNULL))
         end = self.t0_ns + plan.duration_ns

@@ -51,8 +51,13 @@ TCP_FIXED = {"initial_rto_ns": 1_000_000_000, "rcv_buf_bytes": None}
 HEADER_BYTES = 52
 # `host_jitter_ns` models the timing variation a real host has by itself: the
 # testbed's hosts are real, so it is accepted and has nothing to set.
+# `pacing` is Linux's internal TCP pacing, switched on per socket by SO_MAX_PACING_RATE
+# (single-path flows: the kernel refuses that option on an MPTCP socket); its ratios are
+# the namespace's net.ipv4.tcp_pacing_{ss,ca}_ratio.
 TCP_KEYS = {"mss", "header_bytes", "min_rto_ns", "initial_rto_ns", "max_rto_ns", "rcv_buf_bytes",
-            "dupthresh", "profile", "host_jitter_ns"}
+            "dupthresh", "profile", "host_jitter_ns", "pacing", "pacing_ss_ratio", "pacing_ca_ratio"}
+# Linux's tcp_pacing_ss_ratio and tcp_pacing_ca_ratio (percent), as in the simulator.
+PACING_RATIOS = (200, 120)
 
 
 class TestbedRefusal(ValueError):
@@ -88,6 +93,8 @@ class Flow:
     header_bytes: int     # the packet's headers: the MTU is mss + header_bytes
     min_rto_ns: int
     dupthresh: int
+    pacing: bool = False
+    pacing_ratios: tuple[int, int] = PACING_RATIOS  # slow start, congestion avoidance (%)
     subflows: list[Subflow] = field(default_factory=list)
 
     @property
@@ -281,10 +288,15 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
             errors.append(f"{fld}.tcp.header_bytes: not settable on the testbed; allowed: its default (leave it out)")
         if not 536 <= tcp["mss"] <= 8948:
             errors.append(f"{fld}.tcp.mss: {tcp['mss']}; allowed on the testbed: 536 to 8948 bytes")
+        if multipath and tcp.get("pacing"):
+            errors.append(f"{fld}.tcp.pacing: not settable on a multipath flow on the testbed (Linux refuses "
+                          f"SO_MAX_PACING_RATE on an MPTCP socket); allowed: false")
         app = _app(fc, fld, errors)
         flow = Flow(index=i, name=fc["name"], cc=fc["cc"], kernel_cc=kcc or "", multipath=multipath,
                     start_ns=fc["start_ns"], stop_ns=fc["stop_ns"], app=app, mss=tcp["mss"], header_bytes=header,
-                    min_rto_ns=tcp["min_rto_ns"], dupthresh=tcp["dupthresh"])
+                    min_rto_ns=tcp["min_rto_ns"], dupthresh=tcp["dupthresh"], pacing=bool(tcp.get("pacing")),
+                    pacing_ratios=(tcp.get("pacing_ss_ratio", PACING_RATIOS[0]),
+                                   tcp.get("pacing_ca_ratio", PACING_RATIOS[1])))
         for j, s in enumerate(subs):
             rev = s.get("reverse_path")
             flow.subflows.append(Subflow(
