@@ -215,7 +215,7 @@ def paired_share(path) -> float:
 def test_a_paced_linux_sender_leaves_in_tso_pairs_and_an_ns3_sender_one_by_one(tmp_path):
     """The sender's capture is taken as packets leave the host, after pacing. A paced
     linux sender at 10 Mbit/s sends Linux's smallest TSO bursts, two segments back to back
-    (`tso_bursts`; Linux 6.18's paced Reno on the testbed: 86 % of its segments, captured
+    (`linux_pacing`; Linux 6.18's paced Reno on the testbed: 86 % of its segments, captured
     2026-11-27, docs/host.md#tso-bursts); ns-3 paces single segments."""
     shares = {}
     for profile in ("linux", "ns3"):

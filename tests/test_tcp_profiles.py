@@ -81,10 +81,10 @@ def test_a_sender_at_the_bottleneck_no_longer_times_out():
 def test_a_paced_sender_at_the_bottleneck_gets_what_it_gets_through_an_access_link():
     """Issue 14's burst check: the Reno flow's goodput within 15 % between the two
     attachments, at most 2 timeouts in 200 s. Met when the Reno host paces as Linux does
-    (`tcp.pacing`, Linux's TSO pairs) through a NIC at its first link's rate, the
-    simulator's default (measured 2026-11-27: 4.61 direct against 4.37 Mbit/s, +5 %, no
+    (`tcp.pacing`, Linux's paced departures) through a NIC at its first link's rate, the
+    simulator's default (measured 2026-11-27: 5.17 direct against 4.84 Mbit/s, +7 %, no
     timeout). Not met by the unpaced linux sender (1.70 against 4.60, -63 %) nor by a
-    paced one behind a 1 Gbit/s NIC (2.44 against 4.45, -45 %), and not by Linux 6.18 on
+    paced one behind a 1 Gbit/s NIC (2.54 against 4.79, -47 %), and not by Linux 6.18 on
     the testbed either way (-73 % unpaced, -64 % paced): docs/host.md#the-burst-case-on-the-real-kernel."""
     direct = summary("tcp/burst_direct_paced.toml", "linux")["flows"]["reno"]
     access = summary("tcp/burst_access_paced.toml", "linux")["flows"]["reno"]

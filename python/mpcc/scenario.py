@@ -461,7 +461,7 @@ class Tcp(Strict):
     dupthresh: int = Field(default=_tcp_default("dupthresh"), ge=1, le=16)
     init_ssthresh: Optional[Size] = None  # unlimited, as Linux; ns-3 before 3.26: 65535 bytes
     cwnd_validation: Optional[bool] = None  # Linux's tcp_is_cwnd_limited; None: the profile's (on in linux)
-    tso_bursts: Optional[bool] = None  # paced bursts of Linux's TSO size (tcp_tso_autosize); on in linux
+    linux_pacing: Optional[bool] = None  # Linux's paced departures: TSO bursts, late credit; on in linux
     # Mechanism switches (docs/tcp.md); None: the profile's.
     rack: Optional[bool] = None
     tlp: Optional[bool] = None
@@ -1139,7 +1139,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux",
                  "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack", "sacked_retx_in_pipe",
-                 "handshake", "rtt_ns3", "cwnd_validation", "tso_bursts"):
+                 "handshake", "rtt_ns3", "cwnd_validation", "linux_pacing"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

@@ -245,9 +245,9 @@ pub struct TcpConfig {
     /// Congestion-window validation as Linux does it (tcp_is_cwnd_limited): the
     /// window grows only while the sender uses it. None: the profile's (on in linux).
     pub cwnd_validation: Option<bool>,
-    /// A paced sender releases Linux's TSO-sized bursts (tcp_tso_autosize). None: the
-    /// profile's (on in linux).
-    pub tso_bursts: Option<bool>,
+    /// A paced sender departs as Linux's: TSO-sized bursts (tcp_tso_autosize) and the
+    /// credit for a late one (tcp_update_skb_after_send). None: the profile's (on in linux).
+    pub linux_pacing: Option<bool>,
     /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
     pub rack: Option<bool>,
     pub tlp: Option<bool>,
@@ -322,7 +322,7 @@ impl Default for TcpConfig {
             dupthresh: 3,
             init_ssthresh_bytes: None,
             cwnd_validation: None,
-            tso_bursts: None,
+            linux_pacing: None,
             rack: None,
             tlp: None,
             tlp_dsack: None,
@@ -401,7 +401,7 @@ impl TcpConfig {
             syn_rto_ns,
             rtt_ns3,
             cwnd_validation,
-            tso_bursts
+            linux_pacing
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

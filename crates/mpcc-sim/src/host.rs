@@ -13,7 +13,7 @@
 //! controller asks for (`CongestionControl::pacing_rate`). No pacing before the
 //! first RTT sample.
 //!
-//! TSO bursts (`tcp.tso_bursts`, linux): Linux paces whole TSO/GSO packets, not
+//! Linux's paced departures (`tcp.linux_pacing`, linux): Linux paces whole TSO/GSO packets, not
 //! segments. tcp_write_xmit builds each packet from what the window lets it send,
 //! up to tcp_tso_autosize's size (about 1 ms at the pacing rate, at least
 //! tcp_min_tso_segs = 2 segments), the device sends its segments back to back,
@@ -21,7 +21,9 @@
 //! Linux sender at 10 Mbit/s leaves in pairs (captured on Linux 6.18: 86 % of the
 //! segments of a paced Reno flow within 100 us of another, docs/host.md). Here the
 //! burst is formed from the segments waiting when it starts (`Sim::flush` hands
-//! a whole send round over before the NIC starts).
+//! a whole send round over before the NIC starts). A burst that leaves later than
+//! its pacing time has the gap after it shortened by that lateness, at most by
+//! half (tcp_update_skb_after_send's credit for OS jitter).
 //!
 //! A scheduler's pacing (`Scheduler::pacing_rate`, TSC's allocated rates): as
 //! Linux's SO_MAX_PACING_RATE, it caps the rate above (the lower of the two
@@ -79,6 +81,9 @@ pub struct Nic {
     /// the burst under way may still leave without waiting.
     pub tso: bool,
     pub burst_left: u32,
+    /// How late the burst under way started after its pacing time: Linux takes up
+    /// to half of each packet's pacing gap off that (tcp_update_skb_after_send).
+    pub credit: Nanos,
     /// The sender found the queue full: wake it when the NIC sends.
     pub blocked: bool,
     /// Packets allowed to wait (TSQ), from the latest rate.
@@ -103,6 +108,7 @@ impl Nic {
             sched_paced: false,
             tso: false,
             burst_left: 0,
+            credit: 0,
             blocked: false,
             limit: TSQ_MIN_PACKETS,
             jitter_ns,
@@ -178,6 +184,26 @@ impl Nic {
         self.limit = ((bytes / wire.max(1) as f64) as usize).max(TSQ_MIN_PACKETS);
     }
 
+    /// A paced burst of up to `segs` segments (`tso_segments`) starts at `start`: the
+    /// segments waiting now go with it, and its lateness after the pacing time is the
+    /// credit its gaps may use.
+    #[inline]
+    pub fn start_burst(&mut self, start: Nanos, segs: u32) {
+        self.burst_left = segs.min(self.queue.len() as u32).saturating_sub(1);
+        self.credit = start.saturating_sub(self.pace_next);
+    }
+
+    /// The pacing gap after a packet of `bytes` at `bytes_per_s`: its length at the
+    /// rate, less up to half of it from the burst's credit (Linux's
+    /// tcp_update_skb_after_send; the credit is 0 without `linux_pacing`).
+    #[inline]
+    pub fn paced_gap(&mut self, bytes: u32, bytes_per_s: f64) -> Nanos {
+        let len = (bytes as f64 * 1e9 / bytes_per_s) as Nanos;
+        let credit = (len / 2).min(self.credit);
+        self.credit -= credit;
+        len - credit
+    }
+
     /// Serialisation time of `bytes` at the line rate.
     #[inline]
     pub fn tx_time(&self, bytes: u32) -> Nanos {
@@ -239,6 +265,28 @@ mod tests {
         // 2.6 ms (five halvings): 2048 more bytes; 16.4 ms (32): none.
         assert_eq!(tso_segments(12.5e6, 1448, 2_600_000), 9);
         assert_eq!(tso_segments(12.5e6, 1448, 16_400_000), 8);
+    }
+
+    #[test]
+    fn a_late_burst_shortens_its_gaps_by_at_most_half() {
+        let mut nic = Nic::new(1e9, true, false, 0, Rng::stream(1, 0));
+        for _ in 0..3 {
+            nic.queue.push_back(Packet::data(0, 0, 1000, 0));
+        }
+        // Due at 100 ms, leaves at 110 ms: 10 ms of credit. Two segments of 1000 bytes
+        // at 100 kB/s (10 ms each) go together; each gap loses half, 5 ms.
+        nic.pace_next = 100_000_000;
+        nic.start_burst(110_000_000, 2);
+        assert_eq!(nic.burst_left, 1);
+        assert_eq!((nic.paced_gap(1000, 1e5), nic.paced_gap(1000, 1e5)), (5_000_000, 5_000_000));
+        // 4 ms late: 4 ms of credit, spent on the first gap (at most 5 ms of it).
+        nic.pace_next = 200_000_000;
+        nic.start_burst(204_000_000, 2);
+        assert_eq!((nic.paced_gap(1000, 1e5), nic.paced_gap(1000, 1e5)), (6_000_000, 10_000_000));
+        // On time: no credit; a burst takes no more segments than wait.
+        nic.pace_next = 300_000_000;
+        nic.start_burst(300_000_000, 45);
+        assert_eq!((nic.burst_left, nic.paced_gap(1000, 1e5)), (2, 10_000_000));
     }
 
     #[test]

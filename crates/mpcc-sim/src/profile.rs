@@ -139,7 +139,7 @@ impl Profile {
                 syn_rto_ns: 1000 * ms,
                 rtt_ns3: false,
                 cwnd_validation: false,
-                tso_bursts: false,
+                linux_pacing: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -180,7 +180,7 @@ impl Profile {
                 syn_rto_ns: 1000 * ms,      // TCP_TIMEOUT_INIT
                 rtt_ns3: false,             // tcp_ack_update_rtt: every ACK with a timestamp echo
                 cwnd_validation: true,      // tcp_cong_avoid asks tcp_is_cwnd_limited (tcp_cwnd_validate)
-                tso_bursts: true,           // tcp_tso_autosize, tcp_min_tso_segs = 2 (docs/host.md)
+                linux_pacing: true,         // tcp_tso_autosize, tcp_update_skb_after_send (docs/host.md)
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -236,7 +236,7 @@ impl Profile {
                 syn_rto_ns: 3000 * ms,  // TcpSocket's ConnTimeout
                 rtt_ns3: true,          // TcpSocketBase::EstimateRtt from m_history, cleared in ReTxTimeout
                 cwnd_validation: false, // TcpSocketBase grows the window on every new ACK (no RFC 7661)
-                tso_bursts: false,      // TcpSocketBase paces one segment per interval (no TSO)
+                linux_pacing: false,    // TcpSocketBase paces one segment per interval (no TSO)
             },
         }
     }
@@ -284,7 +284,7 @@ impl Mechanisms {
             ("syn_rto_ns", json!(self.syn_rto_ns)),
             ("rtt_ns3", json!(self.rtt_ns3)),
             ("cwnd_validation", json!(self.cwnd_validation)),
-            ("tso_bursts", json!(self.tso_bursts)),
+            ("linux_pacing", json!(self.linux_pacing)),
         ]
     }
 }
@@ -424,11 +424,12 @@ pub struct Mechanisms {
     /// an ACK grows the window only if the sender filled it during that window of
     /// data (in slow start: while cwnd is below twice the most in flight).
     pub cwnd_validation: bool,
-    /// With pacing, the host releases bursts of Linux's TSO size (tcp_tso_autosize:
-    /// about 1 ms at the pacing rate, at least tcp_min_tso_segs = 2 segments, at most
-    /// 64 KB) back to back, one burst per pacing interval of its length
-    /// (`host::tso_segments`). Off: one segment at a time (ns-3's pacing).
-    pub tso_bursts: bool,
+    /// With pacing, the host departs as Linux's TCP paces: bursts of Linux's TSO size
+    /// (tcp_tso_autosize: about 1 ms at the pacing rate, at least tcp_min_tso_segs = 2
+    /// segments, at most 64 KB) back to back, one burst per pacing interval of its
+    /// length (`host::tso_segments`), that interval shortened by up to half when the
+    /// burst left late (tcp_update_skb_after_send). Off: one segment at a time (ns-3).
+    pub linux_pacing: bool,
 }
 
 #[cfg(test)]

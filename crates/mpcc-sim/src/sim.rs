@@ -478,7 +478,7 @@ impl Sim {
             if let Some(r) = rate {
                 if nic.tso {
                     let segs = crate::host::tso_segments(r, s.snd.mss(), s.snd.rtt.min_rtt);
-                    nic.burst_left = segs.min(nic.queue.len() as u32) - 1;
+                    nic.start_burst(start, segs);
                 }
                 nic.pace_next = start;
             }
@@ -486,7 +486,7 @@ impl Sim {
         };
         if nic.pacing {
             if let Some(r) = rate {
-                nic.pace_next += (bytes as f64 * 1e9 / r) as Nanos;
+                nic.pace_next += nic.paced_gap(bytes, r);
             }
         }
         nic.last = (start, bytes);
