@@ -212,7 +212,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                     tcp.nic_rate_bps.map_or_else(|| links[fwd[0].0 as usize].capacity.nominal_bps(), |r| r as f64);
                 let rng = host_rng(cfg.seed, i, sf);
                 let mut nic = crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure, mech.host_jitter_ns, rng);
-                nic.tso = mech.linux_pacing;
+                nic.linux_pacing = mech.linux_pacing;
                 nic
             });
             subs.push(Subflow {

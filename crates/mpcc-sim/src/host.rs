@@ -77,9 +77,9 @@ pub struct Nic {
     pub backpressure: bool,
     /// The scheduler sets this subflow's pacing rate: one segment at a time.
     pub sched_paced: bool,
-    /// Pacing releases TSO-sized bursts (`tso_segments`), and how many segments of
-    /// the burst under way may still leave without waiting.
-    pub tso: bool,
+    /// Pacing as Linux's (`tcp.linux_pacing`): TSO-sized bursts (`tso_segments`),
+    /// and how many segments of the burst under way may still leave without waiting.
+    pub linux_pacing: bool,
     pub burst_left: u32,
     /// How late the burst under way started after its pacing time: Linux takes up
     /// to half of each packet's pacing gap off that (tcp_update_skb_after_send).
@@ -106,7 +106,7 @@ impl Nic {
             pacing,
             backpressure,
             sched_paced: false,
-            tso: false,
+            linux_pacing: false,
             burst_left: 0,
             credit: 0,
             blocked: false,

@@ -397,10 +397,9 @@ impl Sim {
             if let Some(log) = &mut self.log {
                 log.packet(self.now, Logged::Send, emitted, None);
             }
-            let s = &mut self.flows[flow].subs[sub as usize];
             // Captured as it leaves the host (tcpdump sees a packet after the qdisc
             // and TCP's pacing): here without a NIC, in `nic_done` with one.
-            if self.pcap.is_some() && s.nic.is_none() {
+            if self.pcap.is_some() && self.flows[flow].subs[sub as usize].nic.is_none() {
                 self.capture_sender(emitted);
             }
             let s = &mut self.flows[flow].subs[sub as usize];
@@ -476,7 +475,7 @@ impl Sim {
         } else {
             let start = ready.max(nic.pace_next);
             if let Some(r) = rate {
-                if nic.tso {
+                if nic.linux_pacing {
                     let segs = crate::host::tso_segments(r, s.snd.mss(), s.snd.rtt.min_rtt);
                     nic.start_burst(start, segs);
                 }
