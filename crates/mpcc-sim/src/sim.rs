@@ -554,7 +554,7 @@ impl Sim {
             if l.can_defer() {
                 l.deferred = Some(self.events.reserve());
             } else {
-                self.events.schedule(done, Event::TxDone { link });
+                self.events.schedule_soon(done, Event::TxDone { link });
             }
             if self.pcap.is_some() {
                 self.capture_link(link);

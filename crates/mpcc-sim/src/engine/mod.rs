@@ -123,6 +123,19 @@ impl EventQueue {
         }
     }
 
+    /// `schedule` for a packet's event that is likely the next to pop (a link's
+    /// `TxDone`, due within a serialisation time): the 4-ary heaps keep one such
+    /// event out of the heap (`SplitHeap::push_soon`). The same order.
+    #[inline]
+    pub fn schedule_soon(&mut self, time: Nanos, ev: Event) {
+        self.seq += 1;
+        let e = Entry { time, seq: self.seq, item: ev };
+        match &mut self.queue {
+            Queue::Quad(q) => q.push_soon(e),
+            Queue::Radix(q) => q.push(e),
+        }
+    }
+
     /// Takes the sequence number an event scheduled now would get, without queueing
     /// it: the event may be queued later with that number (`schedule_reserved`), or
     /// its effects applied by whoever finds it past (`is_past`). Every later event
@@ -336,11 +349,13 @@ mod tests {
                     _ => r >> 16 & 0xff_ffff_ffff,
                 };
                 seq += 1;
-                let ev = numbered(seq, r >> 13 & 1 == 0);
-                if r >> 12 & 1 == 0 {
-                    q.schedule(now + delay, ev)
-                } else {
-                    q.schedule_maybe_now(now + delay, ev)
+                let timer = r >> 13 & 1 == 0;
+                let ev = numbered(seq, timer);
+                match r >> 11 & 3 {
+                    0 | 1 => q.schedule(now + delay, ev),
+                    2 => q.schedule_maybe_now(now + delay, ev),
+                    _ if timer => q.schedule(now + delay, ev),
+                    _ => q.schedule_soon(now + delay, ev), // a packet's event
                 }
                 reference.push(Reverse((now + delay, seq)));
             } else {
