@@ -87,16 +87,11 @@ impl SplitHeap {
         }
     }
 
-    /// The earliest time queued.
-    #[inline]
-    pub fn top_time(&self) -> Option<Nanos> {
-        let heaps = match (self.packets.top(), self.timers.top()) {
-            (Some(p), Some(t)) => Some(p.time.min(t.time)),
-            (p, t) => p.or(t).map(|e| e.time),
-        };
-        match (&self.front, heaps) {
-            (Some(f), Some(h)) => Some(f.time.min(h)),
-            (f, h) => f.as_ref().map(|f| f.time).or(h),
-        }
+    /// Whether an event at `t` is queued, when none is queued before `t` (the time of
+    /// the latest event popped): whether some top is at `t`, without their minimum.
+    #[inline(always)]
+    pub fn has_at(&self, t: Nanos) -> bool {
+        let at = |e: Option<&Entry>| e.is_some_and(|e| e.time == t);
+        at(self.front.as_ref()) || at(self.packets.top()) || at(self.timers.top())
     }
 }
