@@ -127,7 +127,7 @@ impl EventQueue {
     /// `schedule` for a packet's event that is likely the next to pop (a link's
     /// `TxDone`, due within a serialisation time): the 4-ary heaps keep one such
     /// event out of the heap (`SplitHeap::push_soon`). The same order.
-    #[inline]
+    #[inline(always)]
     pub fn schedule_soon(&mut self, time: Nanos, ev: Event) {
         self.seq += 1;
         let e = Entry { time, seq: self.seq, item: ev };
