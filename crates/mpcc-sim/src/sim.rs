@@ -554,42 +554,45 @@ impl Sim {
     }
 
     /// A packet enters a link (`Link::arrive`). A deferred `TxDone` of the link is
-    /// applied first if past, and queued if the packet has to wait for it.
+    /// applied first if past, and queued if the packet has to wait for it. The link
+    /// is looked up once for all of it.
     #[inline]
     fn arrive(&mut self, link: LinkId, pkt: &Packet) {
-        let (now, flows, log, events) = (self.now, &mut self.flows, &mut self.log, &self.events);
+        let (now, flows, log, events) = (self.now, &mut self.flows, &mut self.log, &mut self.events);
         let l = &mut self.links[link];
         l.settle(|t, seq| events.is_past(t, seq));
         let done = l.arrive(now, pkt, &mut |p| dropped(flows, log, now, link, &p));
-        self.tx_started(link, done);
-        let l = &mut self.links[link];
+        let started = Self::tx_started(l, events, link, done);
         if let Some(seq) = l.deferred.filter(|_| l.queue.len_packets() > 0) {
             l.deferred = None;
-            self.events.schedule_reserved(l.tx_until, seq, Event::TxDone { link });
+            events.schedule_reserved(l.tx_until, seq, Event::TxDone { link });
+        }
+        if started && self.pcap.is_some() {
+            self.capture_link(link);
         }
     }
 
     #[inline]
     fn start_tx(&mut self, link: LinkId) {
-        let (now, flows, log) = (self.now, &mut self.flows, &mut self.log);
-        let done = self.links[link].start_tx(now, &mut |p| dropped(flows, log, now, link, &p));
-        self.tx_started(link, done);
+        let (now, flows, log, events) = (self.now, &mut self.flows, &mut self.log, &mut self.events);
+        let l = &mut self.links[link];
+        let done = l.start_tx(now, &mut |p| dropped(flows, log, now, link, &p));
+        if Self::tx_started(l, events, link, done) && self.pcap.is_some() {
+            self.capture_link(link);
+        }
     }
 
-    /// `link` started serialising a packet that ends at `done`, if it did.
+    /// Link `l` (`link`) started serialising a packet that ends at `done`, if it did:
+    /// its `TxDone` is queued or deferred. Whether it did (the caller captures it).
     #[inline(always)]
-    fn tx_started(&mut self, link: LinkId, done: Option<Nanos>) {
-        if let Some(done) = done {
-            let l = &mut self.links[link];
-            if l.can_defer() {
-                l.deferred = Some(self.events.reserve());
-            } else {
-                self.events.schedule(done, Event::TxDone { link });
-            }
-            if self.pcap.is_some() {
-                self.capture_link(link);
-            }
+    fn tx_started(l: &mut Link, events: &mut EventQueue, link: LinkId, done: Option<Nanos>) -> bool {
+        let Some(done) = done else { return false };
+        if l.can_defer() {
+            l.deferred = Some(events.reserve());
+        } else {
+            events.schedule_soon(done, Event::TxDone { link });
         }
+        true
     }
 
     /// A packet leaving or reaching its flow's sender goes into its capture, if any.

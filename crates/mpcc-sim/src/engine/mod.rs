@@ -90,7 +90,8 @@ pub struct EventQueue {
     /// `now` was queued: it is the next to pop (events are never scheduled before
     /// `now`, and any other for `now` was scheduled after it), so it skips the heap.
     /// A zero-delay reverse path makes one of these per ACK.
-    next: Option<Event>,
+    /// It is an ACK's (`AckPipe` or `AckBuilt`), kept as its parts (`NextSlot`).
+    next: NextSlot,
     next_seq: u64,
     /// The sequence number of the latest event popped: with `now`, its place in
     /// the order (`current`).
@@ -102,7 +103,7 @@ impl EventQueue {
     pub fn for_flows(flows: usize) -> Self {
         let queue =
             if flows >= RADIX_FROM_FLOWS { Queue::Radix(RadixHeap::new()) } else { Queue::Quad(SplitHeap::new()) };
-        EventQueue { queue, seq: 0, now: 0, next: None, next_seq: 0, cur_seq: 0 }
+        EventQueue { queue, seq: 0, now: 0, next: NextSlot::EMPTY, next_seq: 0, cur_seq: 0 }
     }
 
     pub fn new() -> Self {
@@ -123,6 +124,19 @@ impl EventQueue {
         }
     }
 
+    /// `schedule` for a packet's event that is likely the next to pop (a link's
+    /// `TxDone`, due within a serialisation time): the 4-ary heaps keep one such
+    /// event out of the heap (`SplitHeap::push_soon`). The same order.
+    #[inline(always)]
+    pub fn schedule_soon(&mut self, time: Nanos, ev: Event) {
+        self.seq += 1;
+        let e = Entry { time, seq: self.seq, item: ev };
+        match &mut self.queue {
+            Queue::Quad(q) => q.push_soon(e),
+            Queue::Radix(q) => q.push(e),
+        }
+    }
+
     /// Takes the sequence number an event scheduled now would get, without queueing
     /// it: the event may be queued later with that number (`schedule_reserved`), or
     /// its effects applied by whoever finds it past (`is_past`). Every later event
@@ -138,7 +152,7 @@ impl EventQueue {
     /// sequence); the radix heap and the slot for `now` assume increasing numbers.
     #[inline]
     pub fn schedule_reserved(&mut self, time: Nanos, seq: u64, ev: Event) {
-        debug_assert!(self.reserves() && self.next.is_none() && !self.is_past(time, seq));
+        debug_assert!(self.reserves() && self.next.is_empty() && !self.is_past(time, seq));
         self.push(Entry { time, seq, item: ev });
     }
 
@@ -170,20 +184,21 @@ impl EventQueue {
     /// pop, whatever is scheduled after it. False (and nothing scheduled) otherwise.
     #[inline]
     pub fn schedule_next(&mut self, ev: Event) -> bool {
-        if self.next.is_some() || self.heap_more_now() {
+        let Some(slot) = NextSlot::of(ev) else { return false };
+        if !self.next.is_empty() || self.heap_more_now() {
             return false;
         }
         self.seq += 1;
-        self.next = Some(ev);
+        self.next = slot;
         self.next_seq = self.seq;
         true
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
-        if self.next.is_some() {
+        if let Some(ev) = self.next.take() {
             self.cur_seq = self.next_seq;
-            return self.next.take().map(|ev| (self.now, ev));
+            return Some((self.now, ev));
         }
         let e = match &mut self.queue {
             Queue::Quad(q) => q.pop(),
@@ -198,13 +213,13 @@ impl EventQueue {
     /// queued.
     #[inline]
     pub fn more_now(&self) -> bool {
-        self.next.is_some() || self.heap_more_now()
+        !self.next.is_empty() || self.heap_more_now()
     }
 
     #[inline]
     fn heap_more_now(&self) -> bool {
         match &self.queue {
-            Queue::Quad(q) => q.top_time() == Some(self.now),
+            Queue::Quad(q) => q.has_at(self.now),
             Queue::Radix(q) => q.more_now(),
         }
     }
@@ -212,6 +227,50 @@ impl EventQueue {
     /// Events scheduled so far.
     pub fn scheduled(&self) -> u64 {
         self.seq
+    }
+}
+
+/// The event for now that skips the heap (`EventQueue::next`): an ACK's, as its
+/// kind, flow and subflow in fields of their own, each written and read whole. (As an
+/// `Option<Event>` it was written by fields and read back, in some builds, by loads
+/// that straddle them, which wait until the stores are done.)
+#[derive(Clone, Copy)]
+struct NextSlot {
+    /// 0: empty, 1: `AckPipe`, 2: `AckBuilt`.
+    kind: u8,
+    sub: u16,
+    flow: FlowId,
+}
+
+impl NextSlot {
+    const EMPTY: NextSlot = NextSlot { kind: 0, sub: 0, flow: FlowId(0) };
+
+    /// `ev` in a slot, if it is an ACK's.
+    #[inline]
+    fn of(ev: Event) -> Option<NextSlot> {
+        match ev {
+            Event::AckPipe { flow, sub } => Some(NextSlot { kind: 1, sub, flow }),
+            Event::AckBuilt { flow, sub } => Some(NextSlot { kind: 2, sub, flow }),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.kind == 0
+    }
+
+    /// The event, leaving the slot empty.
+    #[inline]
+    fn take(&mut self) -> Option<Event> {
+        let (flow, sub) = (self.flow, self.sub);
+        let ev = match self.kind {
+            0 => return None,
+            1 => Event::AckPipe { flow, sub },
+            _ => Event::AckBuilt { flow, sub },
+        };
+        self.kind = 0;
+        Some(ev)
     }
 }
 
@@ -254,13 +313,13 @@ mod tests {
         for mut q in queues() {
             q.schedule(10, Event::Rto { flow: FlowId(1), sub: 0 });
             assert_eq!(q.pop().map(|(t, _)| t), Some(10));
-            q.schedule_maybe_now(10, Event::Rto { flow: FlowId(2), sub: 0 }); // into `next`
-            assert!(q.more_now() && q.next.is_some());
-            q.schedule_maybe_now(10, Event::Rto { flow: FlowId(3), sub: 0 }); // the heap, after it
-            q.schedule_maybe_now(20, Event::Rto { flow: FlowId(4), sub: 0 });
+            q.schedule_maybe_now(10, Event::AckPipe { flow: FlowId(2), sub: 0 }); // into `next`
+            assert!(q.more_now() && !q.next.is_empty());
+            q.schedule_maybe_now(10, Event::AckBuilt { flow: FlowId(3), sub: 0 }); // the heap, after it
+            q.schedule_maybe_now(20, Event::AckPipe { flow: FlowId(4), sub: 0 });
             let order: Vec<(u64, u32)> = std::iter::from_fn(|| q.pop())
                 .map(|(t, e)| match e {
-                    Event::Rto { flow, .. } => (t, flow.0),
+                    Event::Rto { flow, .. } | Event::AckPipe { flow, .. } | Event::AckBuilt { flow, .. } => (t, flow.0),
                     _ => unreachable!(),
                 })
                 .collect();
@@ -295,18 +354,21 @@ mod tests {
         queues().into_iter().for_each(order_of_a_binary_heap);
     }
 
-    /// A packet's event or a timer, numbered.
+    /// A packet's event (a link's or an ACK's, which may take the slot for now) or a
+    /// timer, numbered.
     fn numbered(n: u32, timer: bool) -> Event {
         if timer {
             Event::Rto { flow: FlowId(n), sub: 0 }
-        } else {
+        } else if n.is_multiple_of(2) {
             Event::TxDone { link: LinkId(n) }
+        } else {
+            Event::AckPipe { flow: FlowId(n), sub: 0 }
         }
     }
 
     fn number(e: Event) -> u32 {
         match e {
-            Event::Rto { flow, .. } => flow.0,
+            Event::Rto { flow, .. } | Event::AckPipe { flow, .. } => flow.0,
             Event::TxDone { link } => link.0,
             _ => unreachable!(),
         }
@@ -336,11 +398,13 @@ mod tests {
                     _ => r >> 16 & 0xff_ffff_ffff,
                 };
                 seq += 1;
-                let ev = numbered(seq, r >> 13 & 1 == 0);
-                if r >> 12 & 1 == 0 {
-                    q.schedule(now + delay, ev)
-                } else {
-                    q.schedule_maybe_now(now + delay, ev)
+                let timer = r >> 13 & 1 == 0;
+                let ev = numbered(seq, timer);
+                match r >> 11 & 3 {
+                    0 | 1 => q.schedule(now + delay, ev),
+                    2 => q.schedule_maybe_now(now + delay, ev),
+                    _ if timer => q.schedule(now + delay, ev),
+                    _ => q.schedule_soon(now + delay, ev), // a packet's event
                 }
                 reference.push(Reverse((now + delay, seq)));
             } else {

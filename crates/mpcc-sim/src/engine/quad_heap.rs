@@ -11,7 +11,7 @@ pub struct QuadHeap {
 }
 
 #[inline]
-fn before(a: &Entry, b: &Entry) -> bool {
+pub(super) fn before(a: &Entry, b: &Entry) -> bool {
     (a.time, a.seq) < (b.time, b.seq)
 }
 
