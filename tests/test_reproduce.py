@@ -7,7 +7,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -251,10 +250,12 @@ FIGURE_BLUE = (31, 119, 180)  # matplotlib's C0, used by the measured points and
 
 
 def _screenshot(page: Path, png: Path) -> str:
-    """Renders `page` in headless Chromium; returns its log (console messages are in it)."""
+    """Renders `page` in headless Chromium; returns its log (console messages are in it).
+    The browser's profile goes beside the screenshot, inside the test's own folder."""
+    profile = png.with_suffix(".chromium-profile")
     cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={tempfile.mkdtemp()}", "--enable-logging=stderr", "--v=0",
+           f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
            # Settle before the screenshot: every image loaded and drawn even on a loaded machine (a
            # screenshot taken at once under load once caught the figures undrawn: 1229 blue pixels).
            "--virtual-time-budget=10000", "--run-all-compositor-stages-before-draw",

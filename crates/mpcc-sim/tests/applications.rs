@@ -107,7 +107,8 @@ fn vbr_from_a_trace_reproduces_its_mean_rate() {
     // the one-way 20 ms by its transmission time.
     assert!(g("app_delay_p99_s") > 0.021 && g("app_delay_p99_s") < 0.1);
 
-    let bad = write_trace("bad", &[100, 200]).replace(".txt", "-x.txt");
+    let written = write_trace("bad", &[100, 200]);
+    let bad = written.replace(".txt", "-x.txt");
     std::fs::write(&bad, "100\n\n12k\n").unwrap();
     let cfg = scenario(
         S,
@@ -118,8 +119,9 @@ fn vbr_from_a_trace_reproduces_its_mean_rate() {
     let e = mpcc_sim::run_json(&cfg.to_string()).err().expect("a bad trace is an error");
     eprintln!("{e}");
     assert!(e.contains(&format!("{bad}:3:")), "names the file and the line: {e}");
-    std::fs::remove_file(&bad).ok();
-    std::fs::remove_file(&path).ok();
+    for p in [&bad, &written, &path] {
+        std::fs::remove_file(p).ok();
+    }
 }
 
 /// Page load time of one object of `b` bytes requested at the start on an idle
