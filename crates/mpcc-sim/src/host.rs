@@ -184,11 +184,43 @@ impl Nic {
         self.limit = ((bytes / wire.max(1) as f64) as usize).max(TSQ_MIN_PACKETS);
     }
 
+    /// When the head packet (`bytes`) starts, the host having it `ready` then, at the
+    /// pacing rate `rate` (bytes per second; None: none yet), and the pacing state
+    /// moved on past it. Without pacing at once. A segment of the burst under way
+    /// leaves at once; a new burst waits for the pacing time (the previous burst's
+    /// length at the rate, less its credit) and, with `linux_pacing`, takes up to
+    /// `burst(rate)` segments (`tso_segments`).
+    #[inline]
+    pub fn paced_start(
+        &mut self, ready: Nanos, rate: Option<f64>, bytes: u32, burst: impl FnOnce(f64) -> u32,
+    ) -> Nanos {
+        if !self.pacing {
+            return ready;
+        }
+        let start = if self.burst_left > 0 {
+            self.burst_left -= 1;
+            ready
+        } else {
+            let start = ready.max(self.pace_next);
+            if let Some(r) = rate {
+                if self.linux_pacing {
+                    self.start_burst(start, burst(r));
+                }
+                self.pace_next = start;
+            }
+            start
+        };
+        if let Some(r) = rate {
+            self.pace_next += self.paced_gap(bytes, r);
+        }
+        start
+    }
+
     /// A paced burst of up to `segs` segments (`tso_segments`) starts at `start`: the
     /// segments waiting now go with it, and its lateness after the pacing time is the
     /// credit its gaps may use.
     #[inline]
-    pub fn start_burst(&mut self, start: Nanos, segs: u32) {
+    fn start_burst(&mut self, start: Nanos, segs: u32) {
         self.burst_left = segs.min(self.queue.len() as u32).saturating_sub(1);
         self.credit = start.saturating_sub(self.pace_next);
     }
@@ -197,7 +229,7 @@ impl Nic {
     /// rate, less up to half of it from the burst's credit (Linux's
     /// tcp_update_skb_after_send; the credit is 0 without `linux_pacing`).
     #[inline]
-    pub fn paced_gap(&mut self, bytes: u32, bytes_per_s: f64) -> Nanos {
+    fn paced_gap(&mut self, bytes: u32, bytes_per_s: f64) -> Nanos {
         let len = (bytes as f64 * 1e9 / bytes_per_s) as Nanos;
         let credit = (len / 2).min(self.credit);
         self.credit -= credit;
@@ -287,6 +319,21 @@ mod tests {
         nic.pace_next = 300_000_000;
         nic.start_burst(300_000_000, 45);
         assert_eq!((nic.burst_left, nic.paced_gap(1000, 1e5)), (2, 10_000_000));
+    }
+
+    #[test]
+    fn a_paced_burst_leaves_together_and_the_next_waits_its_whole_length() {
+        let starts = |linux: bool| {
+            let mut nic = Nic::new(1e9, true, false, 0, Rng::stream(1, 0));
+            nic.linux_pacing = linux;
+            for _ in 0..3 {
+                nic.queue.push_back(Packet::data(0, 0, 1000, 0));
+            }
+            // 1000-byte packets at 100 kB/s: 10 ms each; each asks as the one before is serialised.
+            [0, 8_000, 16_000].map(|ready| nic.paced_start(ready, Some(1e5), 1000, |_| 2))
+        };
+        assert_eq!(starts(true), [0, 8_000, 20_000_000]);
+        assert_eq!(starts(false), [0, 10_000_000, 20_000_000]);
     }
 
     #[test]

@@ -463,31 +463,9 @@ impl Sim {
         // capped by the scheduler's (host.rs: the lower applies).
         let rate = crate::flow::pacing_rate(&f.cc, &f.sched, &s.snd, sub as usize, bytes, f.pacing_ratios);
         nic.set_rate(rate.unwrap_or(f64::INFINITY), bytes);
-        let ready = nic.ready_at(now);
-        // A segment of the burst under way leaves at once; a new burst waits for the
-        // pacing time (the previous burst's length at the rate). A scheduler-paced
-        // segment was let in at its time (`Flow::push`).
-        let start = if !nic.pacing {
-            ready
-        } else if nic.burst_left > 0 {
-            nic.burst_left -= 1;
-            ready
-        } else {
-            let start = ready.max(nic.pace_next);
-            if let Some(r) = rate {
-                if nic.linux_pacing {
-                    let segs = crate::host::tso_segments(r, s.snd.mss(), s.snd.rtt.min_rtt);
-                    nic.start_burst(start, segs);
-                }
-                nic.pace_next = start;
-            }
-            start
-        };
-        if nic.pacing {
-            if let Some(r) = rate {
-                nic.pace_next += nic.paced_gap(bytes, r);
-            }
-        }
+        // A scheduler-paced segment was let in at its time (`Flow::push`).
+        let (mss, min_rtt) = (s.snd.mss(), s.snd.rtt.min_rtt);
+        let start = nic.paced_start(nic.ready_at(now), rate, bytes, |r| crate::host::tso_segments(r, mss, min_rtt));
         nic.last = (start, bytes);
         nic.busy = true;
         let done = if nic.serialises() { start + nic.tx_time(bytes) } else { start };

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..scenario import mptcp_dss_bytes
+from ..scenario import _tcp_default, mptcp_dss_bytes
 
 # A client namespace per flow: more would make the 2-core machines the
 # bottleneck before the links are (docs/testbed.md, "Limits").
@@ -56,8 +56,6 @@ HEADER_BYTES = 52
 # the namespace's net.ipv4.tcp_pacing_{ss,ca}_ratio.
 TCP_KEYS = {"mss", "header_bytes", "min_rto_ns", "initial_rto_ns", "max_rto_ns", "rcv_buf_bytes",
             "dupthresh", "profile", "host_jitter_ns", "pacing", "pacing_ss_ratio", "pacing_ca_ratio"}
-# Linux's tcp_pacing_ss_ratio and tcp_pacing_ca_ratio (percent), as in the simulator.
-PACING_RATIOS = (200, 120)
 
 
 class TestbedRefusal(ValueError):
@@ -94,7 +92,9 @@ class Flow:
     min_rto_ns: int
     dupthresh: int
     pacing: bool = False
-    pacing_ratios: tuple[int, int] = PACING_RATIOS  # slow start, congestion avoidance (%)
+    # Linux's tcp_pacing_ss_ratio and tcp_pacing_ca_ratio (percent); the simulator's defaults.
+    pacing_ratios: tuple[int, int] = field(
+        default_factory=lambda: (_tcp_default("pacing_ss_ratio"), _tcp_default("pacing_ca_ratio")))
     subflows: list[Subflow] = field(default_factory=list)
 
     @property
@@ -295,8 +295,8 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
         flow = Flow(index=i, name=fc["name"], cc=fc["cc"], kernel_cc=kcc or "", multipath=multipath,
                     start_ns=fc["start_ns"], stop_ns=fc["stop_ns"], app=app, mss=tcp["mss"], header_bytes=header,
                     min_rto_ns=tcp["min_rto_ns"], dupthresh=tcp["dupthresh"], pacing=bool(tcp.get("pacing")),
-                    pacing_ratios=(tcp.get("pacing_ss_ratio", PACING_RATIOS[0]),
-                                   tcp.get("pacing_ca_ratio", PACING_RATIOS[1])))
+                    pacing_ratios=(tcp.get("pacing_ss_ratio", _tcp_default("pacing_ss_ratio")),
+                                   tcp.get("pacing_ca_ratio", _tcp_default("pacing_ca_ratio"))))
         for j, s in enumerate(subs):
             rev = s.get("reverse_path")
             flow.subflows.append(Subflow(
