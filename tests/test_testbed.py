@@ -151,6 +151,16 @@ def test_pacing_is_the_sockets_internal_pacing_on_a_tcp_flow_only():
         "SO_MAX_PACING_RATE on an MPTCP socket); allowed: false"]
 
 
+def test_a_nic_faster_than_the_first_link_is_what_the_testbed_has():
+    """The testbed's hosts send through TUN devices, which have no line rate: `tcp.nic_rate`
+    above the first link of every path is accepted (nothing to set), at or below it refused."""
+    assert plan_for(load(TWO_PATHS.format(cc="lia") + 'tcp = { nic_rate = "1Gbps" }\n'),
+                    bpf_programs={"lia": "mpcc_lia"}, available={"reno"}).flows
+    assert refusals(TWO_PATHS.format(cc="lia") + 'tcp = { nic_rate = "20Mbps" }\n') == [
+        "flows[0].tcp.nic_rate: 20 Mbit/s; the testbed's hosts send through a TUN device without a line "
+        "rate; allowed: above the first link's 20 Mbit/s"]
+
+
 def test_a_multipath_sender_keeps_what_the_kernels_scheduler_needs_to_reach_every_subflow():
     """16 KiB unsent for TCP; for MPTCP also the sum of rate x (longest RTT - the
     subflow's): the 10 Mbit/s, 20 ms subflow beside a 60 ms one adds 50 000 bytes."""

@@ -213,6 +213,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 let rng = host_rng(cfg.seed, i, sf);
                 let mut nic = crate::host::Nic::new(rate, mech.pacing, mech.nic_backpressure, mech.host_jitter_ns, rng);
                 nic.linux_pacing = mech.linux_pacing;
+                nic.header_bytes = tcp.header_bytes;
                 nic
             });
             subs.push(Subflow {

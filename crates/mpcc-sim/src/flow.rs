@@ -305,7 +305,7 @@ impl Flow {
                 // A scheduler-paced subflow takes a segment only at its pacing time (host.rs).
                 let at = s.nic.as_ref().filter(|nic| nic.sched_paced).map(|nic| {
                     let full = s.snd.mss() + self.header;
-                    nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios))
+                    nic.paced_at(pacing_rate(cc, sched, &s.snd, i, full, self.pacing_ratios, nic.linux_pacing))
                 });
                 if let Some(nic) = &mut s.nic {
                     // TCP Small Queues: no more than the local queue may hold.
@@ -637,16 +637,29 @@ impl Flow {
 /// The rate subflow `sub` is paced at for packets of `bytes`, bytes per second: the
 /// controller's own (`pacing_rate`) or Linux's rule (tcp_update_pacing_rate) with the
 /// pacing ratios `ratios`, capped by the scheduler's (`host::paced_rate`: the lower
-/// applies). None before an RTT sample when the scheduler asks for nothing.
+/// applies). None before an RTT sample when the scheduler asks for nothing. `linux`
+/// (`linux_pacing`): Linux's rule on the larger of the window and the segments
+/// outstanding (`max(cwnd, packets_out)`), which differ in recovery.
 #[inline]
 pub fn pacing_rate(
-    cc: &Controller, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32),
+    cc: &Controller, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32), linux: bool,
 ) -> Option<f64> {
     use mpcc_algo::CongestionControl;
     let sf = snd.sf;
     let own = match CongestionControl::pacing_rate(cc, sf) {
         Some(segs) => Some(segs * bytes as f64),
-        None => crate::host::pacing_rate(cc.cwnd(sf), cc.ssthresh(sf), snd.rtt.srtt, snd.mss(), ratios.0, ratios.1),
+        None => {
+            let outstanding = if linux { (snd.nxt - snd.una) as f64 } else { 0.0 };
+            crate::host::pacing_rate(
+                cc.cwnd(sf),
+                outstanding,
+                cc.ssthresh(sf),
+                snd.rtt.srtt,
+                snd.mss(),
+                ratios.0,
+                ratios.1,
+            )
+        }
     };
     let cap = sched.pacing_rate(sub).map(|segs| segs * bytes as f64);
     crate::host::paced_rate(own, cap)

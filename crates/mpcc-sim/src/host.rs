@@ -81,6 +81,9 @@ pub struct Nic {
     /// and how many segments of the burst under way may still leave without waiting.
     pub linux_pacing: bool,
     pub burst_left: u32,
+    /// With `linux_pacing`, the headers of each packet, left out of its pacing
+    /// (`timed`).
+    pub header_bytes: u32,
     /// How late the burst under way started after its pacing time: Linux takes up
     /// to half of each packet's pacing gap off that (tcp_update_skb_after_send).
     pub credit: Nanos,
@@ -108,6 +111,7 @@ impl Nic {
             sched_paced: false,
             linux_pacing: false,
             burst_left: 0,
+            header_bytes: 0,
             credit: 0,
             blocked: false,
             limit: TSQ_MIN_PACKETS,
@@ -182,6 +186,19 @@ impl Nic {
     pub fn set_rate(&mut self, bytes_per_s: f64, wire: u32) {
         let bytes = (bytes_per_s * TSQ_NS / 1e9).min(TSQ_MAX_BYTES);
         self.limit = ((bytes / wire.max(1) as f64) as usize).max(TSQ_MIN_PACKETS);
+    }
+
+    /// The bytes of a packet of `wire` bytes that its pacing counts: Linux paces the
+    /// headerless skb (`skb->len` in tcp_update_skb_after_send) at a rate of payload
+    /// bytes (mss x cwnd / srtt), so with `linux_pacing` the headers are left out;
+    /// otherwise the whole packet, as fq paces what it dequeues.
+    #[inline]
+    pub fn timed(&self, wire: u32) -> u32 {
+        if self.linux_pacing {
+            wire.saturating_sub(self.header_bytes)
+        } else {
+            wire
+        }
     }
 
     /// When the head packet (`bytes`) starts, the host having it `ready` then, at the
@@ -270,14 +287,18 @@ pub fn tso_segments(bytes_per_s: f64, mss: u32, min_rtt_ns: Nanos) -> u32 {
 }
 
 /// Linux's pacing rate in bytes per second (tcp_update_pacing_rate), None before
-/// an RTT sample.
+/// an RTT sample: the ratio chosen by the window `cwnd`, applied to the larger of
+/// the window and the segments `outstanding` (Linux's `max(cwnd, packets_out)`;
+/// 0 leaves the window alone).
 #[inline]
-pub fn pacing_rate(cwnd: f64, ssthresh: f64, srtt: Nanos, mss: u32, ss_ratio: u32, ca_ratio: u32) -> Option<f64> {
+pub fn pacing_rate(
+    cwnd: f64, outstanding: f64, ssthresh: f64, srtt: Nanos, mss: u32, ss_ratio: u32, ca_ratio: u32,
+) -> Option<f64> {
     if srtt == 0 {
         return None;
     }
     let ratio = if cwnd < ssthresh / 2.0 { ss_ratio } else { ca_ratio };
-    Some(cwnd * mss as f64 * 1e9 / srtt as f64 * ratio as f64 / 100.0)
+    Some(cwnd.max(outstanding) * mss as f64 * 1e9 / srtt as f64 * ratio as f64 / 100.0)
 }
 
 #[cfg(test)]
@@ -337,11 +358,29 @@ mod tests {
     }
 
     #[test]
+    fn linux_times_a_packet_by_its_payload() {
+        // Linux's gap is the headerless skb at a rate of payload bytes: a 1500-byte
+        // packet with 52 bytes of headers at 1448 kB/s leaves 1 ms before the next.
+        let mut nic = Nic::new(1e9, true, false, 0, Rng::stream(1, 0));
+        nic.header_bytes = 52;
+        assert_eq!(nic.timed(1500), 1500, "without linux_pacing the whole packet");
+        nic.linux_pacing = true;
+        assert_eq!(nic.timed(1500), 1448);
+        nic.queue.push_back(Packet::data(0, 0, 1500, 0));
+        assert_eq!(nic.paced_start(0, Some(1.448e6), nic.timed(1500), |_| 1), 0);
+        assert_eq!(nic.pace_next, 1_000_000);
+    }
+
+    #[test]
     fn linux_pacing_ratios() {
         // 10 segments of 1000 bytes per 100 ms = 100 kB/s: 200 % in slow start, 120 % after.
-        assert_eq!(pacing_rate(10.0, 100.0, 100_000_000, 1000, 200, 120), Some(200_000.0));
-        assert_eq!(pacing_rate(10.0, 15.0, 100_000_000, 1000, 200, 120), Some(120_000.0));
-        assert_eq!(pacing_rate(10.0, 15.0, 0, 1000, 200, 120), None);
+        assert_eq!(pacing_rate(10.0, 0.0, 100.0, 100_000_000, 1000, 200, 120), Some(200_000.0));
+        assert_eq!(pacing_rate(10.0, 0.0, 15.0, 100_000_000, 1000, 200, 120), Some(120_000.0));
+        assert_eq!(pacing_rate(10.0, 0.0, 15.0, 0, 1000, 200, 120), None);
+        // In recovery more segments may be outstanding than the window: Linux paces
+        // those (max(cwnd, packets_out)), the ratio still chosen by the window.
+        assert_eq!(pacing_rate(10.0, 14.0, 15.0, 100_000_000, 1000, 200, 120), Some(168_000.0));
+        assert_eq!(pacing_rate(10.0, 14.0, 100.0, 100_000_000, 1000, 200, 120), Some(280_000.0));
     }
 
     #[test]

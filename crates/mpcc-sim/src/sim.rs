@@ -458,14 +458,15 @@ impl Sim {
             nic.busy = false;
             return;
         };
-        let bytes = head.bytes;
+        let (bytes, timed) = (head.bytes, nic.timed(head.bytes));
         // The rate TSQ and pacing use: the controller's own, or Linux's rule,
         // capped by the scheduler's (host.rs: the lower applies).
-        let rate = crate::flow::pacing_rate(&f.cc, &f.sched, &s.snd, sub as usize, bytes, f.pacing_ratios);
-        nic.set_rate(rate.unwrap_or(f64::INFINITY), bytes);
+        let rate =
+            crate::flow::pacing_rate(&f.cc, &f.sched, &s.snd, sub as usize, timed, f.pacing_ratios, nic.linux_pacing);
+        nic.set_rate(rate.unwrap_or(f64::INFINITY), timed);
         // A scheduler-paced segment was let in at its time (`Flow::push`).
         let (mss, min_rtt) = (s.snd.mss(), s.snd.rtt.min_rtt);
-        let start = nic.paced_start(nic.ready_at(now), rate, bytes, |r| crate::host::tso_segments(r, mss, min_rtt));
+        let start = nic.paced_start(nic.ready_at(now), rate, timed, |r| crate::host::tso_segments(r, mss, min_rtt));
         nic.last = (start, bytes);
         nic.busy = true;
         let done = if nic.serialises() { start + nic.tx_time(bytes) } else { start };

@@ -54,8 +54,12 @@ HEADER_BYTES = 52
 # `pacing` is Linux's internal TCP pacing, switched on per socket by SO_MAX_PACING_RATE
 # (single-path flows: the kernel refuses that option on an MPTCP socket); its ratios are
 # the namespace's net.ipv4.tcp_pacing_{ss,ca}_ratio.
+# `nic_rate_bps`: a host's interface here is a TUN device, which has no line rate: a
+# NIC faster than the first link of every path of the flow is what the testbed has
+# (the simulator's NIC then only adds its serialisation time), one at or below it is not.
 TCP_KEYS = {"mss", "header_bytes", "min_rto_ns", "initial_rto_ns", "max_rto_ns", "rcv_buf_bytes",
-            "dupthresh", "profile", "host_jitter_ns", "pacing", "pacing_ss_ratio", "pacing_ca_ratio"}
+            "dupthresh", "profile", "host_jitter_ns", "pacing", "pacing_ss_ratio", "pacing_ca_ratio",
+            "nic_rate_bps"}
 
 
 class TestbedRefusal(ValueError):
@@ -204,6 +208,11 @@ def check_links(cfg: dict, errors: list[str]) -> None:
                       f"testbed's emulator sustains together; allowed: rates summing to at most {MAX_TOTAL_BPS / 1e6:g}")
 
 
+def _peak_bps(link: dict) -> float:
+    """A link's highest rate (a trace's over any one second)."""
+    return _trace_peak_bps(link) if link["capacity"]["kind"] == "trace" else link_rate(link)
+
+
 def _trace_peak_bps(link: dict) -> float:
     """A mahimahi trace's highest rate over any one second."""
     cap = link["capacity"]
@@ -288,6 +297,11 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
             errors.append(f"{fld}.tcp.header_bytes: not settable on the testbed; allowed: its default (leave it out)")
         if not 536 <= tcp["mss"] <= 8948:
             errors.append(f"{fld}.tcp.mss: {tcp['mss']}; allowed on the testbed: 536 to 8948 bytes")
+        nic = tcp.get("nic_rate_bps")
+        first = max((_peak_bps(cfg["links"][sub["path"][0]]) for sub in subs if sub["path"]), default=0)
+        if nic is not None and not nic > first:
+            errors.append(f"{fld}.tcp.nic_rate: {nic / 1e6:g} Mbit/s; the testbed's hosts send through a TUN "
+                          f"device without a line rate; allowed: above the first link's {first / 1e6:g} Mbit/s")
         if multipath and tcp.get("pacing"):
             errors.append(f"{fld}.tcp.pacing: not settable on a multipath flow on the testbed (Linux refuses "
                           f"SO_MAX_PACING_RATE on an MPTCP socket); allowed: false")
