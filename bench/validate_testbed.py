@@ -31,7 +31,7 @@ import sys
 import common
 
 SCENARIOS = ["testbed_single_path", "testbed_two_paths", "testbed_shared_bottleneck", "testbed_capacity_step",
-             "testbed_random_loss", "testbed_two_paths_loss"]
+             "testbed_random_loss", "testbed_two_paths_loss", "testbed_paced_small_buffer"]
 THROUGHPUT_TOLERANCE = 0.15
 RTT_TOLERANCE = 0.20
 RETX_TOLERANCE = 0.20
