@@ -248,6 +248,9 @@ pub struct TcpConfig {
     /// A paced sender departs as Linux's: TSO-sized bursts (tcp_tso_autosize) and the
     /// credit for a late one (tcp_update_skb_after_send). None: the profile's (on in linux).
     pub linux_pacing: Option<bool>,
+    /// The receiver compresses SACKs while data waits out of order (Linux's
+    /// __tcp_ack_snd_check). None: the profile's (on in linux).
+    pub sack_compress: Option<bool>,
     /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
     pub rack: Option<bool>,
     pub tlp: Option<bool>,
@@ -323,6 +326,7 @@ impl Default for TcpConfig {
             init_ssthresh_bytes: None,
             cwnd_validation: None,
             linux_pacing: None,
+            sack_compress: None,
             rack: None,
             tlp: None,
             tlp_dsack: None,
@@ -401,7 +405,8 @@ impl TcpConfig {
             syn_rto_ns,
             rtt_ns3,
             cwnd_validation,
-            linux_pacing
+            linux_pacing,
+            sack_compress
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

@@ -140,6 +140,7 @@ impl Profile {
                 rtt_ns3: false,
                 cwnd_validation: false,
                 linux_pacing: false,
+                sack_compress: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -181,6 +182,7 @@ impl Profile {
                 rtt_ns3: false,             // tcp_ack_update_rtt: every ACK with a timestamp echo
                 cwnd_validation: true,      // tcp_cong_avoid asks tcp_is_cwnd_limited (tcp_cwnd_validate)
                 linux_pacing: true,         // tcp_tso_autosize, tcp_update_skb_after_send (docs/host.md)
+                sack_compress: true,        // __tcp_ack_snd_check's compressed SACKs (tcp_comp_sack_*)
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -237,6 +239,7 @@ impl Profile {
                 rtt_ns3: true,          // TcpSocketBase::EstimateRtt from m_history, cleared in ReTxTimeout
                 cwnd_validation: false, // TcpSocketBase grows the window on every new ACK (no RFC 7661)
                 linux_pacing: false,    // TcpSocketBase paces one segment per interval (no TSO)
+                sack_compress: false,   // TcpSocketBase acknowledges every out-of-order segment at once
             },
         }
     }
@@ -285,6 +288,7 @@ impl Mechanisms {
             ("rtt_ns3", json!(self.rtt_ns3)),
             ("cwnd_validation", json!(self.cwnd_validation)),
             ("linux_pacing", json!(self.linux_pacing)),
+            ("sack_compress", json!(self.sack_compress)),
         ]
     }
 }
@@ -430,6 +434,11 @@ pub struct Mechanisms {
     /// length (`host::tso_segments`), that interval shortened by up to half when the
     /// burst left late (tcp_update_skb_after_send). Off: one segment at a time (ns-3).
     pub linux_pacing: bool,
+    /// Linux's SACK compression (`__tcp_ack_snd_check`, since 4.18): while data is held
+    /// out of order, the receiver answers the first three arrivals past each
+    /// cumulative ACK at once and then sends one ACK per min(1 ms, RTT / 20) (its
+    /// hrtimer's slack, 100 us, included), at most 44 arrivals to one ACK.
+    pub sack_compress: bool,
 }
 
 #[cfg(test)]

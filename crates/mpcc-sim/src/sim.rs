@@ -256,8 +256,15 @@ impl Sim {
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
                 let r = &mut self.flows[flow].subs[sub as usize].rcv;
-                r.delack_event_at = None;
-                if let Some(ack) = r.on_delack_event(self.now) {
+                let pending = r.delack_event_at.take();
+                let ack = r.on_delack_event(self.now);
+                // With SACK compression the other of its two timers (delayed ACK,
+                // compressed SACK) may still be armed, and no event may be pending for it.
+                if let Some(t) = r.poll_at().filter(|&t| r.compresses() && t > self.now && pending != Some(t)) {
+                    r.delack_event_at = Some(t);
+                    self.events.schedule(t, Event::DelAck { flow, sub });
+                }
+                if let Some(ack) = ack {
                     self.send_ack(ack);
                 }
             }

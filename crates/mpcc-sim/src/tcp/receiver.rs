@@ -26,6 +26,15 @@ const RECENT: usize = 4;
 /// Immediate ACKs of a quick-ACK episode (Linux's TCP_MAX_QUICKACKS): at the start
 /// of the connection and after out-of-order data.
 const MAX_QUICKACKS: u32 = 16;
+/// Linux's SACK compression (`sack_compress`): arrivals past one cumulative ACK
+/// answered at once before compressing (TCP_FASTRETRANS_THRESH), the most arrivals
+/// one ACK answers (tcp_comp_sack_nr), the longest wait (tcp_comp_sack_delay_ns) and
+/// the timer's slack (tcp_comp_sack_slack_ns; the timer fires at its end on an idle
+/// host: 1.12 ms after the arrival on Linux 6.18, docs/tcp-recovery.md).
+const COMP_SACK_IMMEDIATE: u32 = 3;
+const COMP_SACK_NR: u32 = 44;
+const COMP_SACK_DELAY: Nanos = 1_000_000;
+const COMP_SACK_SLACK: Nanos = 100_000;
 
 /// What the receiver wants done after a data segment.
 #[derive(Clone, Copy, Debug)]
@@ -103,6 +112,68 @@ pub struct Receiver {
     /// section 4; Linux's selective_acks); only kept with more than one block per ACK.
     recent: [(u64, u64); RECENT],
     n_recent: u8,
+    /// SACK compression (`sack_compress`): its state, apart so that a receiver
+    /// without it carries one flag.
+    compress: Option<Box<Compression>>,
+}
+
+/// Linux's SACK compression (`__tcp_ack_snd_check`, `tcp_compressed_ack_kick`).
+#[derive(Debug, Default)]
+struct Compression {
+    /// Arrivals answered at once since the cumulative ACK was `at_nxt`
+    /// (dup_ack_counter, compressed_ack_rcv_nxt).
+    immediate: u32,
+    at_nxt: u64,
+    /// Arrivals left unanswered (compressed_ack), and when the ACK for them goes.
+    waiting: u32,
+    due: Option<Nanos>,
+    /// The latest arrival left unanswered: the ACK at `due` answers it.
+    last: Option<(Nanos, Nanos, u64, First)>,
+    /// The receiver's RTT estimate (tcp_rcv_rtt_measure_ts: a new minimum at once,
+    /// else 7/8 old + 1/8 new), from the timestamp each segment echoes, and the
+    /// last echo used.
+    rtt: Nanos,
+    last_echo: Nanos,
+}
+
+impl Compression {
+    /// A data segment echoing `echo` (the receiver's own earlier timestamp) arrived at `now`.
+    fn measure(&mut self, now: Nanos, echo: Nanos) {
+        if echo == 0 || echo == self.last_echo || echo > now {
+            return;
+        }
+        self.last_echo = echo;
+        let sample = now - echo;
+        self.rtt = if self.rtt == 0 || sample < self.rtt { sample } else { self.rtt - self.rtt / 8 + sample / 8 };
+    }
+
+    /// An out-of-order arrival at `now` with the cumulative ACK at `rcv_nxt`: false
+    /// to answer it at once, true to leave it to the compressed ACK.
+    fn defer(&mut self, now: Nanos, rcv_nxt: u64) -> bool {
+        if self.waiting >= COMP_SACK_NR {
+            return false;
+        }
+        if self.at_nxt != rcv_nxt {
+            self.at_nxt = rcv_nxt;
+            self.immediate = 0;
+        }
+        if self.immediate < COMP_SACK_IMMEDIATE {
+            self.immediate += 1;
+            return false;
+        }
+        self.waiting += 1;
+        if self.due.is_none() {
+            self.due = Some(now + COMP_SACK_DELAY.min(self.rtt / 20) + COMP_SACK_SLACK);
+        }
+        true
+    }
+
+    /// An ACK went out: nothing is left waiting (tcp_event_ack_sent).
+    fn sent(&mut self) {
+        self.waiting = 0;
+        self.due = None;
+        self.last = None;
+    }
 }
 
 /// What the first SACK block of an ACK reports.
@@ -169,6 +240,7 @@ impl Receiver {
             dsack: tcp.mechanisms().dsack,
             recent: [(0, 0); RECENT],
             n_recent: 0,
+            compress: tcp.mechanisms().sack_compress.then(Box::default),
         }
     }
 
@@ -301,6 +373,13 @@ impl Receiver {
             self.withheld += 1;
             return (AckAction::Withhold, delivered);
         }
+        if let Some(c) = &mut self.compress {
+            match action {
+                AckAction::Now => c.sent(),
+                AckAction::Delay if c.last.is_some() => return (action, delivered), // waits for `due`
+                _ => {}
+            }
+        }
         match action {
             AckAction::Delay if self.delack_at.is_none() => {
                 self.delack_at = Some(now + self.delack_timeout); // armed once, until it fires or an ACK cancels it
@@ -345,6 +424,9 @@ impl Receiver {
         &mut self, now: Nanos, pkt: &Packet, payload: u32, deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
         let s = pkt.seq;
+        if let Some(c) = &mut self.compress {
+            c.measure(now, pkt.owd);
+        }
         let filled_hole = s + 1 < self.high;
         self.high = self.high.max(s + 1);
         self.last_ts = pkt.ts;
@@ -358,14 +440,22 @@ impl Receiver {
         self.received_packets += 1;
         self.received_bytes += payload as u64;
         if s < self.rcv_nxt {
-            // A duplicate: acknowledge at once (the sender may have timed out).
+            // A duplicate: acknowledge at once (the sender may have timed out), and
+            // the next ones too (Linux's tcp_data_queue enters quick-ACK mode on old data).
+            if self.quickack {
+                self.quick = MAX_QUICKACKS;
+            }
             let first = if dsack { First::Dup(s, None) } else { First::None };
             self.ack(pkt.ts, owd, s, first);
             return (AckAction::Now, 0);
         }
         if s > self.rcv_nxt {
             if s >= self.rcv_nxt + self.buf_segs {
-                // Beyond the advertised window: discarded, acknowledged.
+                // Beyond the advertised window: discarded, acknowledged (quick-ACK mode
+                // again in Linux, tcp_data_queue's out_of_window).
+                if self.quickack {
+                    self.quick = MAX_QUICKACKS;
+                }
                 self.ack(pkt.ts, owd, s, First::None);
                 return (AckAction::Now, 0);
             }
@@ -378,15 +468,24 @@ impl Receiver {
                 }
                 First::Block(block.0, block.1)
             };
-            if self.quickack {
-                self.quick = MAX_QUICKACKS; // out-of-order data: quick ACKs again
-            }
             let i = (s - self.rcv_nxt) as usize;
             if self.dsn_ring.len() <= i {
                 self.dsn_ring.resize(i + 1, NO_DSN);
             }
             self.dsn_ring[i] = pkt.dsn;
             self.ooo_peak = self.ooo_peak.max(self.ooo_segs);
+            // Out-of-order data does not start quick-ACK mode in Linux (since 4.18), but
+            // every ACK it triggers counts against a quick-ACK episode under way
+            // (tcp_dec_quickack_mode), and outside one, SACKs may be compressed.
+            let rcv_nxt = self.rcv_nxt;
+            if self.quickack && self.quick > 0 {
+                self.quick -= 1;
+            } else if let Some(c) = &mut self.compress {
+                if c.defer(now, rcv_nxt) {
+                    c.last = Some((pkt.ts, owd, s, first));
+                    return (AckAction::Delay, 0);
+                }
+            }
             self.ack(pkt.ts, owd, s, first);
             return (AckAction::Now, 0);
         }
@@ -442,19 +541,52 @@ impl Receiver {
         (AckAction::Delay, delivered)
     }
 
-    /// When the receiver wants to be woken: its delayed-ACK timer (None: not armed).
+    /// When the receiver wants to be woken: its delayed-ACK timer or the compressed
+    /// SACK's, whichever is first (None: neither armed).
     #[inline]
     pub fn poll_at(&self) -> Option<Nanos> {
-        self.delack_at
+        match self.compress.as_ref().and_then(|c| c.due) {
+            Some(t) => Some(self.delack_at.map_or(t, |d| d.min(t))),
+            None => self.delack_at,
+        }
     }
 
-    /// A DelAck event at `now`: with `delack_cancel` an event for a timer an ACK
-    /// has cancelled (or that was armed anew since) is stale and does nothing.
+    /// A DelAck event at `now`: the compressed SACK if it is due (its timer,
+    /// tcp_compressed_ack_kick), else the delayed ACK; with `delack_cancel` an event
+    /// for a timer an ACK has cancelled (or that was armed anew since) is stale and
+    /// does nothing.
     pub fn on_delack_event(&mut self, now: Nanos) -> Option<Packet> {
+        if let Some(c) = self.compress.as_mut().filter(|c| c.due == Some(now)) {
+            let last = c.last.take();
+            c.sent();
+            let (ts, owd, trig, first) = last.filter(|_| !self.off)?;
+            let first = match first {
+                First::Block(..) => self.held_block(trig).map_or(First::None, |(lo, hi)| First::Block(lo, hi)),
+                First::Dup(d, _) => First::Dup(d, self.held_block(d)),
+                First::None => First::None,
+            };
+            self.pending = 0;
+            if self.delack_cancel {
+                self.delack_at = None;
+            }
+            self.ack(ts, owd, trig, first);
+            return Some(self.built);
+        }
         if self.delack_cancel && self.delack_at != Some(now) {
             return None;
         }
         self.on_delack_timer()
+    }
+
+    /// Whether this receiver compresses SACKs (`sack_compress`): two timers, not one.
+    #[inline]
+    pub fn compresses(&self) -> bool {
+        self.compress.is_some()
+    }
+
+    /// The block of out-of-order data holding segment `s`, if it is held.
+    fn held_block(&self, s: u64) -> Option<(u64, u64)> {
+        self.ooo.iter().copied().find(|&(lo, hi)| lo <= s && s < hi)
     }
 
     /// The delayed-ACK timer fired: the held ACK, if any.
@@ -635,7 +767,7 @@ mod tests {
     }
 
     #[test]
-    fn quick_acks_at_the_start_and_after_reordering() {
+    fn quick_acks_at_the_start_and_after_a_duplicate() {
         let tcp = TcpConfig { delayed_ack: Some(true), quickack: Some(true), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         for seq in 0..16 {
@@ -643,9 +775,73 @@ mod tests {
         }
         assert!(matches!(r.on_data(1, &data(16), 1448).0, AckAction::Delay));
         ack_on(&mut r, 1, &data(17), 1448);
-        ack_on(&mut r, 1, &data(19), 1448); // out of order: quick ACKs again
+        // Out of order and the hole filled: each at once, but no quick-ACK episode
+        // (Linux since 4.18: "tcp: do not force quickack when receiving out-of-order packets").
+        ack_on(&mut r, 1, &data(19), 1448);
         ack_on(&mut r, 1, &data(18), 1448);
-        assert!(matches!(r.on_data(1, &data(20), 1448).0, AckAction::Now));
+        assert!(matches!(r.on_data(1, &data(20), 1448).0, AckAction::Delay));
+        ack_on(&mut r, 1, &data(21), 1448);
+        // Old data (the sender retransmitted what arrived): quick ACKs again.
+        ack_on(&mut r, 1, &data(5), 1448);
+        for seq in 22..38 {
+            assert!(matches!(r.on_data(1, &data(seq), 1448).0, AckAction::Now), "quick ACK {seq}");
+        }
+        assert!(matches!(r.on_data(1, &data(38), 1448).0, AckAction::Delay));
+    }
+
+    #[test]
+    fn sacks_are_compressed_after_three_immediate_ones_per_cumulative_ack() {
+        let tcp =
+            TcpConfig { sack_compress: Some(true), sack_blocks: Some(3), dsack: Some(true), ..Default::default() };
+        let mut r = Receiver::new(0, &tcp);
+        // The receiver's RTT from the echoed timestamp: 40 ms, so the wait is 40 / 20 = 2 ms
+        // capped at 1 ms, plus the timer's 100 us of slack.
+        let seg = |seq: u64, echo: Nanos| {
+            let mut p = data(seq);
+            p.owd = echo;
+            p
+        };
+        ack_on(&mut r, 50_000_000, &seg(0, 10_000_000), 1448);
+        for (i, seq) in (2..5).enumerate() {
+            let a = ack_on(&mut r, 51_000_000 + i as u64, &seg(seq, 10_000_000), 1448);
+            assert_eq!((a.seq, blocks(&a)[0]), (1, (2, seq + 1)), "three at once");
+        }
+        assert_eq!(r.poll_at(), None);
+        assert!(matches!(r.on_data(52_000_000, &seg(5, 10_000_000), 1448).0, AckAction::Delay));
+        assert!(matches!(r.on_data(52_500_000, &seg(6, 10_000_000), 1448).0, AckAction::Delay));
+        assert_eq!(r.poll_at(), Some(53_100_000), "armed by the first, not moved by the second");
+        assert!(r.on_delack_event(53_000_000).is_none(), "not due yet");
+        let a = r.on_delack_event(53_100_000).expect("the compressed SACK");
+        assert_eq!((a.seq, blocks(&a)[0]), (1, (2, 7)), "one ACK for both, with the latest block");
+        assert_eq!(r.poll_at(), None);
+        // Past the same cumulative ACK the next arrival waits again at once; an ACK sent
+        // for other reasons (the hole filled) cancels the wait.
+        assert!(matches!(r.on_data(54_000_000, &seg(7, 10_000_000), 1448).0, AckAction::Delay));
+        assert_eq!(r.poll_at(), Some(55_100_000));
+        let a = ack_on(&mut r, 54_500_000, &seg(1, 10_000_000), 1448);
+        assert_eq!(a.seq, 8);
+        assert_eq!(r.poll_at(), None);
+        assert!(r.on_delack_event(55_100_000).is_none(), "cancelled");
+    }
+
+    #[test]
+    fn at_most_44_arrivals_wait_for_one_compressed_sack() {
+        let tcp = TcpConfig { sack_compress: Some(true), ..Default::default() };
+        let mut r = Receiver::new(0, &tcp);
+        ack_on(&mut r, 0, &data(0), 1448);
+        let mut now = 0;
+        let mut at_once = vec![];
+        for seq in 2..100 {
+            now += 1_000;
+            if matches!(r.on_data(now, &data(seq), 1448).0, AckAction::Now) {
+                at_once.push(seq);
+            }
+        }
+        // Three at once, then 44 wait and the 45th goes at once; the cumulative ACK has
+        // not moved, so the next 44 wait again.
+        assert_eq!(at_once, vec![2, 3, 4, 49, 94]);
+        // Without an RTT estimate the wait is the timer's slack alone (from segment 95's arrival).
+        assert_eq!(r.poll_at(), Some(94_000 + 100_000));
     }
 
     fn blocks(a: &Packet) -> Vec<(u64, u64)> {
