@@ -6,6 +6,7 @@ namespace, process or device behind, also after Ctrl-C."""
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import time
@@ -232,6 +233,45 @@ def test_two_path_mptcp_runs_tears_down_and_runs_again(tmp_path):
             {p.name for p in (tmp_path / cc).iterdir()}
     if len(ccs) == 1:
         pytest.skip(f"ran with cubic only; mpcc_lia needs: {MISSING_BPF}")
+
+
+@needs_testbed
+@pytest.mark.skipif(shutil.which("tshark") is None or shutil.which("dumpcap") is None,
+                    reason="tshark and dumpcap are not installed (`make tshark` installs them as root)")
+def test_a_flows_capture_is_its_hosts_packets_on_the_scenarios_clock(tmp_path):
+    """`pcap.flows` on the testbed: dumpcap on the flow's host, saved as flow-NAME.pcap as
+    the simulator saves its capture; read by tshark: the sender's data segments and the
+    ACKs it receives, timestamped from the scenario's time zero (the flow starts at 1 s)."""
+    scenario = """
+duration = "4s"
+pcap = { flows = ["a"] }
+[links.l]
+rate = "10Mbps"
+delay = "20ms"
+[[flows]]
+name = "a"
+cc = "cubic"
+path = ["l"]
+start = "1s"
+"""
+    result = run(scenario, out=tmp_path / "out", plots=False)
+    assert list(result.pcaps) == ["flow-a"]
+    path = tmp_path / "out" / "flow-a.pcap"
+    assert path.read_bytes() == result.pcaps["flow-a"]
+    fields = subprocess.run(["tshark", "-r", str(path), "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.len",
+                             "-e", "ip.src"], capture_output=True, text=True, check=True).stdout.split("\n")
+    rows = [(float(t), int(n), src) for t, n, src in (line.split("\t") for line in fields if line)]
+    data = [t for t, n, src in rows if n > 0 and src != "10.200.0.1"]
+    acks = [t for t, n, src in rows if n == 0 and src == "10.200.0.1"]
+    assert len(data) > 1000 and len(acks) > 300, (len(data), len(acks))
+    # Times from the scenario's zero: the first segment (the SYN) near the flow's start.
+    assert 0.95 < min(t for t, _, _ in rows) < 1.3, min(t for t, _, _ in rows)
+    assert max(t for t, _, _ in rows) < 4.5
+    assert no_leftovers() == []
+    # A link capture is the emulator's, which has none: refused, one line.
+    assert refusals(scenario.replace('pcap = { flows = ["a"] }', 'pcap = { links = ["l"] }')) == [
+        "pcap.links: not captured on the testbed (its links are emulated inside mpcc-emu); allowed: pcap.flows, "
+        "captured on each flow's host"]
 
 
 @needs_testbed

@@ -83,6 +83,9 @@ def run(scenario, out=None, force: bool = False, plots: bool = True, progress=No
     missing = missing_requirement()
     if missing:
         raise TestbedError(f"the testbed cannot run here: {missing}")
+    if p.config.get("pcap", {}).get("flows") and not (shutil.which("dumpcap") and shutil.which("editcap")):
+        raise TestbedError("pcap.flows: the testbed captures with dumpcap and editcap (Debian package "
+                           "wireshark-common; `make tshark` installs it), which are not installed")
     work = Path(keep_raw) if keep_raw else Path(tempfile.mkdtemp(prefix="mpcc-testbed-"))
     started = time.monotonic()
     try:
@@ -93,7 +96,7 @@ def run(scenario, out=None, force: bool = False, plots: bool = True, progress=No
     finally:
         if not keep_raw:
             shutil.rmtree(work, ignore_errors=True)
-    result = Result(sc, p.config, summary, tables)
+    result = Result(sc, p.config, summary, tables, raw.get("pcaps"))
     if out is not None:
         result.save(out, plots=plots, force=force)
     return result

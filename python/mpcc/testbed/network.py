@@ -88,6 +88,8 @@ class Network:
         self.emulator: subprocess.Popen | None = None
         self.server: subprocess.Popen | None = None
         self.t0_ns: int | None = None
+        # `pcap.flows`: (simulated flow index, capture file, dumpcap) per captured host.
+        self.captures: list[tuple[int, Path, subprocess.Popen]] = []
         self._terminate = TerminateAsInterrupt()
 
     # ------------------------------------------------------------ names
@@ -216,6 +218,7 @@ class Network:
         self.server = self.spawn_in(self.server_ns, "server", server_spec)
         if self.server.stdout.readline().strip() != "ready":
             raise TestbedError(f"the testbed's server did not start: {self._stderr('server')}")
+        self.start_captures()
         self.start_clock()
         self.server.stdin.write(f"{self.t0_ns}\n")
         self.server.stdin.flush()
@@ -236,10 +239,46 @@ class Network:
         for f, c in zip(plan.flows, clients):
             self.finish(c, f"client{f.index}", f"flow {f.name}'s client", close=False)
         self.finish(self.server, "server", "the testbed's server")
+        emulator = self.stop_emulator()
         return {"t0_ns": self.t0_ns,
-                "emulator": self.stop_emulator(),
+                "emulator": emulator,
                 "server": json.loads((self.work / "server.json").read_text()),
-                "clients": [json.loads((self.work / f"client{f.index}.json").read_text()) for f in plan.flows]}
+                "clients": [json.loads((self.work / f"client{f.index}.json").read_text()) for f in plan.flows],
+                "pcaps": self.stop_captures()}
+
+    def start_captures(self) -> None:
+        """`pcap.flows`: dumpcap on the interface of each captured flow's host (every
+        packet its sender sends and every packet it receives, as tcpdump on that host
+        and as the simulator's flow capture), running before the clients start."""
+        wanted = set(self.plan.config.get("pcap", {}).get("flows", []))
+        for f in self.plan.flows:
+            if f.index in wanted:
+                path = self.work / f"capture{f.index}.pcap"
+                proc = self._spawn(["ip", "netns", "exec", self.client_ns(f.index), "dumpcap", "-q", "-i", DEVICE,
+                                    "-P", "-w", str(path)], f"capture{f.index}", stdin=subprocess.DEVNULL)
+                self.captures.append((f.index, path, proc))
+        deadline = time.monotonic() + 10
+        for index, path, proc in self.captures:
+            # dumpcap writes the file's header once it captures.
+            while not (path.exists() and path.stat().st_size >= 24):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise TestbedError(f"dumpcap did not start capturing: {self._stderr(f'capture{index}')}")
+                time.sleep(0.02)
+
+    def stop_captures(self) -> dict:
+        """Stops the captures; returns {"flow-NAME": pcap bytes}, timestamps moved so
+        that 0 is the scenario's time zero, as in the simulator's captures."""
+        out = {}
+        # The wall clock at the scenario's time zero (the emulator's CLOCK_MONOTONIC t0).
+        t0_wall = time.time() - (time.monotonic_ns() - self.t0_ns) / 1e9
+        for index, path, proc in self.captures:
+            proc.send_signal(signal.SIGINT)  # dumpcap flushes and exits 0
+            self.finish(proc, f"capture{index}", "dumpcap", close=False)
+            shifted = path.with_suffix(".t0.pcap")
+            _sh("editcap", "-t", f"{-t0_wall:.9f}", str(path), str(shifted))
+            out[f"flow-{self.plan.config['flows'][index]['name']}"] = shifted.read_bytes()
+        self.captures.clear()
+        return out
 
     def start_clock(self) -> int:
         """Starts the emulator's forwarding; its time zero is the scenario's."""

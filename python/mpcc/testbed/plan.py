@@ -243,8 +243,9 @@ def plan_for(scenario, bpf_programs: dict[str, str] | None = None, available: se
     if len(cfg["flows"]) > MAX_FLOWS:
         errors.append(f"flows: {len(cfg['flows'])} flows (copies of `count` included) need as many client hosts; "
                       f"the testbed allows at most {MAX_FLOWS}")
-    if cfg.get("pcap"):
-        errors.append("pcap: not supported by the testbed (capture the TUN devices with tcpdump instead)")
+    if cfg.get("pcap", {}).get("links"):
+        errors.append("pcap.links: not captured on the testbed (its links are emulated inside mpcc-emu); allowed: "
+                      "pcap.flows, captured on each flow's host")
     if scenario.start_jitter:
         errors.append("start_jitter: not supported by the testbed; allowed: 0 (the kernel run has its own jitter)")
     if rate_limits:
