@@ -415,11 +415,14 @@ app = { kind = "file", size = "500KB" }
 
 
 @needs_testbed
-def test_pacing_reaches_the_kernel():
+def test_pacing_reaches_the_kernel(tmp_path):
     """`tcp.pacing` on the testbed is the socket's internal pacing (SO_MAX_PACING_RATE):
     one Reno flow through a 2-packet buffer at 10 Mbit/s, 100 ms, collapses unpaced
     (about 0.08 of the link) and not paced (about 0.5 in 20 s; 0.62 in 120 s,
-    docs/host.md#the-burst-case-on-the-real-kernel)."""
+    docs/host.md#the-burst-case-on-the-real-kernel). And the kernel's pacing rate
+    (tcp_info, sampled each second in the open state) is the rule the simulator's
+    `linux` profile applies (host::pacing_rate): mss x max(cwnd, packets out) / srtt x
+    120 % (200 % below half of ssthresh)."""
     tiny = """
 duration = "20s"
 warmup = "5s"
@@ -433,5 +436,12 @@ cc = "reno"
 path = ["l"]
 """
     unpaced = run(tiny, plots=False).summary["links"]["l"]["utilization"]
-    paced = run(tiny + "tcp = { pacing = true }\n", plots=False).summary["links"]["l"]["utilization"]
+    paced = run(tiny + "tcp = { pacing = true }\n", plots=False, keep_raw=tmp_path).summary["links"]["l"]["utilization"]
     assert paced >= 0.3 and paced >= 3 * unpaced, (paced, unpaced)
+    rows = [i for t, _, i in json.loads((tmp_path / "client0.json").read_text())["rows"]
+            if t >= 5e9 and i["ca_state"] == 0 and i["rtt_us"] > 0]
+    assert len(rows) >= 10
+    for i in rows:
+        ratio = 1.2 if i["cwnd"] >= i["ssthresh"] / 2 else 2.0
+        rule = i["snd_mss"] * max(i["cwnd"], i["unacked"]) / (i["rtt_us"] / 1e6) * ratio
+        assert abs(i["pacing_rate"] / rule - 1) < 1e-3, (i, rule)
