@@ -196,9 +196,7 @@ def link_rate(link: dict) -> float:
 def check_links(cfg: dict, errors: list[str]) -> None:
     total = 0.0
     for link in cfg["links"]:
-        rate = link_rate(link)
-        if link["capacity"]["kind"] == "trace":
-            rate = _trace_peak_bps(link)
+        rate = _peak_bps(link)
         total += rate
         if rate > MAX_LINK_BPS:
             errors.append(f"links.{link['name']}: {rate / 1e6:g} Mbit/s is above the {MAX_LINK_BPS / 1e6:g} Mbit/s "

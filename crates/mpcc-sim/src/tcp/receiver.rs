@@ -253,6 +253,7 @@ impl Receiver {
     /// usual ACK (no hold, nothing remembered: one block at most) is built inline.
     #[inline(always)]
     fn ack(&mut self, ts: Nanos, owd: Nanos, trig: u64, first: First) {
+        self.ack_sent();
         if self.hold == NO_HOLD && self.n_recent == 0 {
             match first {
                 First::None => {
@@ -373,12 +374,8 @@ impl Receiver {
             self.withheld += 1;
             return (AckAction::Withhold, delivered);
         }
-        if let Some(c) = &mut self.compress {
-            match action {
-                AckAction::Now => c.sent(),
-                AckAction::Delay if c.last.is_some() => return (action, delivered), // waits for `due`
-                _ => {}
-            }
+        if matches!(action, AckAction::Delay) && self.compress.as_ref().is_some_and(|c| c.last.is_some()) {
+            return (action, delivered); // a compressed SACK: waits for its timer (`poll_at`)
         }
         match action {
             AckAction::Delay if self.delack_at.is_none() => {
@@ -416,8 +413,18 @@ impl Receiver {
     pub fn turn_on(&mut self, now: Nanos) -> Packet {
         self.off = false;
         self.hold = NO_HOLD;
+        self.ack_sent();
         let ts = self.last_ts.min(now);
         self.plain_ack(ts, now - ts, self.rcv_nxt.saturating_sub(1))
+    }
+
+    /// An ACK goes out: whatever a compressed SACK was waiting for is answered
+    /// (Linux's tcp_event_ack_sent, for every ACK, the delayed ACK's included).
+    #[inline(always)]
+    fn ack_sent(&mut self) {
+        if let Some(c) = &mut self.compress {
+            c.sent();
+        }
     }
 
     fn receive(
@@ -559,6 +566,7 @@ impl Receiver {
         if let Some(c) = self.compress.as_mut().filter(|c| c.due == Some(now)) {
             let last = c.last.take();
             c.sent();
+            // `ack` below ends the wait again; so does any other ACK, the delayed one's included.
             let (ts, owd, trig, first) = last.filter(|_| !self.off)?;
             let first = match first {
                 First::Block(..) => self.held_block(trig).map_or(First::None, |(lo, hi)| First::Block(lo, hi)),
@@ -822,6 +830,30 @@ mod tests {
         assert_eq!(a.seq, 8);
         assert_eq!(r.poll_at(), None);
         assert!(r.on_delack_event(55_100_000).is_none(), "cancelled");
+    }
+
+    #[test]
+    fn any_ack_ends_a_compressed_wait_the_delayed_ones_too() {
+        // Without `delack_cancel` the delayed-ACK timer armed by segment 0 survives the
+        // immediate SACKs; firing first (50 us against the compression's 100 us of
+        // slack), its ACK answers what the compressed SACK waited for.
+        let tcp = TcpConfig {
+            sack_compress: Some(true),
+            delayed_ack: Some(true),
+            delack_cancel: Some(false),
+            delack_timeout_ns: Some(50_000),
+            ..Default::default()
+        };
+        let mut r = Receiver::new(0, &tcp);
+        assert!(matches!(r.on_data(0, &data(0), 1448).0, AckAction::Delay));
+        for seq in 2..5 {
+            ack_on(&mut r, 1_000, &data(seq), 1448);
+        }
+        assert!(matches!(r.on_data(2_000, &data(5), 1448).0, AckAction::Delay));
+        assert_eq!(r.poll_at(), Some(50_000), "the delayed ACK first");
+        assert!(r.on_delack_event(50_000).is_some());
+        assert_eq!(r.poll_at(), None, "nothing left waiting");
+        assert!(r.on_delack_event(102_000).is_none());
     }
 
     #[test]
