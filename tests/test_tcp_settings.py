@@ -5,7 +5,7 @@ report names each with its reason, and a bad one is refused in one line naming i
 
 import pytest
 
-from mpcc.papers import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_NO_PRR, NS2_PIPE, load
+from mpcc.papers import NS2_IMMEDIATE_ACKS, NS2_NO_HANDSHAKE, NS2_NO_PRR, NS2_PIPE, all_papers, load
 from mpcc.reproduce import Experiment, Paper, TcpSetting, Variant
 from mpcc.reproduce.plan import plan
 from mpcc.reproduce.report import _setup
@@ -137,3 +137,17 @@ def test_the_ns2_papers_run_ns2s_receivers_and_no_other_paper_does():
     assert False not in prr["rtsc"], "the chapter-3 testbed runs in linux, with Linux's PRR"
     for name in ("tcp", "noda_ito"):
         assert load(name).tcp_settings == ()
+
+
+def test_every_reproduction_states_its_profile_and_why():
+    """Issue 14: every paper reproduction states which TCP profile it runs and why
+    (ns-2/ns-3 papers `ns3`, testbed papers `linux`); `Paper.check` refuses one that
+    does not, and an experiment that runs another profile without its reason."""
+    for p in all_papers():
+        p.check()
+        assert p.tcp_profile in ("linux", "ns3", "rfc") and p.tcp_profile_reason, p.name
+    with pytest.raises(ValueError, match="tcp_profile ns3 needs its reason"):
+        Paper(name="toy", title="t", reference="r", summary="s", tcp_profile="ns3",
+              experiments=(experiment(),)).check()
+    with pytest.raises(ValueError, match="experiment testbed runs tcp_profile linux without its reason"):
+        paper(experiment("testbed", tcp_profile="linux")).check()

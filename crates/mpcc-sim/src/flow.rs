@@ -640,13 +640,14 @@ impl Flow {
 /// applies). None before an RTT sample when the scheduler asks for nothing. `linux`
 /// (`linux_pacing`): Linux's rule on the larger of the window and the segments
 /// outstanding (`max(cwnd, packets_out)`), which differ in recovery.
+/// Generic over the controller so that a test can give one that sets its own rate
+/// (no built-in controller does yet); the simulator calls it with its `Controller`.
 #[inline]
-pub fn pacing_rate(
-    cc: &Controller, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32), linux: bool,
+pub fn pacing_rate<C: mpcc_algo::CongestionControl>(
+    cc: &C, sched: &AnyScheduler, snd: &Sender, sub: usize, bytes: u32, ratios: (u32, u32), linux: bool,
 ) -> Option<f64> {
-    use mpcc_algo::CongestionControl;
     let sf = snd.sf;
-    let own = match CongestionControl::pacing_rate(cc, sf) {
+    let own = match cc.pacing_rate(sf) {
         Some(segs) => Some(segs * bytes as f64),
         None => {
             let outstanding = if linux { (snd.nxt - snd.una) as f64 } else { 0.0 };
@@ -663,4 +664,57 @@ pub fn pacing_rate(
     };
     let cap = sched.pacing_rate(sub).map(|segs| segs * bytes as f64);
     crate::host::paced_rate(own, cap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::TcpConfig;
+    use mpcc_algo::{AckEvent, CongestionControl, CongestionEvent};
+    use std::collections::BTreeMap;
+
+    /// A rate-based controller's share of the interface: a fixed window and, when
+    /// `rate` is set, its own pacing rate. (A scheduler's cap on top of either is
+    /// `host::tests` and `tsc::tests::the_host_paces_tscs_subflows_at_their_allocation`.)
+    struct RateCc {
+        rate: Option<f64>,
+    }
+
+    impl CongestionControl for RateCc {
+        fn add_subflow(&mut self, _now: Nanos) -> usize {
+            0
+        }
+        fn on_ack(&mut self, _sf: usize, _ev: &AckEvent) {}
+        fn on_congestion(&mut self, _sf: usize, _ev: &CongestionEvent) {}
+        fn cwnd(&self, _sf: usize) -> f64 {
+            10.0
+        }
+        fn ssthresh(&self, _sf: usize) -> f64 {
+            100.0
+        }
+        fn set_ssthresh(&mut self, _sf: usize, _v: f64) {}
+        fn undo(&mut self, _sf: usize, _now: Nanos) {}
+        fn remove_subflow(&mut self, _sf: usize, _now: Nanos) {}
+        fn pacing_rate(&self, _sf: usize) -> Option<f64> {
+            self.rate
+        }
+    }
+
+    #[test]
+    fn a_controllers_own_pacing_rate_replaces_the_transports_rule() {
+        let tcp = TcpConfig::default();
+        let mut snd = Sender::new(0, 0, &tcp);
+        snd.rtt.srtt = 100_000_000;
+        let mss = snd.mss();
+        let setup = mpcc_algo::sched::Setup { n: 2, costs: &[0.0, 0.0], hops: &[1, 1], mss, count_from: 0 };
+        let minrtt = mpcc_algo::sched::build("minrtt", &BTreeMap::new(), &setup).unwrap();
+        let ratios = (200, 120);
+        // Without a rate of its own: Linux's rule, 10 segments per 100 ms x 2.0
+        // (cwnd below ssthresh / 2).
+        let linux_rule = pacing_rate(&RateCc { rate: None }, &minrtt, &snd, 0, mss, ratios, false);
+        assert_eq!(linux_rule, Some(10.0 * mss as f64 / 0.1 * 2.0));
+        // The controller's 50 segments per second, whatever the window and RTT.
+        let own = pacing_rate(&RateCc { rate: Some(50.0) }, &minrtt, &snd, 0, mss, ratios, false);
+        assert_eq!(own, Some(50.0 * mss as f64));
+    }
 }

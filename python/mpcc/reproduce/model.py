@@ -212,6 +212,13 @@ class Paper:
             dupes = sorted({i for i in ids if ids.count(i) > 1})
             if dupes:
                 raise ValueError(f"paper {self.name}: duplicate {kind} {', '.join(dupes)}")
+        # Issue 14: every reproduction states which TCP profile it runs, and why.
+        if not self.tcp_profile_reason:
+            raise ValueError(f"paper {self.name}: tcp_profile {self.tcp_profile} needs its reason (tcp_profile_reason)")
+        for exp in self.experiments:
+            if exp.tcp_profile is not None and not exp.tcp_profile_reason:
+                raise ValueError(f"paper {self.name}: experiment {exp.name} runs tcp_profile {exp.tcp_profile} "
+                                 "without its reason (tcp_profile_reason)")
         figures = {f.id for f in self.figures}
         for claim in self.claims:
             if not (claim.quote and claim.source and claim.rule):

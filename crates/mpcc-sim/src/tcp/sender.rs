@@ -1878,6 +1878,59 @@ mod tests {
         assert!(!out.is_empty(), "the restored window sends at once");
     }
 
+    /// The linux sender after a timeout with ten segments out since 0 (no probe
+    /// first): segment 0 retransmitted, the window at one segment. ACKs from here on
+    /// echo the retransmission's time, so timestamps cannot tell (RFC 5682 alone decides).
+    fn timed_out() -> (Sender, Controller, Vec<Packet>, Nanos, (f64, f64)) {
+        let (mut s, mut cc, mut out) = linux();
+        let before = (cc.cwnd(0), cc.ssthresh(0));
+        s.tlp_at = None;
+        s.rearm();
+        let rto = s.rto_deadline.unwrap();
+        out.clear();
+        s.on_timeout(rto, &mut cc, &mut out);
+        assert_eq!((out.len(), out[0].seq, cc.cwnd(0)), (1, 0, 1.0), "segment 0 resent, window 1");
+        (s, cc, out, rto, before)
+    }
+
+    #[test]
+    fn frto_sends_new_data_then_undoes_a_spurious_timeout() {
+        let (mut s, mut cc, mut out, rto, before) = timed_out();
+        // Step 2b: the first ACK that advances lets two new segments out, not the
+        // rest of the window again.
+        out.clear();
+        s.on_ack(rto + 10 * MS, &ack(1, 0, 0, 0, rto), &mut cc, &mut out);
+        let seqs: Vec<u64> = out.iter().map(|p| p.seq).collect();
+        assert_eq!(seqs, vec![10, 11], "two new segments (RFC 5682 2b)");
+        assert_eq!(s.stats.spurious_timeouts, 0);
+        // Step 3b: the next ACK advances over segment 1, sent only before the
+        // timeout: the original window arrived; the timeout was spurious.
+        out.clear();
+        s.on_ack(rto + 20 * MS, &ack(2, 1, 0, 0, rto), &mut cc, &mut out);
+        assert_eq!(s.stats.spurious_timeouts, 1);
+        // Restored as it was before the timeout (growth since discarded), then
+        // this ACK's slow-start step, as in `a_spurious_timeout_is_undone`.
+        assert_eq!((cc.cwnd(0), cc.ssthresh(0)), (before.0 + 1.0, before.1), "the window before the timeout");
+        assert_eq!(s.stats.retransmissions, 1, "only the timeout's retransmission");
+    }
+
+    #[test]
+    fn frto_keeps_a_real_timeout_when_a_duplicate_ack_follows() {
+        let (mut s, mut cc, mut out, rto, before) = timed_out();
+        s.on_ack(rto + 10 * MS, &ack(1, 0, 0, 0, rto), &mut cc, &mut out);
+        // Step 3a: a duplicate ACK (new segment 10 SACKed, 1 still missing): the
+        // segments sent before the timeout were lost; recovery goes on as after
+        // any timeout, and nothing is undone.
+        out.clear();
+        s.on_ack(rto + 20 * MS, &sack(1, 10, 10, 11, rto), &mut cc, &mut out);
+        s.on_ack(rto + 30 * MS, &ack(2, 1, 0, 0, rto), &mut cc, &mut out);
+        assert_eq!(s.stats.spurious_timeouts, 0);
+        assert_eq!(before.1, f64::INFINITY);
+        assert_eq!(cc.ssthresh(0), 5.0, "the timeout's reduction stays (half of ten in flight)");
+        assert!(cc.cwnd(0) <= 4.0, "slow start from one segment ({})", cc.cwnd(0));
+        assert!(s.stats.retransmissions > 1, "the lost window is resent");
+    }
+
     #[test]
     fn a_tail_loss_is_probed_not_timed_out() {
         // All ten segments of the initial window are acknowledged but the last.
@@ -2221,6 +2274,38 @@ mod tests {
     /// one more; each duplicate ACK counts two (one delivered, one credited) while
     /// below the flight size, then one; the proportional count rounds down (ns-3
     /// sends only whole segments), where RFC 6937's ceiling would send one more.
+    /// RFC 6937's own example (section 4): a window of 20, one loss, Reno's ssthresh 10.
+    /// While pipe is above ssthresh PRR sends one segment for every two delivered
+    /// (sndcnt = ceil(prr_delivered x ssthresh / RecoverFS) - prr_out), so the window
+    /// comes down to ssthresh by the end of the round; below ssthresh the slow-start
+    /// reduction bound lets it grow back at most one segment faster than delivery.
+    #[test]
+    fn prr_follows_rfc_6937s_example() {
+        let (mut s, mut cc, _out) = with(TcpConfig { prr: Some(true), ..rfc() });
+        cc.set_ssthresh(0, 10.0);
+        s.in_recovery = true;
+        s.recover_fs = 20;
+        s.pipe = 19;
+        let mut sent = Vec::new();
+        for delivered in 1..=20 {
+            s.prr_delivered = delivered;
+            let n = s.prr_sndcnt(&cc);
+            s.prr_out += n;
+            sent.push(n);
+        }
+        assert_eq!(sent, [1, 0].repeat(10), "one segment per two delivered");
+        assert_eq!(s.prr_out, 10, "ssthresh's worth by the end of the round");
+        // Below ssthresh (pipe 4 of 10): at most delivered - sent + 1 (SSRB), and no
+        // more than ssthresh - pipe.
+        s.pipe = 4;
+        s.prr_delivered = 22;
+        s.prr_out = 20;
+        s.prr_last = 1;
+        assert_eq!(s.prr_sndcnt(&cc), 3, "max(22 - 20, 1) + 1");
+        s.prr_out = 10;
+        assert_eq!(s.prr_sndcnt(&cc), 6, "ssthresh - pipe");
+    }
+
     #[test]
     fn ns3_prr_accounting() {
         let (mut s, _cc, _out) = with(TcpConfig { prr: Some(true), prr_ns3: Some(true), ..rfc() });
