@@ -222,3 +222,23 @@ def test_a_paced_linux_sender_leaves_in_tso_pairs_and_an_ns3_sender_one_by_one(t
         r = mpcc.run(PACED.replace("{profile}", profile), out=tmp_path / profile, plots=False)
         shares[profile] = paired_share(r.out / "flow-reno.pcap")
     assert shares["linux"] >= 0.8 and shares["ns3"] <= 0.2, shares
+
+
+@needs_tshark
+def test_psh_marks_the_end_of_each_write(tmp_path):
+    """PSH on the segments that end an application's write (`push_ack`,
+    docs/tcp-recovery.md#ack-policy): a stream of 10 000-byte writes (six full segments
+    and a partial one each) has it on every partial segment; a full-sized one has it
+    only where the next write topped up a partial segment not yet sent (the mark stays,
+    as on Linux's skb); a bulk sender, one endless write, never."""
+    stream = SCENARIO.replace('flows = ["m", "r"]', 'flows = ["r"]')
+    stream = stream.replace('path = ["bottleneck"]', 'path = ["bottleneck"]\napp = { kind = "cbr", rate = "2Mbps", chunk = "10000B" }')
+    rows = fields(mpcc.run(stream, out=tmp_path / "stream", plots=False).out / "flow-r.pcap", "tcp.len", "tcp.flags.push",
+                  where="tcp.len > 0")
+    partial = [flag for length, flag in rows if length != "1448"]
+    full_pushed = sum(flag == "1" for length, flag in rows if length == "1448")
+    assert len(partial) > 50 and all(flag == "1" for flag in partial)
+    assert full_pushed <= 0.05 * len(partial), (full_pushed, len(partial))
+    bulk = mpcc.run(SCENARIO.replace('flows = ["m", "r"]', 'flows = ["r"]'), out=tmp_path / "bulk", plots=False)
+    flags = fields(bulk.out / "flow-r.pcap", "tcp.flags.push", where="tcp.len > 0")
+    assert flags and all(flag == "0" for (flag,) in flags)

@@ -376,3 +376,27 @@ def test_the_linux_profiles_cubic_counts_whole_segments():
     assert all(w == int(w) for w in windows("linux"))
     assert not all(w == int(w) for w in windows("rfc"))
     assert not all(w == int(w) for w in windows("linux", linux_integer=0))
+
+
+def test_the_end_of_each_write_is_acknowledged_at_once_in_linux():
+    """`push_ack` (Linux's ICSK_ACK_PUSHED, on in linux): a stream writing one segment at a
+    time has every segment acknowledged, as Linux 6.18 does on the testbed (2026-11-27, one
+    15 s run of this scenario, captured with dumpcap: 6 363 ACKs for 6 425 segments, mean
+    RTT 41.4 ms; the simulator with the switch 5 611 RTT samples for 5 611 segments after
+    the warm-up, 41.2 ms; without it one ACK per two segments and 43.5 ms). ns-3 ignores
+    PSH: every second segment."""
+    scenario = {"duration": "15s", "warmup": "2s", "sample_interval": "0s",
+                "links": {"l": {"rate": "10Mbps", "delay": "20ms", "queue": {"kind": "droptail", "packets": 100}}},
+                "flows": [{"name": "s", "cc": "cubic", "path": ["l"], "app": {"kind": "cbr", "rate": "5Mbps"}}]}
+
+    def acks_per_segment(**tcp):
+        data = {**scenario, "tcp": tcp}
+        f = run(data, plots=False).summary["flows"]["s"]
+        return f["rtt_samples"] / f["sent_packets"], f["rtt_mean_s"]
+
+    linux, linux_rtt = acks_per_segment(profile="linux")
+    off, off_rtt = acks_per_segment(profile="linux", push_ack=False)
+    ns3, _ = acks_per_segment(profile="ns3")
+    assert linux >= 0.98, linux
+    assert 0.45 <= off <= 0.55 and 0.45 <= ns3 <= 0.55, (off, ns3)
+    assert linux_rtt < off_rtt, "no delayed ACK in the RTT samples"

@@ -463,6 +463,7 @@ class Tcp(Strict):
     cwnd_validation: Optional[bool] = None  # Linux's tcp_is_cwnd_limited; None: the profile's (on in linux)
     linux_pacing: Optional[bool] = None  # Linux's paced departures: TSO bursts, late credit; on in linux
     sack_compress: Optional[bool] = None  # Linux's receiver compresses SACKs while data waits out of order
+    push_ack: Optional[bool] = None  # Linux's receiver acknowledges the end of a write (PSH) at once; on in linux
     # Mechanism switches (docs/tcp.md); None: the profile's.
     rack: Optional[bool] = None
     tlp: Optional[bool] = None
@@ -1140,7 +1141,7 @@ def _tcp(defaults: Tcp, flow: Flow, where: str) -> dict:
                  "hystart", "sack_blocks", "dsack", "data_rtx", "stale_loss_cnt", "sack_growth", "ack_counting",
                  "ssthresh_from_flight", "rto_on_retransmit", "rto_impatient", "prr_ns3", "delack_cancel", "rto_linux",
                  "sack_rule3", "rule3_ns3", "rescue", "hystart_ns3", "first_data_ack", "sacked_retx_in_pipe",
-                 "handshake", "rtt_ns3", "cwnd_validation", "linux_pacing", "sack_compress"):
+                 "handshake", "rtt_ns3", "cwnd_validation", "linux_pacing", "sack_compress", "push_ack"):
         if getattr(merged, name) is not None:
             tcp[name] = getattr(merged, name)
     if merged.delack_timeout is not None:

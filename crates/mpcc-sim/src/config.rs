@@ -251,6 +251,9 @@ pub struct TcpConfig {
     /// The receiver compresses SACKs while data waits out of order (Linux's
     /// __tcp_ack_snd_check). None: the profile's (on in linux).
     pub sack_compress: Option<bool>,
+    /// The receiver acknowledges at once a segment that ends an application's write
+    /// (PSH) once its data is read (Linux's ICSK_ACK_PUSHED). None: the profile's (on in linux).
+    pub push_ack: Option<bool>,
     /// Mechanism switches (None: the profile's); see `profile::Mechanisms`.
     pub rack: Option<bool>,
     pub tlp: Option<bool>,
@@ -327,6 +330,7 @@ impl Default for TcpConfig {
             cwnd_validation: None,
             linux_pacing: None,
             sack_compress: None,
+            push_ack: None,
             rack: None,
             tlp: None,
             tlp_dsack: None,
@@ -406,7 +410,8 @@ impl TcpConfig {
             rtt_ns3,
             cwnd_validation,
             linux_pacing,
-            sack_compress
+            sack_compress,
+            push_ack
         );
         if let Some(v) = self.delayed_ack {
             m.delayed_ack = v;

@@ -86,6 +86,17 @@ impl DataSender {
         }
     }
 
+    /// Whether DSN `dsn` ends an application's write (it goes with PSH): a writing
+    /// application's marks, or the last segment of a file (one write); a bulk or
+    /// on-off sender's data is never pushed.
+    #[inline]
+    pub fn pushed(&self, dsn: u64) -> bool {
+        match &self.sizes {
+            Some(s) => s.pushed(dsn),
+            None => self.total_segs != u64::MAX && dsn + 1 == self.total_segs,
+        }
+    }
+
     /// Payload bytes of the DSNs [lo, hi).
     #[inline]
     pub fn range_bytes(&self, lo: u64, hi: u64) -> u64 {
@@ -363,6 +374,10 @@ impl AppTiming {
     }
 }
 
+/// The mark of a DSN in which a write ended (`SegSizes::pushed`); payloads are at
+/// most an MSS, far below it.
+const PUSH: u32 = 1 << 31;
+
 /// Payload of each DSN from the oldest not DATA_ACKed on, for applications that
 /// write at their own times. A write first tops up the last DSN if it is not yet
 /// sent, then opens new DSNs of at most one MSS: segments go out as soon as the
@@ -371,7 +386,8 @@ impl AppTiming {
 #[derive(Clone, Debug)]
 pub struct SegSizes {
     mss: u32,
-    /// Payloads of DSNs `base..base + sizes.len()`.
+    /// Payloads of DSNs `base..base + sizes.len()`, with `PUSH` set on a DSN in
+    /// which a write ended.
     sizes: VecDeque<u32>,
     base: u64,
     /// Bytes written so far.
@@ -387,12 +403,20 @@ impl SegSizes {
 
     #[inline]
     pub fn seg_bytes(&self, dsn: u64) -> u32 {
-        self.sizes[(dsn - self.base) as usize]
+        self.sizes[(dsn - self.base) as usize] & !PUSH
+    }
+
+    /// Whether a write ended in DSN `dsn` (false once it is DATA_ACKed): Linux's
+    /// `tcp_push` marks the tail of the send queue with PSH at the end of each
+    /// write, and data a later write adds to that unsent segment keeps the mark.
+    #[inline]
+    pub fn pushed(&self, dsn: u64) -> bool {
+        dsn >= self.base && self.sizes.get((dsn - self.base) as usize).is_some_and(|&b| b & PUSH != 0)
     }
 
     #[inline]
     pub fn range_bytes(&self, lo: u64, hi: u64) -> u64 {
-        self.sizes.range((lo - self.base) as usize..(hi - self.base) as usize).map(|&b| b as u64).sum()
+        self.sizes.range((lo - self.base) as usize..(hi - self.base) as usize).map(|&b| (b & !PUSH) as u64).sum()
     }
 
     /// DSNs below `una` are acknowledged: their bytes leave the send buffer.
@@ -400,7 +424,7 @@ impl SegSizes {
     pub fn ack_to(&mut self, una: u64) {
         while self.base < una {
             let Some(b) = self.sizes.pop_front() else { break };
-            self.acked += b as u64;
+            self.acked += (b & !PUSH) as u64;
             self.base += 1;
         }
     }
@@ -415,13 +439,15 @@ impl SegSizes {
         self.written - self.acked
     }
 
-    /// Appends `bytes` (`nxt`: the next DSN to send); `new_dsn` gets each DSN opened.
+    /// Appends one write of `bytes` (`nxt`: the next DSN to send); `new_dsn` gets
+    /// each DSN opened. The DSN the write ends in is marked pushed.
     pub(crate) fn append(&mut self, mut bytes: u64, nxt: u64, mut new_dsn: impl FnMut(u64)) {
         self.written += bytes;
         let unsent = self.end() > nxt;
         if let Some(last) = self.sizes.back_mut() {
-            if unsent && *last < self.mss {
-                let add = bytes.min((self.mss - *last) as u64);
+            let len = *last & !PUSH;
+            if unsent && len < self.mss {
+                let add = bytes.min((self.mss - len) as u64);
                 *last += add as u32;
                 bytes -= add;
             }
@@ -431,6 +457,9 @@ impl SegSizes {
             new_dsn(self.end());
             self.sizes.push_back(b as u32);
             bytes -= b;
+        }
+        if let Some(last) = self.sizes.back_mut() {
+            *last |= PUSH;
         }
     }
 }
@@ -530,6 +559,36 @@ mod tests {
         assert_eq!(d.dup_segs, 4);
         assert_eq!(d.on_run(200, 201), 7);
         assert_eq!(d.beyond_window, 1);
+    }
+
+    /// PSH marks (`SegSizes::pushed`): the DSN each write ends in; a write that tops
+    /// up an unsent pushed DSN leaves it marked and marks its own end; sizes and byte
+    /// counts are those of the payloads alone.
+    #[test]
+    fn each_write_marks_the_dsn_it_ends_in() {
+        let mut s = SegSizes::new(1000);
+        s.append(2500, 0, |_| {});
+        assert_eq!((0..3).map(|d| s.pushed(d)).collect::<Vec<_>>(), [false, false, true]);
+        assert_eq!((s.seg_bytes(2), s.range_bytes(0, 3)), (500, 2500));
+        // DSN 2 is unsent (nxt 2): topped up to 1000, then 1 and 200 bytes more.
+        s.append(700, 2, |_| {});
+        assert_eq!((s.seg_bytes(2), s.seg_bytes(3), s.end()), (1000, 200, 4));
+        assert!(s.pushed(2) && s.pushed(3));
+        s.append(100, 4, |_| {});
+        assert_eq!((s.seg_bytes(4), s.pushed(4), s.range_bytes(2, 5)), (100, true, 1300));
+        s.ack_to(3);
+        assert_eq!(s.acked, 3000);
+        assert!(!s.pushed(2), "DATA_ACKed: gone");
+        let mut file = DataSender::new(1000, 100);
+        file.set_app_bytes(2500);
+        assert_eq!(
+            (0..4).map(|d| file.pushed(d)).collect::<Vec<_>>(),
+            [false, false, true, false],
+            "a file: one write"
+        );
+        let mut bulk = DataSender::new(1000, 100);
+        bulk.set_app_bytes(u64::MAX);
+        assert!(!bulk.pushed(0) && !bulk.pushed(u64::MAX - 1));
     }
 
     #[test]

@@ -254,24 +254,25 @@ impl Pcap {
         Ok(Pcap::new(cfg.links.len(), flows, &links, &wanted))
     }
 
-    /// A packet starts crossing `link`.
+    /// A packet starts crossing `link`. `pushed`: a data segment that ends an
+    /// application's write, written with PSH (`DataSender::pushed`).
     #[inline]
-    pub fn on_link(&mut self, now: Nanos, link: LinkId, pkt: &Packet) {
+    pub fn on_link(&mut self, now: Nanos, link: LinkId, pkt: &Packet, pushed: bool) {
         if let Some(c) = self.by_link[link.0 as usize] {
-            self.write(c, now, pkt);
+            self.write(c, now, pkt, pushed);
         }
     }
 
     /// A packet leaves (data) or reaches (ACK) its flow's sender.
     #[inline]
-    pub fn at_sender(&mut self, now: Nanos, flow: FlowId, pkt: &Packet) {
+    pub fn at_sender(&mut self, now: Nanos, flow: FlowId, pkt: &Packet, pushed: bool) {
         if let Some(c) = self.by_flow[flow.0 as usize] {
-            self.write(c, now, pkt);
+            self.write(c, now, pkt, pushed);
         }
     }
 
     #[inline(never)]
-    fn write(&mut self, c: usize, now: Nanos, pkt: &Packet) {
+    fn write(&mut self, c: usize, now: Nanos, pkt: &Packet, pushed: bool) {
         let f = self.flows[pkt.flow as usize];
         let cap = &mut self.captures[c];
         if cap.opened.len() <= pkt.flow as usize {
@@ -294,7 +295,7 @@ impl Pcap {
             }
         }
         let mut h = [0u8; 80];
-        let len = headers(&mut h, &f, pkt, f.idsn);
+        let len = headers(&mut h, &f, pkt, f.idsn, pushed);
         let payload = match pkt.kind {
             Kind::Data => pkt.bytes.saturating_sub(f.header),
             Kind::Ack | Kind::Handshake => 0,
@@ -321,7 +322,7 @@ impl Pcap {
 
 /// Writes the IPv4 and TCP headers of `pkt` into `h`; returns their length.
 /// The IPv4 total length and checksum are filled in by the caller.
-fn headers(h: &mut [u8; 80], f: &FlowInfo, pkt: &Packet, idsn: u64) -> usize {
+fn headers(h: &mut [u8; 80], f: &FlowInfo, pkt: &Packet, idsn: u64, pushed: bool) -> usize {
     let (client, server) = addresses(f, pkt.sub);
     let data = pkt.kind == Kind::Data;
     let (src, dst) = if data { (client, server) } else { (server, client) };
@@ -385,7 +386,7 @@ fn headers(h: &mut [u8; 80], f: &FlowInfo, pkt: &Packet, idsn: u64) -> usize {
     t[4..8].copy_from_slice(&seq.to_be_bytes());
     t[8..12].copy_from_slice(&ack.to_be_bytes());
     t[12] = ((tcp_len / 4) as u8) << 4;
-    t[13] = if data { 0x18 } else { 0x10 }; // PSH+ACK, ACK
+    t[13] = if pushed { 0x18 } else { 0x10 }; // PSH+ACK at the end of a write, else ACK
     t[14..16].copy_from_slice(&65535u16.to_be_bytes());
     t[20..20 + n].copy_from_slice(&o[..n]);
     20 + tcp_len
@@ -463,7 +464,7 @@ mod tests {
         let f = FlowInfo::new(258, 1448, 52, true);
         let p = Packet::segment(258, 1, 3, 7, 1500, 5_000_000);
         let mut h = [0u8; 80];
-        let len = headers(&mut h, &f, &p, 0);
+        let len = headers(&mut h, &f, &p, 0, true);
         // Linux's 36 option bytes: what `header_bytes` 76 of the linux profile's
         // multipath flows counts (20 + 20 + 36).
         assert_eq!(len, 20 + 20 + 36);
@@ -490,7 +491,7 @@ mod tests {
     fn the_ip_checksum_verifies() {
         let f = FlowInfo::new(0, 1448, 52, false);
         let mut pc = Pcap::new(1, vec![f], &[(0, "l".into())], &[]);
-        pc.on_link(1, LinkId(0), &Packet::data(0, 0, 1500, 0));
+        pc.on_link(1, LinkId(0), &Packet::data(0, 0, 1500, 0), true);
         assert_eq!(pc.captures[0].packets, 4, "handshake, then the segment");
         let mut rec = &pc.captures[0].bytes[24..];
         for _ in 0..3 {

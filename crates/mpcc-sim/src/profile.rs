@@ -141,6 +141,7 @@ impl Profile {
                 cwnd_validation: false,
                 linux_pacing: false,
                 sack_compress: false,
+                push_ack: false,
             },
             Profile::Linux => Mechanisms {
                 rack: true,
@@ -183,6 +184,7 @@ impl Profile {
                 cwnd_validation: true,      // tcp_cong_avoid asks tcp_is_cwnd_limited (tcp_cwnd_validate)
                 linux_pacing: true,         // tcp_tso_autosize, tcp_update_skb_after_send (docs/host.md)
                 sack_compress: true,        // __tcp_ack_snd_check's compressed SACKs (tcp_comp_sack_*)
+                push_ack: true,             // tcp_measure_rcv_mss's ICSK_ACK_PUSHED, acted on by tcp_cleanup_rbuf
             },
             Profile::Ns3 => Mechanisms {
                 rack: false,
@@ -240,6 +242,7 @@ impl Profile {
                 cwnd_validation: false, // TcpSocketBase grows the window on every new ACK (no RFC 7661)
                 linux_pacing: false,    // TcpSocketBase paces one segment per interval (no TSO)
                 sack_compress: false,   // TcpSocketBase acknowledges every out-of-order segment at once
+                push_ack: false,        // TcpSocketBase ignores PSH
             },
         }
     }
@@ -289,6 +292,7 @@ impl Mechanisms {
             ("cwnd_validation", json!(self.cwnd_validation)),
             ("linux_pacing", json!(self.linux_pacing)),
             ("sack_compress", json!(self.sack_compress)),
+            ("push_ack", json!(self.push_ack)),
         ]
     }
 }
@@ -439,6 +443,12 @@ pub struct Mechanisms {
     /// cumulative ACK at once and then sends one ACK per min(1 ms, RTT / 20) (its
     /// hrtimer's slack, 100 us, included), at most 44 arrivals to one ACK.
     pub sack_compress: bool,
+    /// Linux's ACK of a pushed segment (`tcp_measure_rcv_mss` sets ICSK_ACK_PUSHED for
+    /// a segment with PSH or shorter than the MSS, and `tcp_cleanup_rbuf` acknowledges
+    /// at once when the application's read empties the receive queue): an in-order
+    /// segment that ends an application's write, with nothing held out of order,
+    /// is acknowledged at once instead of waiting for a second segment or the timer.
+    pub push_ack: bool,
 }
 
 #[cfg(test)]

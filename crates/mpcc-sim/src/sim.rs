@@ -586,7 +586,8 @@ impl Sim {
     #[inline(never)]
     fn capture_sender(&mut self, pkt: &Packet) {
         if let Some(pc) = &mut self.pcap {
-            pc.at_sender(self.now, pkt.flow_id(), pkt);
+            let pushed = pkt.kind == Kind::Data && self.flows[pkt.flow_id()].data.pushed(pkt.dsn);
+            pc.at_sender(self.now, pkt.flow_id(), pkt, pushed);
         }
     }
 
@@ -595,7 +596,8 @@ impl Sim {
     #[inline(never)]
     fn capture_link(&mut self, link: LinkId) {
         if let (Some(p), Some(pkt)) = (&mut self.pcap, self.links[link].in_tx()) {
-            p.on_link(self.now, link, pkt);
+            let pushed = pkt.kind == Kind::Data && self.flows[pkt.flow_id()].data.pushed(pkt.dsn);
+            p.on_link(self.now, link, pkt, pushed);
         }
     }
 

@@ -115,6 +115,8 @@ pub struct Receiver {
     /// SACK compression (`sack_compress`): its state, apart so that a receiver
     /// without it carries one flag.
     compress: Option<Box<Compression>>,
+    /// `push_ack`: a pushed segment (the end of a write) is acknowledged at once.
+    push_ack: bool,
 }
 
 /// Linux's SACK compression (`__tcp_ack_snd_check`, `tcp_compressed_ack_kick`).
@@ -241,6 +243,7 @@ impl Receiver {
             recent: [(0, 0); RECENT],
             n_recent: 0,
             compress: tcp.mechanisms().sack_compress.then(Box::default),
+            push_ack: tcp.mechanisms().push_ack,
         }
     }
 
@@ -357,18 +360,19 @@ impl Receiver {
     pub fn on_data(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
         let mut runs = std::mem::take(&mut self.released);
         runs.clear();
-        let done = self.on_data_to(now, pkt, payload, &mut |lo, hi| runs.push((lo, hi)));
+        let done = self.on_data_to(now, pkt, payload, false, &mut |lo, hi| runs.push((lo, hi)));
         self.released = runs;
         done
     }
 
     /// `on_data`, the DSN runs [lo, hi) released in order handed to `deliver`,
-    /// ascending, instead of kept.
+    /// ascending, instead of kept. `pushed`: the segment ends an application's
+    /// write (it carries PSH; `push_ack`).
     #[inline]
     pub fn on_data_to(
-        &mut self, now: Nanos, pkt: &Packet, payload: u32, deliver: &mut impl FnMut(u64, u64),
+        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: bool, deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
-        let (action, delivered) = self.receive(now, pkt, payload, deliver);
+        let (action, delivered) = self.receive(now, pkt, payload, pushed, deliver);
         if self.off {
             self.pending = 0;
             self.withheld += 1;
@@ -428,7 +432,7 @@ impl Receiver {
     }
 
     fn receive(
-        &mut self, now: Nanos, pkt: &Packet, payload: u32, deliver: &mut impl FnMut(u64, u64),
+        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: bool, deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
         let s = pkt.seq;
         if let Some(c) = &mut self.compress {
@@ -540,7 +544,10 @@ impl Receiver {
             self.pending_trig = s;
         }
         self.pending += 1;
-        if self.pending >= 2 {
+        // Linux acknowledges a pushed segment once the application's read has emptied
+        // the receive queue (tcp_cleanup_rbuf on ICSK_ACK_PUSHED). The application reads
+        // at once here; with data held out of order this arrival was answered above.
+        if self.pending >= 2 || (pushed && self.push_ack) {
             self.pending = 0;
             self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None);
             return (AckAction::Now, delivered);
@@ -795,6 +802,30 @@ mod tests {
             assert!(matches!(r.on_data(1, &data(seq), 1448).0, AckAction::Now), "quick ACK {seq}");
         }
         assert!(matches!(r.on_data(1, &data(38), 1448).0, AckAction::Delay));
+    }
+
+    /// `push_ack` (Linux's ICSK_ACK_PUSHED): an in-order segment that ends a write is
+    /// acknowledged at once instead of waiting for a second segment or the timer; not
+    /// without the switch.
+    #[test]
+    fn the_end_of_a_write_is_acknowledged_at_once() {
+        let arrive =
+            |r: &mut Receiver, seq: u64, pushed: bool| r.on_data_to(1, &data(seq), 1448, pushed, &mut |_, _| {}).0;
+        let tcp = TcpConfig { delayed_ack: Some(true), push_ack: Some(true), ..Default::default() };
+        let mut r = Receiver::new(0, &tcp);
+        assert!(matches!(arrive(&mut r, 0, false), AckAction::Delay), "a write's first segment waits");
+        assert!(matches!(arrive(&mut r, 1, false), AckAction::Now), "the second: every two");
+        assert!(matches!(arrive(&mut r, 2, true), AckAction::Now), "a one-segment write: at once");
+        assert_eq!(r.built.seq, 3);
+        assert!(matches!(arrive(&mut r, 3, false), AckAction::Delay));
+        let a = arrive(&mut r, 4, true);
+        assert_eq!(acked(&r, a).seq, 5, "the write's end answers the segment held before it too");
+        // Without the switch a pushed segment is one more segment.
+        let mut off =
+            Receiver::new(0, &TcpConfig { delayed_ack: Some(true), push_ack: Some(false), ..Default::default() });
+        assert!(matches!(arrive(&mut off, 0, true), AckAction::Delay));
+        assert!(matches!(arrive(&mut off, 1, true), AckAction::Now));
+        assert!(matches!(arrive(&mut off, 2, true), AckAction::Delay));
     }
 
     #[test]
