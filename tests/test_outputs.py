@@ -44,6 +44,7 @@ def verdict(data):
 
 PAPER = Paper(
     name="tinypaper", title="A tiny test paper", reference="tests", summary="One Reno flow, random loss.",
+    tcp_profile_reason="a test paper: the scenario default",
     experiments=(Experiment("sweep", SCENARIO,
                             tuple(Variant(f"p={p}", {"links.l.loss.p": p, "links.l.rate": RATE, "duration": DURATION},
                                           {"p": p})

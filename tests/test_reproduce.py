@@ -181,6 +181,7 @@ def verdict(data):
 
 PAPER = Paper(
     name="slowpaper", title="A slow test paper", reference="tests", summary="Reno and CUBIC, random loss.",
+    tcp_profile_reason="a test paper: the scenario default",
     experiments=(Experiment("sweep", SCENARIO,
                             tuple(Variant(f"p={p}", {"links.l.loss.p": p}, {"p": p}) for p in (1e-5, 2e-5, 5e-5, 1e-4)),
                             metrics, replications=4),),
