@@ -11,7 +11,7 @@ STAMP_BUILD := $(VENV)/.mpcc-build
 
 RUST_SOURCES := Cargo.toml Cargo.lock $(shell find crates -name '*.rs' -o -name Cargo.toml 2>/dev/null)
 
-.PHONY: demo test validate bench setup clean tshark
+.PHONY: demo test validate bench setup clean tshark chromium
 
 demo: $(STAMP_BUILD)
 	$(VENV)/bin/mpcc run scenarios/demo.toml --out results/demo --force
@@ -26,6 +26,7 @@ test: $(STAMP_BUILD)
 	@status=0; \
 	$(MAKE) -s -C ebpf deps; \
 	$(MAKE) -s tshark; \
+	$(MAKE) -s chromium; \
 	cargo test --workspace --no-fail-fast || status=1; \
 	$(PY) -m pytest tests || status=1; \
 	exit $$status
@@ -49,6 +50,14 @@ bench: $(STAMP_BUILD)
 	$(PY) bench/e2e.py
 
 setup: $(STAMP_BUILD)
+
+# chromium opens a reproduction's HTML report in tests/test_reproduce.py: installed when
+# missing and root (the test skips, naming what is missing, otherwise).
+chromium:
+	@command -v chromium >/dev/null 2>&1 && exit 0; \
+	if [ "$$(id -u)" -ne 0 ]; then echo "chromium: not root, not installing (the HTML report test will skip)"; exit 0; fi; \
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+	  || echo "chromium: could not install (the HTML report test will skip)"
 
 # tshark reads the simulator's packet captures in tests/test_pcap.py: installed when
 # missing and root (the test skips, naming what is missing, otherwise).
