@@ -131,8 +131,14 @@ def check_invariants(scenario: dict, top: dict, low: dict) -> list[str]:
             if value < 0:
                 problems.append(f"{name}: {key} = {value} is negative")
         u = link["utilization"]
-        # Pro rata at the edges: exact at a constant rate; a varying rate, one packet.
-        slack = 1e-9 if top[name] == low[name] else WIRE / (low[name] * duration)
+        # Pro rata at the edges: exact at a constant rate; a varying rate, one packet. A
+        # trace is a varying rate too: its opportunities are discrete, and one may fall on
+        # the warm-up's end (seeds 1001, 1123 and 1345 of the 500: utilization up to
+        # 1.0017 with one opportunity more in the window; the check treated a trace as
+        # constant until 2026-11-27, session 22, where it failed already at the session's
+        # start, bb6ed34).
+        constant = top[name] == low[name] and scenario["links"][name].get("capacity", {}).get("kind") != "trace"
+        slack = 1e-9 if constant else WIRE / (low[name] * duration)
         if u is not None and u > 1 + slack:
             problems.append(f"{name}: utilization {u}")
     return problems
