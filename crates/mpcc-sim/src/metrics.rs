@@ -164,7 +164,11 @@ impl RttStats {
         let (sq, carry) = self.sq.overflowing_add(x * x);
         self.sq = sq;
         self.sq_hi += carry as u64;
-        self.min = self.min.min(rtt);
+        // A test rather than `min`: a new minimum is rare, and an untaken branch
+        // stores nothing.
+        if rtt < self.min {
+            self.min = rtt;
+        }
         self.q.add(rtt);
     }
 
