@@ -112,17 +112,29 @@ impl Default for Sketch {
 impl Sketch {
     #[inline]
     pub fn add(&mut self, v: u32) {
+        self.add_in(v, bucket(v));
+    }
+
+    /// `add(0)`.
+    #[inline]
+    pub fn add_zero(&mut self) {
+        self.zeros += 1;
+    }
+
+    /// `add` for `v` in bucket `i` (`bucket(v)`, which the caller has).
+    #[inline]
+    pub fn add_in(&mut self, v: u32, i: u32) {
+        debug_assert_eq!(i, bucket(v));
         if v == 0 {
             self.zeros += 1;
         } else {
-            self.add_to_bucket(v);
+            self.add_to_bucket(v, i);
         }
     }
 
-    /// Counts `v` in its bucket (0 included: what `add` would do without the zeros' counter).
+    /// Counts `v` in its bucket `i` (0 included: what `add` would do without the zeros' counter).
     #[inline]
-    fn add_to_bucket(&mut self, v: u32) {
-        let i = bucket(v);
+    fn add_to_bucket(&mut self, v: u32, i: u32) {
         let wrapped = {
             let c = match self.counts.get_mut(i.wrapping_sub(self.lo) as usize) {
                 Some(c) => c,
@@ -208,6 +220,13 @@ impl Sketch {
         }
         (self.lo, self.counts) = (lo, counts);
         &mut self.counts[(i - lo) as usize]
+    }
+
+    /// Whether values `a..=b` (not 0) lie between the minimum and the maximum of
+    /// those counted: adding any of them would move neither.
+    #[inline]
+    pub fn spans(&self, a: u32, b: u32) -> bool {
+        self.min <= a && b <= self.max
     }
 
     pub fn count(&self) -> u64 {
@@ -436,7 +455,7 @@ mod tests {
                 } else {
                     apart.add(v)
                 }
-                reference.add_to_bucket(v);
+                reference.add_to_bucket(v, bucket(v));
             }
             if round == 1 {
                 apart.merge(&other);
@@ -446,7 +465,7 @@ mod tests {
         apart.merge(&other);
         apart.add_times(0, 5);
         for _ in 0..5 {
-            reference.add_to_bucket(0);
+            reference.add_to_bucket(0, 0);
         }
         assert!(apart.zeros > 0 && reference.zeros == 0);
         assert_eq!(apart.count(), reference.count());
