@@ -250,6 +250,26 @@ impl RttStats {
         self.q.add(rtt);
     }
 
+    /// `add(now - t)` for each `t` of `ts` in turn, with the sums and the minimum
+    /// kept in registers over the run rather than stored back after each sample.
+    #[inline]
+    pub fn add_since(&mut self, now: Nanos, ts: &[Nanos]) {
+        let (mut sum, mut sq, mut sq_hi, mut min) = (self.sum, self.sq, self.sq_hi, self.min);
+        for &t in ts {
+            let rtt = now - t;
+            let x = rtt as u128;
+            sum += x;
+            let (s, carry) = sq.overflowing_add(x * x);
+            sq = s;
+            sq_hi += carry as u64;
+            if rtt < min {
+                min = rtt;
+            }
+            self.q.add(rtt);
+        }
+        (self.sum, self.sq, self.sq_hi, self.min) = (sum, sq, sq_hi, min);
+    }
+
     pub fn count(&self) -> u64 {
         self.q.count()
     }
