@@ -101,9 +101,9 @@ impl Quantiles {
         if self.run_n == 0 {
             return Cow::Borrowed(&self.sketch);
         }
-        let mut q = Quantiles { exact: false, samples: Vec::new(), sketch: self.sketch.clone(), ..*self };
-        q.fold_run();
-        Cow::Owned(q.sketch)
+        let mut sketch = self.sketch.clone();
+        sketch.add_times((self.run_lo / 1000) as u32, self.run_n);
+        Cow::Owned(sketch)
     }
 
     pub fn count(&self) -> u64 {
