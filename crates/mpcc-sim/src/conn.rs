@@ -5,6 +5,7 @@
 //! reordering buffer). The subflows and the scheduler that glue them are in
 //! `flow.rs`.
 
+use crate::metrics::RttStats;
 use mpcc_core::Nanos;
 use std::collections::VecDeque;
 
@@ -129,8 +130,15 @@ impl DataSender {
     /// (the right edge never moves left, RFC 8684 section 3.3.4).
     #[inline]
     pub fn on_data_ack(&mut self, data_ack: u64, rwnd: u64) {
-        self.una = self.una.max(data_ack);
-        self.wnd_edge = self.wnd_edge.max(data_ack.saturating_add(rwnd));
+        // Tests, not `max`: behind a hole another subflow leaves, DATA_ACK and the
+        // window's edge stay put ACK after ACK, and an untaken branch stores nothing.
+        if data_ack > self.una {
+            self.una = data_ack;
+        }
+        let edge = data_ack.saturating_add(rwnd);
+        if edge > self.wnd_edge {
+            self.wnd_edge = edge;
+        }
         if let Some(s) = &mut self.sizes {
             s.ack_to(self.una);
         }
@@ -292,7 +300,10 @@ impl DataReceiver {
         // `nxt`, so nothing is released; `on_run_general` would do the same).
         if lo > self.nxt && hi <= self.nxt.saturating_add(self.buf_segs) && self.ooo.extend_last(lo, hi) {
             debug_assert!(self.ooo.ranges.first().is_some_and(|r| r.0 > self.nxt), "a held range at nxt");
-            self.ooo_peak = self.ooo_peak.max(self.ooo.len);
+            // A test, not `max`: past its peak the buffer's length stores nothing.
+            if self.ooo.len > self.ooo_peak {
+                self.ooo_peak = self.ooo.len;
+            }
             return self.nxt;
         }
         self.on_run_general(lo, hi)
@@ -363,14 +374,31 @@ impl AppTiming {
         self.times.push_back(t);
     }
 
-    /// DSNs up to `upto` were delivered in order: `f` gets each one's hand-over time.
+    /// DSNs up to `upto` were delivered in order at `now`: each one's delay since
+    /// its hand-over into `stats`, in DSN order. A run of them (a hole filled,
+    /// releasing what waited behind it) goes to `RttStats::add_since` as the deque's
+    /// slices and leaves with one `drain`: one pop per DSN cost more than its sample.
     #[inline]
-    pub fn delivered(&mut self, upto: u64, mut f: impl FnMut(Nanos)) {
-        while self.base < upto {
+    pub fn delivered(&mut self, upto: u64, now: Nanos, stats: &mut RttStats) {
+        let k = upto.saturating_sub(self.base) as usize;
+        if k == 1 {
             let t = self.times.pop_front().expect("a delivered DSN was handed over");
             self.base += 1;
-            f(t);
+            stats.add(now - t);
+        } else if k > 1 {
+            self.delivered_run(k, now, stats);
         }
+    }
+
+    #[inline(never)]
+    fn delivered_run(&mut self, k: usize, now: Nanos, stats: &mut RttStats) {
+        assert!(k <= self.times.len(), "a delivered DSN was handed over");
+        let (a, b) = self.times.as_slices();
+        let ka = k.min(a.len());
+        stats.add_since(now, &a[..ka]);
+        stats.add_since(now, &b[..k - ka]);
+        self.times.drain(..k);
+        self.base += k as u64;
     }
 }
 
@@ -467,6 +495,32 @@ impl SegSizes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run of DSNs delivered at once (the deque's slices, wrapped or not) leaves
+    /// the application-delay statistics as delivering them one at a time does.
+    #[test]
+    fn a_run_delivered_at_once_counts_as_one_by_one() {
+        let (mut run, mut single) = (AppTiming::default(), AppTiming::default());
+        let (mut run_stats, mut single_stats) = (RttStats::new(false), RttStats::new(false));
+        let (mut dsn, mut upto, mut t) = (0u64, 0u64, 1_000_000u64);
+        for round in 0..400u64 {
+            // Hand over a few, then deliver a run of varying length (the deque wraps).
+            for _ in 0..(round * 7 % 23) {
+                t += 11_000 + round % 5 * 3_000;
+                run.handed(dsn, t);
+                single.handed(dsn, t);
+                dsn += 1;
+            }
+            upto = (upto + round * 5 % 19).min(dsn);
+            let now = t + 40_000_000 + round * 7_919;
+            run.delivered(upto, now, &mut run_stats);
+            for d in single.base + 1..=upto {
+                single.delivered(d, now, &mut single_stats);
+            }
+        }
+        assert_eq!(format!("{run_stats:?}"), format!("{single_stats:?}"));
+        assert_eq!(run.base, single.base);
+    }
 
     #[test]
     fn range_set_merges_and_counts_new_segments() {

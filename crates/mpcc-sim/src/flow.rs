@@ -525,12 +525,14 @@ impl Flow {
             self.held_at = now;
         }
         self.held = self.held + held_after - held_before;
-        self.held_peak = self.held_peak.max(self.held);
+        // A test, not `max`: below the peak nothing is stored.
+        if self.held > self.held_peak {
+            self.held_peak = self.held;
+        }
         let after = self.rx.nxt;
         if after > before {
             self.delivered_bytes += self.data.range_bytes(before, after);
-            let stats = &mut self.app_delay;
-            self.timing.delivered(after, |t| stats.add(now - t));
+            self.timing.delivered(after, now, &mut self.app_delay);
             if self.completed_at.is_none() && self.app_bytes != u64::MAX && self.delivered_bytes >= self.app_bytes {
                 self.completed_at = Some(now);
             }

@@ -1,7 +1,8 @@
 //! Summary statistics and time series.
 
-use crate::sketch::Sketch;
+use crate::sketch::{bounds, bucket, Sketch};
 use mpcc_core::Nanos;
+use std::borrow::Cow;
 
 /// Percentiles of a set of delays at microsecond resolution: from a quantile
 /// sketch (`sketch.rs`: within [`crate::sketch::RELATIVE_ERROR`] of the exact ones,
@@ -13,6 +14,21 @@ pub struct Quantiles {
     exact: bool,
     samples: Vec<u32>,
     sketch: Sketch,
+    /// The run: `run_n` samples in `[run_lo, run_lo + run_len)` nanoseconds, not yet
+    /// in the sketch. That range is one bucket's, lying between the sketch's minimum
+    /// and maximum (or the zeros'), so each of its samples would only add one to that
+    /// bucket's count: `fold_run` adds them together. A delay changes slowly from one
+    /// sample to the next (a queue grows or drains by a packet), so most samples
+    /// fall in the bucket of the one before; one subtraction and one comparison then
+    /// replace the conversion to microseconds and the bucket's index and count.
+    /// `run_len` 0: no run (with `exact_percentiles`, always). A run starts at the
+    /// second sample in a row of a bucket (`last_bucket`, that of the latest sample
+    /// outside the run): where delays jump from bucket to bucket, a sample costs
+    /// a test more rather than a run's set-up.
+    run_lo: u64,
+    run_len: u64,
+    run_n: u64,
+    last_bucket: u32,
 }
 
 impl Quantiles {
@@ -23,20 +39,78 @@ impl Quantiles {
 
     #[inline]
     pub fn add(&mut self, ns: Nanos) {
+        if ns.wrapping_sub(self.run_lo) < self.run_len {
+            self.run_n += 1;
+        } else {
+            self.add_apart(ns);
+        }
+    }
+
+    /// `add(0)`, for a caller that knows the sample is 0 (a packet that found its
+    /// link idle): the zeros' count, whatever the run.
+    #[inline]
+    pub fn add_zero(&mut self) {
+        if self.exact {
+            self.samples.push(0);
+        } else {
+            self.sketch.add_zero();
+        }
+    }
+
+    /// A sample outside the run: into the sketch (or the samples), and the run
+    /// moved to its bucket if that lies between the minimum and the maximum.
+    #[inline(always)]
+    fn add_apart(&mut self, ns: Nanos) {
         // Microseconds in a u32: 71 minutes of delay is plenty, and half the memory.
         let us = (ns / 1000).min(u32::MAX as u64) as u32;
         if self.exact {
             self.samples.push(us);
-        } else {
-            self.sketch.add(us);
+            return;
         }
+        self.fold_run();
+        let i = bucket(us);
+        self.sketch.add_in(us, i);
+        if i != self.last_bucket {
+            self.last_bucket = i;
+            self.run_len = 0;
+            return;
+        }
+        let (a, b) = bounds(i);
+        // Zeros are counted apart, and move neither the minimum nor the maximum.
+        if us == 0 || self.sketch.spans(a, b) {
+            self.run_lo = a as u64 * 1000;
+            // Every delay from 2^32 - 1 us on is counted as that.
+            let end = if b == u32::MAX { u64::MAX } else { (b as u64 + 1) * 1000 - 1 };
+            self.run_len = end - self.run_lo + 1;
+        } else {
+            self.run_len = 0;
+        }
+    }
+
+    /// Counts the run's samples in the sketch: each in its bucket, as its first
+    /// value (`run_lo`) would be.
+    fn fold_run(&mut self) {
+        if self.run_n > 0 {
+            self.sketch.add_times((self.run_lo / 1000).min(u32::MAX as u64) as u32, self.run_n);
+            self.run_n = 0;
+        }
+    }
+
+    /// The sketch with the run counted: itself, or a copy.
+    fn counted(&self) -> Cow<'_, Sketch> {
+        if self.run_n == 0 {
+            return Cow::Borrowed(&self.sketch);
+        }
+        let mut sketch = self.sketch.clone();
+        sketch.add_times((self.run_lo / 1000) as u32, self.run_n);
+        Cow::Owned(sketch)
     }
 
     pub fn count(&self) -> u64 {
         if self.exact {
             self.samples.len() as u64
         } else {
-            self.sketch.count()
+            self.sketch.count() + self.run_n
         }
     }
 
@@ -48,7 +122,7 @@ impl Quantiles {
     /// Percentiles (0-100) by the nearest-rank method, seconds (microsecond resolution).
     pub fn percentiles(&self, ps: &[f64]) -> Vec<f64> {
         if !self.exact {
-            let sketch = &self.sketch;
+            let sketch = &*self.counted();
             let n = sketch.count() as usize;
             return ps.iter().map(|p| sketch.at_rank(Self::rank(p / 100.0, n) as u64) * 1e-6).collect();
         }
@@ -75,7 +149,7 @@ impl Quantiles {
         }
         let q = |i: usize| i as f64 / (points - 1) as f64;
         if !self.exact {
-            let sketch = &self.sketch;
+            let sketch = &*self.counted();
             let n = sketch.count() as usize;
             let ranks: Vec<u64> = (0..points).map(|i| Self::rank(q(i), n) as u64).collect();
             return sketch.at_ranks(&ranks).into_iter().enumerate().map(|(i, d)| (q(i), d * 1e-6)).collect();
@@ -97,7 +171,7 @@ impl Quantiles {
     /// representatives (`Sketch::fraction_at_most`).
     pub fn fraction_at_most(&self, s: f64) -> f64 {
         if !self.exact {
-            return self.sketch.fraction_at_most((s * 1e6).round() as u32);
+            return self.counted().fraction_at_most((s * 1e6).round() as u32);
         }
         if self.samples.is_empty() {
             return f64::NAN;
@@ -110,12 +184,16 @@ impl Quantiles {
     pub fn reset(&mut self) {
         self.samples = Vec::new();
         self.sketch.clear();
+        (self.run_len, self.run_n) = (0, 0);
     }
 
     /// Adds another set of samples (of the same mode).
     pub fn merge(&mut self, o: &Quantiles) {
         self.samples.extend_from_slice(&o.samples);
-        self.sketch.merge(&o.sketch);
+        // Folded first: the merged samples may move the minimum or maximum.
+        self.fold_run();
+        self.run_len = 0;
+        self.sketch.merge(&o.counted());
     }
 
     /// Heap bytes held (samples or sketch).
@@ -163,9 +241,37 @@ impl RttStats {
         self.sum += x;
         let (sq, carry) = self.sq.overflowing_add(x * x);
         self.sq = sq;
-        self.sq_hi += carry as u64;
-        self.min = self.min.min(rtt);
+        // A carry past 128 bits takes some 2^44 samples: a branch never taken
+        // rather than an addition stored each time.
+        if carry {
+            self.sq_hi += 1;
+        }
+        // A test rather than `min`: a new minimum is rare, and an untaken branch
+        // stores nothing.
+        if rtt < self.min {
+            self.min = rtt;
+        }
         self.q.add(rtt);
+    }
+
+    /// `add(now - t)` for each `t` of `ts` in turn, with the sums and the minimum
+    /// kept in registers over the run rather than stored back after each sample.
+    #[inline]
+    pub fn add_since(&mut self, now: Nanos, ts: &[Nanos]) {
+        let (mut sum, mut sq, mut sq_hi, mut min) = (self.sum, self.sq, self.sq_hi, self.min);
+        for &t in ts {
+            let rtt = now - t;
+            let x = rtt as u128;
+            sum += x;
+            let (s, carry) = sq.overflowing_add(x * x);
+            sq = s;
+            sq_hi += carry as u64;
+            if rtt < min {
+                min = rtt;
+            }
+            self.q.add(rtt);
+        }
+        (self.sum, self.sq, self.sq_hi, self.min) = (sum, sq, sq_hi, min);
     }
 
     pub fn count(&self) -> u64 {
@@ -295,6 +401,63 @@ impl Columns {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Samples counted through the run (`Quantiles::add`) leave the sketch as adding
+    /// each one's microseconds to it does: counts, minimum, maximum, zeros, and the
+    /// array's extent (its heap bytes), whatever the mix of slow drifts, jumps,
+    /// zeros and values past 2^32 us; answers and merges included.
+    #[test]
+    fn runs_change_no_count() {
+        let (mut state, mut ns) = (0x2545_f491_4f6c_dd1du64, 5_000_000u64);
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut parts: Vec<(Quantiles, Sketch)> = Vec::new();
+        for part in 0..4 {
+            let (mut q, mut reference) = (Quantiles::new(false), Sketch::default());
+            for _ in 0..50_000 {
+                let r = next();
+                ns = match r % 16 {
+                    0 => 0,
+                    1 => r >> 20,              // a jump, anywhere up to 2^44 ns
+                    2 => u64::MAX - (r >> 40), // past 2^32 - 1 us
+                    3 => ns / 2,               // a queue halved
+                    _ => (ns + (r >> 8) % 3_000).saturating_sub(1_400 + part * 100), // a drift
+                };
+                let samples = if r >> 60 == 0 { 1 + (r >> 50) % 300 } else { 1 };
+                for _ in 0..samples {
+                    q.add(ns);
+                    reference.add((ns / 1000).min(u32::MAX as u64) as u32);
+                }
+                if r >> 56 == 1 {
+                    q.add_zero();
+                    reference.add(0);
+                }
+            }
+            assert_eq!(q.count(), reference.count());
+            let counted = q.counted();
+            assert_eq!(format!("{:?}", *counted), format!("{reference:?}"));
+            assert_eq!(q.heap_bytes(), reference.heap_bytes());
+            let ps = [0.0, 1.0, 25.0, 50.0, 90.0, 99.0, 100.0];
+            let direct: Vec<f64> = ps
+                .iter()
+                .map(|p| reference.at_rank(Quantiles::rank(p / 100.0, reference.count() as usize) as u64) * 1e-6)
+                .collect();
+            assert_eq!(q.percentiles(&ps), direct);
+            parts.push((q, reference));
+        }
+        let (mut q, mut reference) = parts.remove(0);
+        for (o, o_ref) in &parts {
+            q.merge(o);
+            reference.merge(o_ref);
+            q.add(7_777_777);
+            reference.add(7_777);
+        }
+        assert_eq!(format!("{:?}", *q.counted()), format!("{reference:?}"));
+    }
 
     #[test]
     fn rtt_mean_var_percentiles() {

@@ -643,24 +643,24 @@ impl Sim {
         };
         match (route.get(pkt.hop as usize), pkt.kind) {
             (Some(&next), _) => self.arrive(next, &pkt),
-            (None, Kind::Data) => self.data_at_receiver(pkt),
+            (None, Kind::Data) => self.data_at_receiver(&pkt),
             (None, Kind::Ack) => self.ack_at_sender(pkt),
             (None, Kind::Handshake) => unreachable!("handshake packets take handshake_hop"),
         }
     }
 
     #[inline(always)]
-    fn data_at_receiver(&mut self, pkt: Packet) {
+    fn data_at_receiver(&mut self, pkt: &Packet) {
         let now = self.now;
         self.delivered_packets += 1;
         if let Some(log) = &mut self.log {
-            log.packet(now, Logged::Receive, &pkt, None);
+            log.packet(now, Logged::Receive, pkt, None);
         }
         // One lookup of the flow for all of it (through `self` each step looked it
         // up and checked it again).
         let (flow, sub) = (pkt.flow_id(), pkt.sub);
         let f = &mut self.flows[flow];
-        let action = f.on_data(now, &pkt);
+        let action = f.on_data(now, pkt);
         if let (Some(log), Some(decisions)) = (&mut self.log, &mut f.rx_decisions) {
             for (sub, seq, a) in decisions.drain(..) {
                 log.receiver(now, pkt.flow, sub, seq, a);

@@ -89,9 +89,11 @@ pub struct Sketch {
     counts: Vec<u32>,
     /// ... and (bucket, 2^32 samples more) for the buckets that passed it.
     wraps: Vec<(u32, u64)>,
-    /// Values in the buckets (the zeros apart), their minimum and maximum (u32::MAX
-    /// and 0 while there are none, so that a value updates both without a test).
-    n: u64,
+    /// The minimum and maximum of the values in the buckets (the zeros apart):
+    /// u32::MAX and 0 while there are none (a bucket's value is at least 1, so
+    /// `max > 0` says there is one). How many there are is not kept but summed
+    /// from the counts when asked (`in_buckets`): rarely, where a count of its own
+    /// cost an increment per value.
     min: u32,
     max: u32,
     /// Values of 0, counted apart: most of a packet's hops find their link idle (a
@@ -103,24 +105,36 @@ pub struct Sketch {
 
 impl Default for Sketch {
     fn default() -> Self {
-        Sketch { lo: 0, counts: Vec::new(), wraps: Vec::new(), n: 0, min: u32::MAX, max: 0, zeros: 0 }
+        Sketch { lo: 0, counts: Vec::new(), wraps: Vec::new(), min: u32::MAX, max: 0, zeros: 0 }
     }
 }
 
 impl Sketch {
     #[inline]
     pub fn add(&mut self, v: u32) {
+        self.add_in(v, bucket(v));
+    }
+
+    /// `add(0)`.
+    #[inline]
+    pub fn add_zero(&mut self) {
+        self.zeros += 1;
+    }
+
+    /// `add` for `v` in bucket `i` (`bucket(v)`, which the caller has).
+    #[inline]
+    pub fn add_in(&mut self, v: u32, i: u32) {
+        debug_assert_eq!(i, bucket(v));
         if v == 0 {
             self.zeros += 1;
         } else {
-            self.add_to_bucket(v);
+            self.add_to_bucket(v, i);
         }
     }
 
-    /// Counts `v` in its bucket (0 included: what `add` would do without the zeros' counter).
+    /// Counts `v` in its bucket `i` (0 included: what `add` would do without the zeros' counter).
     #[inline]
-    fn add_to_bucket(&mut self, v: u32) {
-        let i = bucket(v);
+    fn add_to_bucket(&mut self, v: u32, i: u32) {
         let wrapped = {
             let c = match self.counts.get_mut(i.wrapping_sub(self.lo) as usize) {
                 Some(c) => c,
@@ -132,9 +146,14 @@ impl Sketch {
         if wrapped {
             self.carry(i, 1);
         }
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
-        self.n += 1;
+        // Tests rather than `min`/`max`: a new extreme is rare once a few values are
+        // in, and an untaken branch stores nothing.
+        if v < self.min {
+            self.min = v;
+        }
+        if v > self.max {
+            self.max = v;
+        }
     }
 
     /// Adds `v` `times` times: the same counts, minimum and maximum as that many
@@ -159,7 +178,6 @@ impl Sketch {
         }
         self.min = self.min.min(v);
         self.max = self.max.max(v);
-        self.n += times;
     }
 
     /// Bucket `i`'s count passed 2^32 `times` more times.
@@ -204,13 +222,26 @@ impl Sketch {
         &mut self.counts[(i - lo) as usize]
     }
 
+    /// Whether values `a..=b` (not 0) lie between the minimum and the maximum of
+    /// those counted: adding any of them would move neither.
+    #[inline]
+    pub fn spans(&self, a: u32, b: u32) -> bool {
+        self.min <= a && b <= self.max
+    }
+
     pub fn count(&self) -> u64 {
-        self.n + self.zeros
+        self.in_buckets() + self.zeros
+    }
+
+    /// Values in the buckets: the counts, and 2^32 for each time one wrapped.
+    fn in_buckets(&self) -> u64 {
+        let counted: u64 = self.counts.iter().map(|&c| c as u64).sum();
+        counted + self.wraps.iter().map(|w| w.1 << 32).sum::<u64>()
     }
 
     /// The smallest and the largest value (zeros included); (0, 0) when empty.
     fn range(&self) -> (u32, u32) {
-        match (self.zeros > 0, self.n > 0) {
+        match (self.zeros > 0, self.max > 0) {
             (_, false) => (0, 0),
             (true, true) => (0, self.max),
             (false, true) => (self.min, self.max),
@@ -221,7 +252,7 @@ impl Sketch {
     pub fn clear(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = 0);
         self.wraps.clear();
-        (self.n, self.min, self.max) = (0, u32::MAX, 0);
+        (self.min, self.max) = (u32::MAX, 0);
         self.zeros = 0;
     }
 
@@ -293,7 +324,7 @@ impl Sketch {
     /// Adds another sketch's values: the same as adding them one by one.
     pub fn merge(&mut self, o: &Sketch) {
         self.zeros += o.zeros;
-        if o.n == 0 {
+        if o.max == 0 {
             return;
         }
         let first = (0..o.counts.len()).find(|&k| o.count_at(k) > 0).expect("a count") as u32;
@@ -313,7 +344,6 @@ impl Sketch {
         }
         self.min = self.min.min(o.min);
         self.max = self.max.max(o.max);
-        self.n += o.n;
     }
 
     fn grow_to_cover(&mut self, a: u32, b: u32) {
@@ -425,7 +455,7 @@ mod tests {
                 } else {
                     apart.add(v)
                 }
-                reference.add_to_bucket(v);
+                reference.add_to_bucket(v, bucket(v));
             }
             if round == 1 {
                 apart.merge(&other);
@@ -435,7 +465,7 @@ mod tests {
         apart.merge(&other);
         apart.add_times(0, 5);
         for _ in 0..5 {
-            reference.add_to_bucket(0);
+            reference.add_to_bucket(0, 0);
         }
         assert!(apart.zeros > 0 && reference.zeros == 0);
         assert_eq!(apart.count(), reference.count());
@@ -529,7 +559,6 @@ mod tests {
         // Pretend bucket(2000) already holds 2^32 - 1 samples beyond the one added.
         let k = (bucket(2000) - s.lo) as usize;
         s.counts[k] = u32::MAX;
-        s.n += u32::MAX as u64 - 1;
         s.add(2000); // wraps
         s.add(2000);
         assert_eq!(s.count_at(k), (1u64 << 32) + 1);
