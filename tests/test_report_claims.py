@@ -105,3 +105,34 @@ def test_mpmtp_fairness_rows_per_bottleneck_queue():
     assert [r[1] for r in rows] == ["DropTail, one BDP (417 packets; the reproduction's)", short, red]
     assert [r[3] for r in rows] == ["cubic_fairness: partly", "cubic_fairness: reproduced", "cubic_fairness: partly"]
     assert paper.sensitivity({}) == []
+
+
+def test_a_loss_rate_difference_the_count_cannot_resolve_is_not_flagged():
+    """MPMTP's Table 2 rates are a few losses in 10^5 packets: 0 losses in 250 000 packets cannot tell
+    the paper's 8.3e-6 (2 expected) from 0, so that row says so (a replication that is a copy of another
+    counts once); 0 in 10^7 packets against 3.19e-5 (319
+    expected) and 60 in 200 000 (3e-4, 9.4 x the paper's) are flagged. The interval is Garwood's exact one:
+    0 events -> [0, 3.689], 10 -> [4.795, 18.39]."""
+    import pandas as pd
+    from pytest import approx
+
+    from mpcc.reproduce.report import loss_count_interval
+
+    assert loss_count_interval(0, 1) == (0.0, approx(3.689, abs=1e-3))
+    assert loss_count_interval(10, 1) == (approx(4.795, abs=1e-3), approx(18.39, abs=1e-2))
+    paper = load("mpmtp")
+    data = {
+        "load_balancing": pd.DataFrame({"cc": ["MPMTP without B_r", "MPMTP with B_r"], "losses1": [60, 0],
+                                        "sent1": [200_000, 10_000_000], "losses2": [0, 0], "sent2": [100, 100]}),
+        # Three replications, two of them copies of one run: counted once.
+        "load_balancing_calibrated": pd.DataFrame({"cc": ["MPMTP with B_r"] * 3, "losses1": [0, 0, 0],
+                                                   "sent1": [125_000, 125_000, 125_000], "losses2": [0, 0, 0],
+                                                   "sent2": [50_000, 50_000, 60_000]}),
+    }
+    rows = {r[0]: r for r in environment_rows(paper, data)}
+    flagged = sorted(label for label, r in rows.items() if "DIFFERS" in r[3])
+    assert flagged == ["Table 2, MPMTP with B_r: subflow 1 (losses / sent)",
+                       "Table 2, MPMTP without B_r: subflow 1 (losses / sent)"]
+    calibrated = rows["calibrated variant (3300-packet buffers), MPMTP with B_r: subflow 1 (losses / sent)"]
+    assert "0 losses in 250000 packets" in calibrated[3] and "within counting error" in calibrated[3]
+    assert "60 losses in 200000 packets" in rows["Table 2, MPMTP without B_r: subflow 1 (losses / sent)"][3]

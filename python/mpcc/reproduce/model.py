@@ -167,8 +167,9 @@ class Paper:
     # They go with the paper's profile: an experiment that runs another profile does
     # not take them (`settings_of`).
     tcp_settings: tuple[TcpSetting, ...] = ()
-    # environment(measurements) -> [(what, measured loss rate, the paper's stated rate)]:
-    # the report sets each beside the paper's and flags a difference of more than 2 x.
+    # environment(measurements) -> [(what, measured loss rate, the paper's stated rate[, packets])]:
+    # the report sets each beside the paper's and flags a difference of more than 2 x, unless
+    # the packets the rate was counted over cannot resolve it (`report.environment_rows`).
     environment: Callable[[Measurements], list] | None = None
     # sensitivity(measurements) -> [(the open choice, its value, what was measured, does the claim hold)]:
     # a small sweep over a choice the paper leaves open that moves a verdict (issue 15, item 4).

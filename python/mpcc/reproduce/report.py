@@ -96,16 +96,41 @@ def _write_report_files(paper: Paper, folder: Path, data: dict, claims: list[Cla
 
 
 ENV_FACTOR = 2.0  # a measured loss rate more than this factor from the paper's is flagged
+COUNT_CONFIDENCE = 0.95  # the counting interval of a loss rate measured over a known number of packets
+
+
+def loss_count_interval(losses: int, packets: int) -> tuple[float, float]:
+    """The exact (Garwood) 95 % interval of a loss rate from `losses` Poisson-counted
+    events in `packets` packets: the rates a run of this length cannot tell apart."""
+    from scipy.stats import chi2
+
+    tail = (1 - COUNT_CONFIDENCE) / 2
+    lo = chi2.ppf(tail, 2 * losses) / 2 if losses > 0 else 0.0
+    hi = chi2.ppf(1 - tail, 2 * losses + 2) / 2
+    return lo / packets, hi / packets
 
 
 def environment_rows(paper: Paper, data: dict) -> list[tuple[str, str, str, str]]:
     """(what, measured, paper's, note) for each loss rate the paper states, flagged when
-    they differ by more than ENV_FACTOR either way."""
+    they differ by more than ENV_FACTOR either way. A row may carry a fourth element, the
+    packets the measured rate counts (over every replication): then a difference that
+    the count cannot resolve (the paper's rate inside the measured rate's counting
+    interval, e.g. 0 losses in 10^5 packets against 10^-7) is said to be so, not flagged."""
     rows = []
-    for label, measured, stated in (paper.environment(data) if paper.environment else []):
+    for label, measured, stated, *count in (paper.environment(data) if paper.environment else []):
         ratio = measured / stated if stated > 0 else float("inf")
         off = not (1 / ENV_FACTOR <= ratio <= ENV_FACTOR)
-        note = f"{ratio:.3g} x the paper's" + (f": DIFFERS by more than {ENV_FACTOR:g} x" if off else "")
+        note = f"{ratio:.3g} x the paper's"
+        if count and count[0] > 0:
+            packets = int(count[0])
+            losses = round(measured * packets)
+            lo, hi = loss_count_interval(losses, packets)
+            note += f" ({losses} losses in {packets} packets, {COUNT_CONFIDENCE:.0%} interval {lo:.2g} to {hi:.2g})"
+            if off and lo <= stated <= hi:
+                off = False
+                note += ": the difference is within counting error"
+        if off:
+            note += f": DIFFERS by more than {ENV_FACTOR:g} x"
         rows.append((label, f"{measured:.3g}", f"{stated:.3g}", note))
     return rows
 
