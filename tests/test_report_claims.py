@@ -88,7 +88,8 @@ def test_sensitivity_rows_show_where_the_claim_holds():
 
 def test_mpmtp_fairness_rows_per_bottleneck_queue():
     """MPMTP's cubic_fairness claim judged per bottleneck queue (Fig. 21 names none): the reproduction's
-    one-BDP DropTail and each swept queue, by the claim's own verdict function."""
+    one-BDP DropTail, each swept queue, and that DropTail with paced senders, by the claim's own verdict
+    function."""
     import pandas as pd
 
     paper = load("mpmtp")
@@ -99,11 +100,16 @@ def test_mpmtp_fairness_rows_per_bottleneck_queue():
                              "cwnd1_mean": [total / 2] * 2, "cwnd2_mean": [total / 2] * 2,
                              "mpmtp_bps": [2e7] * 2, "cubic_bps": [1e7] * 2, **extra})
 
+    from mpcc.papers.mpmtp import PACED
+
     (short, _), (red, _) = FAIRNESS_QUEUES
-    swept = pd.concat([runs(190, 160, queue=[short] * 2), runs(400, 200, queue=[red] * 2)])
+    swept = pd.concat([runs(190, 160, queue=[short] * 2), runs(400, 200, queue=[red] * 2),
+                       runs(200, 210, queue=[PACED] * 2)])
     rows = paper.sensitivity({"cubic_fairness": runs(460, 215), "cubic_fairness_queues": swept})
-    assert [r[1] for r in rows] == ["DropTail, one BDP (417 packets; the reproduction's)", short, red]
-    assert [r[3] for r in rows] == ["cubic_fairness: partly", "cubic_fairness: reproduced", "cubic_fairness: partly"]
+    assert [r[1] for r in rows] == ["DropTail, one BDP (417 packets; the reproduction's)", short, red, PACED]
+    assert [r[0] for r in rows] == ["Fig. 21's bottleneck queue"] * 3 + ["the senders' pacing"]
+    assert [r[3] for r in rows] == ["cubic_fairness: partly", "cubic_fairness: reproduced", "cubic_fairness: partly",
+                                    "cubic_fairness: reproduced"]
     assert paper.sensitivity({}) == []
 
 

@@ -473,7 +473,21 @@ impl Sim {
         nic.set_rate(rate.unwrap_or(f64::INFINITY), timed);
         // A scheduler-paced segment was let in at its time (`Flow::push`).
         let (mss, min_rtt) = (s.snd.mss(), s.snd.rtt.min_rtt);
-        let start = nic.paced_start(nic.ready_at(now), rate, timed, |r| crate::host::tso_segments(r, mss, min_rtt));
+        let ready = nic.ready_at(now);
+        let start = nic.paced_start(ready, rate, timed, |r| crate::host::tso_segments(r, mss, min_rtt));
+        if start > ready {
+            // A segment that waited for its pacing time carries that time as its
+            // timestamp, as Linux stamps each skb with its departure time (EDT,
+            // `tcp_wstamp_ns` in __tcp_transmit_skb, since 4.20): the wait is not
+            // part of its RTT sample, which would otherwise lower the rate it is
+            // paced at and lengthen the wait again.
+            if let Some(head) = nic.queue.front_mut() {
+                if head.kind == Kind::Data {
+                    s.snd.departed(head.seq, head.ts, start);
+                }
+                head.ts = head.ts.max(start);
+            }
+        }
         nic.last = (start, bytes);
         nic.busy = true;
         let done = if nic.serialises() { start + nic.tx_time(bytes) } else { start };

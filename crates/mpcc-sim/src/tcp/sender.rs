@@ -422,6 +422,17 @@ impl Sender {
         &mut self.board[(seq - self.una) as usize]
     }
 
+    /// Segment `seq`, handed to the host at `sent`, left it at `at`, later, after
+    /// waiting for its pacing time: that departure is its transmission time for
+    /// RACK, as Linux's EDT stamps the skb (docs/host.md). A later retransmission of
+    /// it (another `sent`) keeps its own.
+    pub fn departed(&mut self, seq: u64, sent: Nanos, at: Nanos) {
+        let Some(i) = seq.checked_sub(self.una) else { return };
+        if let Some(s) = self.board.get_mut(i as usize).filter(|s| s.sent == sent) {
+            s.sent = s.sent.max(at);
+        }
+    }
+
     /// All data offered so far is acknowledged.
     pub fn all_acked(&self) -> bool {
         self.una >= self.app_limit
