@@ -87,6 +87,9 @@ pub struct Nic {
     /// How late the burst under way started after its pacing time: Linux takes up
     /// to half of each packet's pacing gap off that (tcp_update_skb_after_send).
     pub credit: Nanos,
+    /// The pacing time the burst under way waited for (None: it left when ready):
+    /// its segments' departure time, which Linux stamps on each of them (EDT).
+    pub departure: Option<Nanos>,
     /// The sender found the queue full: wake it when the NIC sends.
     pub blocked: bool,
     /// Packets allowed to wait (TSQ), from the latest rate.
@@ -113,6 +116,7 @@ impl Nic {
             burst_left: 0,
             header_bytes: 0,
             credit: 0,
+            departure: None,
             blocked: false,
             limit: TSQ_MIN_PACKETS,
             jitter_ns,
@@ -219,6 +223,7 @@ impl Nic {
             ready
         } else {
             let start = ready.max(self.pace_next);
+            self.departure = (start > ready).then_some(start);
             if let Some(r) = rate {
                 if self.linux_pacing {
                     self.start_burst(start, burst(r));
@@ -340,6 +345,29 @@ mod tests {
         nic.pace_next = 300_000_000;
         nic.start_burst(300_000_000, 45);
         assert_eq!((nic.burst_left, nic.paced_gap(1000, 1e5)), (2, 10_000_000));
+    }
+
+    #[test]
+    fn a_burst_that_waited_for_its_pacing_time_departs_then() {
+        let mut nic = Nic::new(1e9, true, false, 0, Rng::stream(1, 0));
+        nic.linux_pacing = true;
+        for _ in 0..3 {
+            nic.queue.push_back(Packet::data(0, 0, 1000, 0));
+        }
+        // A burst of two ready at 2 ms, due at 5 ms: both segments depart at 5 ms (the
+        // second starts later, after the first's serialisation, and keeps the burst's time).
+        nic.pace_next = 5_000_000;
+        assert_eq!(nic.paced_start(2_000_000, Some(1e5), 1000, |_| 2), 5_000_000);
+        assert_eq!(nic.departure, Some(5_000_000));
+        assert_eq!(nic.paced_start(5_008_000, Some(1e5), 1000, |_| 2), 5_008_000);
+        assert_eq!(nic.departure, Some(5_000_000));
+        // Ready after its pacing time: it leaves when ready, with no departure of its own.
+        assert_eq!(nic.paced_start(40_000_000, Some(1e5), 1000, |_| 2), 40_000_000);
+        assert_eq!(nic.departure, None);
+        // No pacing: never.
+        let mut plain = Nic::new(1e9, false, true, 0, Rng::stream(1, 0));
+        plain.pace_next = 5_000_000;
+        assert_eq!((plain.paced_start(2_000_000, Some(1e5), 1000, |_| 2), plain.departure), (2_000_000, None));
     }
 
     #[test]

@@ -473,19 +473,18 @@ impl Sim {
         nic.set_rate(rate.unwrap_or(f64::INFINITY), timed);
         // A scheduler-paced segment was let in at its time (`Flow::push`).
         let (mss, min_rtt) = (s.snd.mss(), s.snd.rtt.min_rtt);
-        let ready = nic.ready_at(now);
-        let start = nic.paced_start(ready, rate, timed, |r| crate::host::tso_segments(r, mss, min_rtt));
-        if start > ready {
-            // A segment that waited for its pacing time carries that time as its
-            // timestamp, as Linux stamps each skb with its departure time (EDT,
+        let start = nic.paced_start(nic.ready_at(now), rate, timed, |r| crate::host::tso_segments(r, mss, min_rtt));
+        if let Some(departure) = nic.departure {
+            // A segment whose burst waited for its pacing time carries that time as
+            // its timestamp, as Linux stamps each skb with its departure time (EDT,
             // `tcp_wstamp_ns` in __tcp_transmit_skb, since 4.20): the wait is not
             // part of its RTT sample, which would otherwise lower the rate it is
             // paced at and lengthen the wait again.
             if let Some(head) = nic.queue.front_mut() {
                 if head.kind == Kind::Data {
-                    s.snd.departed(head.seq, head.ts, start);
+                    s.snd.departed(head.seq, head.ts, departure);
                 }
-                head.ts = head.ts.max(start);
+                head.ts = head.ts.max(departure);
             }
         }
         nic.last = (start, bytes);
