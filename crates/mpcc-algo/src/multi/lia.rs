@@ -154,19 +154,17 @@ pub fn denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
     }
 }
 
-/// `denominator` for phi = 1, with the quotients of subflows whose window and RTT
+/// `denominator` for phi = 1 where `kept_denominator` does not apply (out of line:
+/// the ACKs that take it are few), with the quotients of subflows whose window and RTT
 /// did not change since the last call taken from `memo` (one per subflow): the same
 /// operations on the same operands in the same order, so the same bits. And the
 /// best path's own ratio `rtt_b / rtt_b` is 1 exactly (x / x = 1 for every finite
 /// x > 0, which an eligible subflow's RTT is), so `w_b` enters the sum as it is.
-#[inline]
+#[inline(never)]
 fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], last_best: &mut Option<usize>, r: usize) -> f64 {
     let me = &paths[r];
     if !me.eligible() {
         return me.cwnd;
-    }
-    if let Some(n) = kept_denominator(paths, memo, *last_best, r) {
-        return n;
     }
     *last_best = None;
     // argmax of w / rtt^2 over the eligible subflows, ties to the first (`argmax`).
@@ -224,7 +222,8 @@ fn capped(n: f64, w: f64) -> f64 {
 
 /// `rfc_denominator` without the argmax, when the last full evaluation's best
 /// path `b` is `r`, whose window did not shrink since (`seen`), and no other input
-/// changed (every other subflow's window and RTT, `r`'s RTT: the same bits). Then
+/// changed (every other subflow's window and RTT, `r`'s RTT: the same bits, so `r` is
+/// still eligible). Then
 /// `b` is still the argmax: `w_b / rtt_b^2` did not decrease (a rounded division
 /// is monotone in its numerator, for a finite positive one) and the other keys are
 /// the same, so the scan for the first greatest key ends on `b` again. And every
@@ -328,7 +327,10 @@ impl CouplingRule for LiaRule {
     #[inline]
     fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
         let n = if self.phi == 1.0 && self.memo.len() == subs.len() {
-            rfc_denominator(subs, &mut self.memo, &mut self.best, sf)
+            match kept_denominator(subs, &mut self.memo, self.best, sf) {
+                Some(n) => n,
+                None => rfc_denominator(subs, &mut self.memo, &mut self.best, sf),
+            }
         } else {
             denominator(subs, self.phi, sf)
         };
@@ -452,6 +454,11 @@ mod tests {
     /// a walk of states where one subflow's window or RTT changes at a time
     /// (sometimes none, sometimes to equal RTTs or out of the sums), as ACKs change
     /// them.
+    /// What `increase` computes for phi = 1.
+    fn lia_denominator(paths: &[Path], memo: &mut [Quotients], best: &mut Option<usize>, r: usize) -> f64 {
+        kept_denominator(paths, memo, *best, r).unwrap_or_else(|| rfc_denominator(paths, memo, best, r))
+    }
+
     #[test]
     fn kept_quotients_give_the_same_bits() {
         let mut rng = mpcc_core::Rng::stream(11, 3);
@@ -479,11 +486,11 @@ mod tests {
                 // Runs of ACKs on one subflow, each growing it as `increase` does
                 // (`kept_denominator`'s case), between the changes above.
                 for _ in 0..rng.next_u64() % 4 {
-                    let (kept, plain) = (rfc_denominator(&paths, &mut memo, &mut best, r), denominator(&paths, 1.0, r));
+                    let (kept, plain) = (lia_denominator(&paths, &mut memo, &mut best, r), denominator(&paths, 1.0, r));
                     assert_eq!(kept.to_bits(), plain.to_bits(), "{paths:?} r={r}");
                     paths[r].cwnd += 1.0 / kept;
                 }
-                let (kept, plain) = (rfc_denominator(&paths, &mut memo, &mut best, r), denominator(&paths, 1.0, r));
+                let (kept, plain) = (lia_denominator(&paths, &mut memo, &mut best, r), denominator(&paths, 1.0, r));
                 assert_eq!(kept.to_bits(), plain.to_bits(), "{paths:?} r={r}");
             }
         }
