@@ -179,6 +179,12 @@ pub struct Flow {
     pub own_windows: bool,
     /// The subflow whose ACK the coming send round follows, with `own_windows`.
     pub acked: Option<usize>,
+    /// The last send round ended because the scheduler found no subflow with space.
+    /// With `own_windows`, the round after an ACK then finds every other subflow
+    /// still full (its window and pipe change only on its own events, each followed
+    /// by a whole round), unless its window moves with its sending
+    /// (`Sender::window_moves`).
+    pub none_had_space: bool,
     /// The application may ask for a timer (`AnyApp::has_timers`, fixed when built):
     /// without, its `poll_at` is not asked after every arrival.
     pub app_timers: bool,
@@ -287,17 +293,25 @@ impl Flow {
             },
         );
         let mut pace_at: Option<Nanos> = None;
+        // The one subflow that may have space (`none_had_space`), for a scheduler
+        // that then picks it (minrtt: the fastest with space).
+        let mut only = None;
         if let Some(k) = acked {
             // Without a NIC (`own_windows`): the window as it is, lost segments first,
             // for the acked subflow and any whose send window follows its own sending
             // (`Sender::window_moves`: PRR, F-RTO). Every other subflow's window is
             // the controller's as the last round found it, and its `send_lost` would
             // stop where it stopped then.
+            let mut others_moved = false;
             for (i, s) in subs.iter_mut().enumerate() {
                 if s.active && (i == k || s.snd.window_moves()) {
+                    others_moved |= i != k;
                     s.cwnd = s.snd.send_window(cc);
                     s.snd.send_lost(now, s.cwnd, out);
                 }
+            }
+            if self.none_had_space && !others_moved && matches!(sched, AnyScheduler::MinRtt(_)) {
+                only = Some(k);
             }
         } else {
             for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
@@ -322,6 +336,7 @@ impl Flow {
             }
         }
         let n = subs.len();
+        let mut none_had_space = false;
         if sched.copies() {
             // A copying scheduler: each subflow with space sends the DSN the
             // scheduler names (new data when it is the next new DSN), round after
@@ -361,7 +376,14 @@ impl Flow {
             if !data.has_new() {
                 break;
             }
-            let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break };
+            let pick = match only {
+                Some(k) => state(k).has_space().then_some(k),
+                None => sched.pick_lazy(n, None, || conn(data), state),
+            };
+            let Some(i) = pick else {
+                none_had_space = true;
+                break;
+            };
             let dsn = data.nxt;
             data.nxt += 1;
             timing.handed(dsn, now);
@@ -376,6 +398,7 @@ impl Flow {
         if self.opportunistic && n > 1 {
             self.opportunistic_retransmission(now, out);
         }
+        self.none_had_space = none_had_space;
         let Flow { subs, sched, data, .. } = self;
         self.pace_at = pace_at.filter(|_| data.has_new() || data.next_reinjection().is_some());
         sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));

@@ -1026,20 +1026,25 @@ mod tests {
     }
 
     /// A send round after an ACK that evaluates only the acked subflow's window
-    /// (`Flow::own_windows`) gives the results of rounds that evaluate every
-    /// subflow's, bit for bit: LIA and uncoupled CUBIC in Linux's profile (PRR,
-    /// F-RTO, RACK) over three subflows, two of them lossy.
+    /// (`Flow::own_windows`), and picks it alone when no subflow had space after
+    /// the round before (`Flow::none_had_space`), gives the results of rounds that
+    /// evaluate every subflow's, bit for bit: LIA and uncoupled CUBIC in Linux's
+    /// profile (PRR, F-RTO, RACK) over three subflows, two of them lossy.
     #[test]
     fn send_rounds_after_an_ack_change_no_result() {
         let link = |name: &str, bps: f64, ms: u64, packets: u64, p: f64| {
             json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": ms * 1_000_000,
                    "queue": {"kind": "droptail", "packets": packets}, "loss": {"kind": "bernoulli", "p": p}})
         };
-        for (cc, profile) in [("lia", "rfc"), ("lia", "linux"), ("cubic", "linux"), ("reno", "ns3")] {
+        // A receive buffer of 100 segments: rounds that end for want of data in the
+        // connection's window, not of space (`Flow::none_had_space`).
+        let cases = [("lia", "rfc", None), ("lia", "linux", None), ("cubic", "linux", None), ("reno", "ns3", None)];
+        for (cc, profile, rcv_buf) in cases.into_iter().chain([("lia", "rfc", Some(150_000u64))]) {
             let cfg: Config = serde_json::from_value(json!({"duration_ns": 4_000_000_000u64, "seed": 11,
                 "sample_interval_ns": 50_000_000u64,
                 "links": [link("a", 50e6, 5, 60, 0.01), link("b", 10e6, 20, 30, 0.03), link("c", 2e6, 40, 20, 0.0)],
-                "flows": [{"name": "mp", "cc": cc, "app": {"kind": "bulk"}, "tcp": {"profile": profile},
+                "flows": [{"name": "mp", "cc": cc, "app": {"kind": "bulk"},
+                           "tcp": {"profile": profile, "rcv_buf_bytes": rcv_buf},
                            "subflows": [{"path": [0]}, {"path": [1]}, {"path": [2]}]}]}))
             .unwrap();
             let run = |own: bool| {
