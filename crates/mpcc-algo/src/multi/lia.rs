@@ -154,6 +154,13 @@ pub fn denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
     }
 }
 
+/// `denominator` for phi other than 1, out of line: inlined, its powers cost the
+/// usual increase (`kept_denominator`) registers.
+#[inline(never)]
+fn family_denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
+    denominator(paths, phi, r)
+}
+
 /// `denominator` for phi = 1 where `kept_denominator` does not apply (out of line:
 /// the ACKs that take it are few), with the quotients of subflows whose window and RTT
 /// did not change since the last call taken from `memo` (one per subflow): the same
@@ -332,7 +339,7 @@ impl CouplingRule for LiaRule {
                 None => rfc_denominator(subs, &mut self.memo, &mut self.best, sf),
             }
         } else {
-            denominator(subs, self.phi, sf)
+            family_denominator(subs, self.phi, sf)
         };
         subs[sf].cwnd += left / n;
     }
