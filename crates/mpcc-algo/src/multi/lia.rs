@@ -238,7 +238,7 @@ fn capped(n: f64, w: f64) -> f64 {
 /// None when it does not apply.
 #[inline]
 fn kept_denominator(paths: &[Path], memo: &mut [Quotients], last_best: Option<usize>, r: usize) -> Option<f64> {
-    if last_best != Some(r) {
+    if last_best != Some(r) || memo.len() != paths.len() {
         return None;
     }
     let me = &paths[r];
@@ -333,13 +333,13 @@ impl CouplingRule for LiaRule {
     }
     #[inline]
     fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
-        let n = if self.phi == 1.0 && self.memo.len() == subs.len() {
-            match kept_denominator(subs, &mut self.memo, self.best, sf) {
-                Some(n) => n,
-                None => rfc_denominator(subs, &mut self.memo, &mut self.best, sf),
+        // A best path is kept only for phi = 1 (`rfc_denominator` keeps it).
+        let n = match kept_denominator(subs, &mut self.memo, self.best, sf) {
+            Some(n) => n,
+            None if self.phi == 1.0 && self.memo.len() == subs.len() => {
+                rfc_denominator(subs, &mut self.memo, &mut self.best, sf)
             }
-        } else {
-            family_denominator(subs, self.phi, sf)
+            None => family_denominator(subs, self.phi, sf),
         };
         subs[sf].cwnd += left / n;
     }
