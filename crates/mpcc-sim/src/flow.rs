@@ -310,7 +310,8 @@ impl Flow {
                     s.snd.send_lost(now, s.cwnd, out);
                 }
             }
-            if self.none_had_space && !others_moved && matches!(sched, AnyScheduler::MinRtt(_)) {
+            let minrtt = matches!(sched, AnyScheduler::MinRtt(_));
+            if self.none_had_space && !others_moved && data.reinject.is_empty() && minrtt {
                 only = Some(k);
             }
         } else {
@@ -336,7 +337,6 @@ impl Flow {
             }
         }
         let n = subs.len();
-        let mut none_had_space = false;
         if sched.copies() {
             // A copying scheduler: each subflow with space sends the DSN the
             // scheduler names (new data when it is the next new DSN), round after
@@ -359,7 +359,18 @@ impl Flow {
                 }
             }
         }
-        loop {
+        if let Some(k) = only {
+            // minrtt's picks while no other subflow can have space: `k`, as long as it has some.
+            while data.has_new() && subs[k].sched_state(subs[k].cwnd).has_space() {
+                let dsn = data.nxt;
+                data.nxt += 1;
+                timing.handed(dsn, now);
+                subs[k].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+            }
+        }
+        // Any other round (the loop's exits are its `break`s): reinjections first,
+        // then new data, each on the subflow the scheduler picks.
+        while only.is_none() {
             let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
             // The connection as the round finds it (before `next_reinjection` drops the
             // reinjections already acknowledged), computed only for a scheduler that reads it.
@@ -376,20 +387,15 @@ impl Flow {
             if !data.has_new() {
                 break;
             }
-            let pick = match only {
-                Some(k) => state(k).has_space().then_some(k),
-                None => sched.pick_lazy(n, None, || conn(data), state),
-            };
-            let Some(i) = pick else {
-                none_had_space = true;
-                break;
-            };
+            let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break };
             let dsn = data.nxt;
             data.nxt += 1;
             timing.handed(dsn, now);
             subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
         }
-        if !data.has_new() {
+        // The round ended for want of space (no subflow had any), or of new data.
+        let none_had_space = data.has_new();
+        if !none_had_space {
             // RFC 6675 NextSeg rules 3 and 4: only once no new data can go.
             for s in subs.iter_mut().filter(|s| s.active) {
                 s.snd.send_beyond_new_data(now, s.cwnd, out);
