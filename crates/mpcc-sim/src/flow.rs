@@ -361,11 +361,12 @@ impl Flow {
         }
         if let Some(k) = only {
             // minrtt's picks while no other subflow can have space: `k`, as long as it has some.
-            while data.has_new() && subs[k].sched_state(subs[k].cwnd).has_space() {
+            let s = &mut subs[k];
+            while data.has_new() && s.sched_state(s.cwnd).has_space() {
                 let dsn = data.nxt;
                 data.nxt += 1;
                 timing.handed(dsn, now);
-                subs[k].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
         }
         // Any other round (the loop's exits are its `break`s): reinjections first,
