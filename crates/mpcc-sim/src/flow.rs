@@ -359,43 +359,50 @@ impl Flow {
                 }
             }
         }
-        if let Some(k) = only {
+        // Each loop's value: whether it ended for want of space (no subflow had any)
+        // rather than of new data.
+        let none_had_space = if let Some(k) = only {
             // minrtt's picks while no other subflow can have space: `k`, as long as it has some.
             let s = &mut subs[k];
-            while data.has_new() && s.sched_state(s.cwnd).has_space() {
+            loop {
+                if !data.has_new() {
+                    break false;
+                }
+                if !s.sched_state(s.cwnd).has_space() {
+                    break true;
+                }
                 let dsn = data.nxt;
                 data.nxt += 1;
                 timing.handed(dsn, now);
                 s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
-        }
-        // Any other round (the loop's exits are its `break`s): reinjections first,
-        // then new data, each on the subflow the scheduler picks.
-        while only.is_none() {
-            let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
-            // The connection as the round finds it (before `next_reinjection` drops the
-            // reinjections already acknowledged), computed only for a scheduler that reads it.
-            let reinjections = data.reinject.len();
-            let conn = |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
-            // A reinjection goes first, on a subflow other than the one it is stuck on.
-            if let Some((dsn, from)) = data.next_reinjection() {
-                if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
-                    data.reinject.pop_front();
-                    subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
-                    continue;
+        } else {
+            // Reinjections first, then new data, each on the subflow the scheduler picks.
+            loop {
+                let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
+                // The connection as the round finds it (before `next_reinjection` drops the
+                // reinjections already acknowledged), computed only for a scheduler that reads it.
+                let reinjections = data.reinject.len();
+                let conn =
+                    |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
+                // A reinjection goes first, on a subflow other than the one it is stuck on.
+                if let Some((dsn, from)) = data.next_reinjection() {
+                    if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
+                        data.reinject.pop_front();
+                        subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
+                        continue;
+                    }
                 }
+                if !data.has_new() {
+                    break false;
+                }
+                let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
+                let dsn = data.nxt;
+                data.nxt += 1;
+                timing.handed(dsn, now);
+                subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
-            if !data.has_new() {
-                break;
-            }
-            let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break };
-            let dsn = data.nxt;
-            data.nxt += 1;
-            timing.handed(dsn, now);
-            subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
-        }
-        // The round ended for want of space (no subflow had any), or of new data.
-        let none_had_space = data.has_new();
+        };
         if !none_had_space {
             // RFC 6675 NextSeg rules 3 and 4: only once no new data can go.
             for s in subs.iter_mut().filter(|s| s.active) {
