@@ -183,7 +183,7 @@ pub struct Flow {
     /// With `own_windows`, the round after an ACK then finds every other subflow
     /// still full (its window and pipe change only on its own events, each followed
     /// by a whole round), unless its window moves with its sending
-    /// (`Sender::window_moves`).
+    /// (`Sender::window_moves`); only a reinjection could then go on another one.
     pub none_had_space: bool,
     /// The application may ask for a timer (`AnyApp::has_timers`, fixed when built):
     /// without, its `poll_at` is not asked after every arrival.
