@@ -250,8 +250,10 @@ impl Sim {
                 self.ack_at_sender(ack);
             }
             Event::AckBuilt { flow, sub } => {
-                self.flows[flow].on_ack(self.now, sub as usize, None, &mut self.out);
-                self.after_ack(flow);
+                let f = &mut self.flows[flow];
+                f.on_ack(self.now, sub as usize, None, &mut self.out);
+                let awaiting_full = f.hs.awaiting_full;
+                self.after_ack(flow, awaiting_full);
             }
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
@@ -764,17 +766,20 @@ impl Sim {
         if self.log.is_some() {
             return self.ack_at_sender_logged(ack);
         }
-        self.flows[ack.flow_id()].on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
-        self.after_ack(ack.flow_id());
+        let f = &mut self.flows[ack.flow_id()];
+        f.on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
+        let awaiting_full = f.hs.awaiting_full;
+        self.after_ack(ack.flow_id(), awaiting_full);
     }
 
     /// What every ACK at the sender ends with: the packets it let go out, and, the
     /// first time after the first subflow's handshake, the joins of a connection now
-    /// fully established (handshake.rs).
+    /// fully established (handshake.rs). `awaiting_full`: the flow's flag as the ACK
+    /// left it, read by the caller with the flow at hand (`flush` does not change it).
     #[inline]
-    fn after_ack(&mut self, flow: FlowId) {
+    fn after_ack(&mut self, flow: FlowId, awaiting_full: bool) {
         self.flush(flow);
-        if self.flows[flow].hs.awaiting_full {
+        if awaiting_full {
             self.fully_established(flow);
         }
     }
@@ -788,7 +793,8 @@ impl Sim {
         if let Some(log) = &mut self.log {
             log.sender(now, ack.flow, ack.sub, mark, &f.subs[ack.sub as usize].snd);
         }
-        self.after_ack(ack.flow_id());
+        let awaiting_full = f.hs.awaiting_full;
+        self.after_ack(ack.flow_id(), awaiting_full);
     }
 
     fn end_warmup(&mut self) {
