@@ -299,6 +299,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             window_validation: subs.iter().any(|s| s.snd.validates()),
             own_windows,
             acked: None,
+            none_had_space: false,
             app_timers: app.has_timers(),
             subs,
             opportunistic: fc.scheduler_params.get(sched::OPPORTUNISTIC.name).is_some_and(|&v| v >= 0.5),

@@ -179,6 +179,12 @@ pub struct Flow {
     pub own_windows: bool,
     /// The subflow whose ACK the coming send round follows, with `own_windows`.
     pub acked: Option<usize>,
+    /// The last send round ended because the scheduler found no subflow with space.
+    /// With `own_windows`, the round after an ACK then finds every other subflow
+    /// still full (its window and pipe change only on its own events, each followed
+    /// by a whole round), unless its window moves with its sending
+    /// (`Sender::window_moves`); only a reinjection could then go on another one.
+    pub none_had_space: bool,
     /// The application may ask for a timer (`AnyApp::has_timers`, fixed when built):
     /// without, its `poll_at` is not asked after every arrival.
     pub app_timers: bool,
@@ -287,17 +293,26 @@ impl Flow {
             },
         );
         let mut pace_at: Option<Nanos> = None;
+        // The one subflow that may have space (`none_had_space`), for a scheduler
+        // that then picks it (minrtt: the fastest with space).
+        let mut only = None;
         if let Some(k) = acked {
             // Without a NIC (`own_windows`): the window as it is, lost segments first,
             // for the acked subflow and any whose send window follows its own sending
             // (`Sender::window_moves`: PRR, F-RTO). Every other subflow's window is
             // the controller's as the last round found it, and its `send_lost` would
             // stop where it stopped then.
+            let mut others_moved = false;
             for (i, s) in subs.iter_mut().enumerate() {
                 if s.active && (i == k || s.snd.window_moves()) {
+                    others_moved |= i != k;
                     s.cwnd = s.snd.send_window(cc);
                     s.snd.send_lost(now, s.cwnd, out);
                 }
+            }
+            let minrtt = matches!(sched, AnyScheduler::MinRtt(_));
+            if self.none_had_space && !others_moved && data.reinject.is_empty() && minrtt {
+                only = Some(k);
             }
         } else {
             for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
@@ -344,30 +359,51 @@ impl Flow {
                 }
             }
         }
-        loop {
-            let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
-            // The connection as the round finds it (before `next_reinjection` drops the
-            // reinjections already acknowledged), computed only for a scheduler that reads it.
-            let reinjections = data.reinject.len();
-            let conn = |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
-            // A reinjection goes first, on a subflow other than the one it is stuck on.
-            if let Some((dsn, from)) = data.next_reinjection() {
-                if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
-                    data.reinject.pop_front();
-                    subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
-                    continue;
+        // Each loop's value: whether it ended for want of space (no subflow had any)
+        // rather than of new data.
+        let none_had_space = if let Some(k) = only {
+            // minrtt's picks while no other subflow can have space: `k`, as long as it has some.
+            let s = &mut subs[k];
+            loop {
+                if !data.has_new() {
+                    break false;
                 }
+                if !s.sched_state(s.cwnd).has_space() {
+                    break true;
+                }
+                let dsn = data.nxt;
+                data.nxt += 1;
+                timing.handed(dsn, now);
+                s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
-            if !data.has_new() {
-                break;
+        } else {
+            // Reinjections first, then new data, each on the subflow the scheduler picks.
+            loop {
+                let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
+                // The connection as the round finds it (before `next_reinjection` drops the
+                // reinjections already acknowledged), computed only for a scheduler that reads it.
+                let reinjections = data.reinject.len();
+                let conn =
+                    |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
+                // A reinjection goes first, on a subflow other than the one it is stuck on.
+                if let Some((dsn, from)) = data.next_reinjection() {
+                    if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
+                        data.reinject.pop_front();
+                        subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
+                        continue;
+                    }
+                }
+                if !data.has_new() {
+                    break false;
+                }
+                let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
+                let dsn = data.nxt;
+                data.nxt += 1;
+                timing.handed(dsn, now);
+                subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
-            let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break };
-            let dsn = data.nxt;
-            data.nxt += 1;
-            timing.handed(dsn, now);
-            subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
-        }
-        if !data.has_new() {
+        };
+        if !none_had_space {
             // RFC 6675 NextSeg rules 3 and 4: only once no new data can go.
             for s in subs.iter_mut().filter(|s| s.active) {
                 s.snd.send_beyond_new_data(now, s.cwnd, out);
@@ -376,6 +412,7 @@ impl Flow {
         if self.opportunistic && n > 1 {
             self.opportunistic_retransmission(now, out);
         }
+        self.none_had_space = none_had_space;
         let Flow { subs, sched, data, .. } = self;
         self.pace_at = pace_at.filter(|_| data.has_new() || data.next_reinjection().is_some());
         sched.sent(now, || data.has_new() || data.next_reinjection().is_some(), |i| subs[i].sched_state(subs[i].cwnd));

@@ -250,8 +250,10 @@ impl Sim {
                 self.ack_at_sender(ack);
             }
             Event::AckBuilt { flow, sub } => {
-                self.flows[flow].on_ack(self.now, sub as usize, None, &mut self.out);
-                self.after_ack(flow);
+                let f = &mut self.flows[flow];
+                f.on_ack(self.now, sub as usize, None, &mut self.out);
+                let awaiting_full = f.hs.awaiting_full;
+                self.after_ack(flow, awaiting_full);
             }
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
@@ -777,17 +779,20 @@ impl Sim {
         if self.log.is_some() {
             return self.ack_at_sender_logged(ack);
         }
-        self.flows[ack.flow_id()].on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
-        self.after_ack(ack.flow_id());
+        let f = &mut self.flows[ack.flow_id()];
+        f.on_ack(now, ack.sub as usize, Some(&ack), &mut self.out);
+        let awaiting_full = f.hs.awaiting_full;
+        self.after_ack(ack.flow_id(), awaiting_full);
     }
 
     /// What every ACK at the sender ends with: the packets it let go out, and, the
     /// first time after the first subflow's handshake, the joins of a connection now
-    /// fully established (handshake.rs).
+    /// fully established (handshake.rs). `awaiting_full`: the flow's flag as the ACK
+    /// left it, read by the caller with the flow at hand (`flush` does not change it).
     #[inline]
-    fn after_ack(&mut self, flow: FlowId) {
+    fn after_ack(&mut self, flow: FlowId, awaiting_full: bool) {
         self.flush(flow);
-        if self.flows[flow].hs.awaiting_full {
+        if awaiting_full {
             self.fully_established(flow);
         }
     }
@@ -801,7 +806,8 @@ impl Sim {
         if let Some(log) = &mut self.log {
             log.sender(now, ack.flow, ack.sub, mark, &f.subs[ack.sub as usize].snd);
         }
-        self.after_ack(ack.flow_id());
+        let awaiting_full = f.hs.awaiting_full;
+        self.after_ack(ack.flow_id(), awaiting_full);
     }
 
     fn end_warmup(&mut self) {
@@ -1039,20 +1045,25 @@ mod tests {
     }
 
     /// A send round after an ACK that evaluates only the acked subflow's window
-    /// (`Flow::own_windows`) gives the results of rounds that evaluate every
-    /// subflow's, bit for bit: LIA and uncoupled CUBIC in Linux's profile (PRR,
-    /// F-RTO, RACK) over three subflows, two of them lossy.
+    /// (`Flow::own_windows`), and picks it alone when no subflow had space after
+    /// the round before (`Flow::none_had_space`), gives the results of rounds that
+    /// evaluate every subflow's, bit for bit: LIA and uncoupled CUBIC in Linux's
+    /// profile (PRR, F-RTO, RACK) over three subflows, two of them lossy.
     #[test]
     fn send_rounds_after_an_ack_change_no_result() {
         let link = |name: &str, bps: f64, ms: u64, packets: u64, p: f64| {
             json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": ms * 1_000_000,
                    "queue": {"kind": "droptail", "packets": packets}, "loss": {"kind": "bernoulli", "p": p}})
         };
-        for (cc, profile) in [("lia", "rfc"), ("lia", "linux"), ("cubic", "linux"), ("reno", "ns3")] {
+        // A receive buffer of 100 segments: rounds that end for want of data in the
+        // connection's window, not of space (`Flow::none_had_space`).
+        let cases = [("lia", "rfc", None), ("lia", "linux", None), ("cubic", "linux", None), ("reno", "ns3", None)];
+        for (cc, profile, rcv_buf) in cases.into_iter().chain([("lia", "rfc", Some(150_000u64))]) {
             let cfg: Config = serde_json::from_value(json!({"duration_ns": 4_000_000_000u64, "seed": 11,
                 "sample_interval_ns": 50_000_000u64,
                 "links": [link("a", 50e6, 5, 60, 0.01), link("b", 10e6, 20, 30, 0.03), link("c", 2e6, 40, 20, 0.0)],
-                "flows": [{"name": "mp", "cc": cc, "app": {"kind": "bulk"}, "tcp": {"profile": profile},
+                "flows": [{"name": "mp", "cc": cc, "app": {"kind": "bulk"},
+                           "tcp": {"profile": profile, "rcv_buf_bytes": rcv_buf},
                            "subflows": [{"path": [0]}, {"path": [1]}, {"path": [2]}]}]}))
             .unwrap();
             let run = |own: bool| {

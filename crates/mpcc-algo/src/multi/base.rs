@@ -17,6 +17,10 @@ pub struct Path {
     /// Smoothed RTT in seconds; 0 until the first ACK (the subflow is then left
     /// out of every coupling sum, as the kernel leaves out subflows with srtt 0).
     pub srtt: f64,
+    /// The sender's smoothed RTT (ns) `srtt` was converted from (0 when it came
+    /// from a sample, or none): converted again only when that changes, and it
+    /// keeps its value over most ACKs of a steady queue.
+    pub srtt_ns: Nanos,
     /// Latest RTT sample (ns; `rtt()` in seconds, converted when read: only a few
     /// rules read it, and it changes with every ACK).
     pub rtt_ns: Nanos,
@@ -29,7 +33,7 @@ pub struct Path {
 
 impl Path {
     pub fn new(init_cwnd: f64) -> Path {
-        Path { cwnd: init_cwnd, ssthresh: f64::INFINITY, srtt: 0.0, rtt_ns: 0, min_rtt: 0.0, min_rtt_ns: 0 }
+        Path { cwnd: init_cwnd, ssthresh: f64::INFINITY, srtt: 0.0, srtt_ns: 0, rtt_ns: 0, min_rtt: 0.0, min_rtt_ns: 0 }
     }
 
     /// The latest RTT sample in seconds (0 before any).
@@ -45,9 +49,11 @@ impl Path {
             self.rtt_ns = ev.rtt;
         }
         if ev.srtt > 0 {
-            self.srtt = secs(ev.srtt);
+            if ev.srtt != self.srtt_ns {
+                (self.srtt, self.srtt_ns) = (secs(ev.srtt), ev.srtt);
+            }
         } else if self.rtt_ns > 0 {
-            self.srtt = self.rtt();
+            (self.srtt, self.srtt_ns) = (self.rtt(), 0);
         }
         if ev.min_rtt > 0 {
             if ev.min_rtt != self.min_rtt_ns {
@@ -97,7 +103,7 @@ impl Path {
     /// every coupling sum (`eligible` is false, `rate` is 0).
     pub fn retire(&mut self) {
         self.cwnd = 0.0;
-        self.srtt = 0.0;
+        (self.srtt, self.srtt_ns) = (0.0, 0);
     }
 
     /// Reno halving (the decrease of LIA, OLIA, EWTCP, ...).

@@ -46,11 +46,15 @@ pub struct LiaRule {
     /// Per subflow, the quotients of the last `increase` (phi = 1), reused while
     /// their operands are unchanged (`Quotients`).
     memo: Vec<Quotients>,
+    /// The best path the last full evaluation of `rfc_denominator` found (and
+    /// `Seen` in `memo` the operands it found it with), while `kept_denominator`
+    /// may reuse it.
+    best: Option<usize>,
 }
 
 impl LiaRule {
     pub fn new(phi: f64) -> LiaRule {
-        LiaRule { phi, memo: Vec::new() }
+        LiaRule { phi, memo: Vec::new(), best: None }
     }
 }
 
@@ -85,6 +89,25 @@ impl Quotient {
 struct Quotients {
     key: Quotient,
     ratio: Quotient,
+    seen: Seen,
+}
+
+impl Quotients {
+    const ONE: Quotients = Quotients { key: Quotient::ONE, ratio: Quotient::ONE, seen: Seen::NONE };
+}
+
+/// A subflow's window and RTT as the last full evaluation of `rfc_denominator`
+/// read them, and its term `w * rtt_b / rtt` of the sum then (not the best path's).
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    cwnd: f64,
+    srtt: u64,
+    term: f64,
+}
+
+impl Seen {
+    /// Matches no eligible subflow (srtt 0).
+    const NONE: Seen = Seen { cwnd: 0.0, srtt: 0, term: 0.0 };
 }
 
 /// LIA: its rule over the shared per-subflow driver.
@@ -131,17 +154,26 @@ pub fn denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
     }
 }
 
-/// `denominator` for phi = 1, with the quotients of subflows whose window and RTT
+/// `denominator` for phi other than 1, out of line: inlined, its powers cost the
+/// usual increase (`kept_denominator`) registers.
+#[inline(never)]
+fn family_denominator(paths: &[Path], phi: f64, r: usize) -> f64 {
+    denominator(paths, phi, r)
+}
+
+/// `denominator` for phi = 1 where `kept_denominator` does not apply (out of line:
+/// the ACKs that take it are few), with the quotients of subflows whose window and RTT
 /// did not change since the last call taken from `memo` (one per subflow): the same
 /// operations on the same operands in the same order, so the same bits. And the
 /// best path's own ratio `rtt_b / rtt_b` is 1 exactly (x / x = 1 for every finite
 /// x > 0, which an eligible subflow's RTT is), so `w_b` enters the sum as it is.
-#[inline]
-fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], r: usize) -> f64 {
+#[inline(never)]
+fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], last_best: &mut Option<usize>, r: usize) -> f64 {
     let me = &paths[r];
     if !me.eligible() {
         return me.cwnd;
     }
+    *last_best = None;
     // argmax of w / rtt^2 over the eligible subflows, ties to the first (`argmax`).
     let mut best: Option<Key> = None;
     for (i, p) in paths.iter().enumerate() {
@@ -164,20 +196,69 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], r: usize) -> f64 {
         }
     }
     let Some(Key { i: b, .. }) = best else { return me.cwnd };
+    *last_best = Some(b);
     let pb = &paths[b];
     // `scaled_sum(pb.srtt, paths)`.
     let mut s = 0.0;
     for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
+        let term = if !p.eligible() {
+            0.0
+        } else if i == b {
+            p.cwnd
+        } else {
+            p.cwnd * m.ratio.get(pb.srtt, p.srtt, |x, y| x / y)
+        };
         if p.eligible() {
-            s += if i == b { p.cwnd } else { p.cwnd * m.ratio.get(pb.srtt, p.srtt, |x, y| x / y) };
+            s += term;
         }
+        m.seen = Seen { cwnd: p.cwnd, srtt: p.srtt.to_bits(), term };
     }
-    let n = s * (s / pb.cwnd);
-    if n.is_finite() && n > me.cwnd {
+    capped(s * (s / pb.cwnd), me.cwnd)
+}
+
+/// `N_r` from the denominator `n` before its cap: `w_r` when `n` is not a finite
+/// number above it.
+#[inline]
+fn capped(n: f64, w: f64) -> f64 {
+    if n.is_finite() && n > w {
         n
     } else {
-        me.cwnd
+        w
     }
+}
+
+/// `rfc_denominator` without the argmax, when the last full evaluation's best
+/// path `b` is `r`, whose window did not shrink since (`seen`), and no other input
+/// changed (every other subflow's window and RTT, `r`'s RTT: the same bits, so `r` is
+/// still eligible). Then
+/// `b` is still the argmax: `w_b / rtt_b^2` did not decrease (a rounded division
+/// is monotone in its numerator, for a finite positive one) and the other keys are
+/// the same, so the scan for the first greatest key ends on `b` again. And every
+/// other term of the sum is the one kept, added in the same order: the same bits.
+/// None when it does not apply.
+#[inline]
+fn kept_denominator(paths: &[Path], memo: &mut [Quotients], last_best: Option<usize>, r: usize) -> Option<f64> {
+    if last_best != Some(r) || memo.len() != paths.len() {
+        return None;
+    }
+    let me = &paths[r];
+    let seen = &memo[r].seen;
+    let grew = me.cwnd >= seen.cwnd && seen.cwnd > 0.0 && me.cwnd <= f64::MAX;
+    if !grew || me.srtt.to_bits() != seen.srtt {
+        return None;
+    }
+    let mut s = 0.0;
+    for (i, (p, m)) in paths.iter().zip(memo.iter()).enumerate() {
+        if i == r {
+            s += p.cwnd;
+        } else if p.cwnd.to_bits() != m.seen.cwnd.to_bits() || p.srtt.to_bits() != m.seen.srtt {
+            return None;
+        } else if p.eligible() {
+            s += m.seen.term;
+        }
+    }
+    memo[r].seen.cwnd = me.cwnd;
+    Some(capped(s * (s / me.cwnd), me.cwnd))
 }
 
 /// A subflow's key `w / (rtt * rtt)` in `rfc_denominator`'s argmax: the kept
@@ -246,15 +327,19 @@ pub fn alpha(paths: &[Path]) -> f64 {
 impl CouplingRule for LiaRule {
     type Sub = Path;
     fn new_subflow(&mut self, init_cwnd: f64) -> Path {
-        self.memo.push(Quotients { key: Quotient::ONE, ratio: Quotient::ONE });
+        self.memo.push(Quotients::ONE);
+        self.best = None;
         Path::new(init_cwnd)
     }
     #[inline]
     fn increase(&mut self, subs: &mut [Path], sf: usize, left: f64, _ev: &AckEvent) {
-        let n = if self.phi == 1.0 && self.memo.len() == subs.len() {
-            rfc_denominator(subs, &mut self.memo, sf)
-        } else {
-            denominator(subs, self.phi, sf)
+        // A best path is kept only for phi = 1 (`rfc_denominator` keeps it).
+        let n = match kept_denominator(subs, &mut self.memo, self.best, sf) {
+            Some(n) => n,
+            None if self.phi == 1.0 && self.memo.len() == subs.len() => {
+                rfc_denominator(subs, &mut self.memo, &mut self.best, sf)
+            }
+            None => family_denominator(subs, self.phi, sf),
         };
         subs[sf].cwnd += left / n;
     }
@@ -371,16 +456,23 @@ mod tests {
         assert!(((37.0 / 0.08) / c.denominator(0) - 1.0 / 0.08).abs() < 1e-9);
     }
 
-    /// The increase's denominator with the kept quotients (`rfc_denominator`) is
-    /// bit for bit `denominator`'s, over a walk of states where one subflow's window
-    /// or RTT changes at a time (sometimes none, sometimes to equal RTTs or out of
-    /// the sums), as ACKs change them.
+    /// The increase's denominator with the kept quotients and best path
+    /// (`rfc_denominator`, `kept_denominator`) is bit for bit `denominator`'s, over
+    /// a walk of states where one subflow's window or RTT changes at a time
+    /// (sometimes none, sometimes to equal RTTs or out of the sums), as ACKs change
+    /// them.
+    /// What `increase` computes for phi = 1.
+    fn lia_denominator(paths: &[Path], memo: &mut [Quotients], best: &mut Option<usize>, r: usize) -> f64 {
+        kept_denominator(paths, memo, *best, r).unwrap_or_else(|| rfc_denominator(paths, memo, best, r))
+    }
+
     #[test]
     fn kept_quotients_give_the_same_bits() {
         let mut rng = mpcc_core::Rng::stream(11, 3);
         for n in 1..=4 {
             let mut paths: Vec<Path> = (0..n).map(|i| path(10.0 + i as f64, 20.0 + 30.0 * i as f64)).collect();
-            let mut memo = vec![Quotients { key: Quotient::ONE, ratio: Quotient::ONE }; n];
+            let mut memo = vec![Quotients::ONE; n];
+            let mut best = None;
             for _ in 0..20_000 {
                 let i = (rng.next_u64() % n as u64) as usize;
                 match rng.next_u64() % 9 {
@@ -398,7 +490,14 @@ mod tests {
                     _ => paths[i].cwnd += rng.uniform() * 3.0 - 1.0,
                 }
                 let r = (rng.next_u64() % n as u64) as usize;
-                let (kept, plain) = (rfc_denominator(&paths, &mut memo, r), denominator(&paths, 1.0, r));
+                // Runs of ACKs on one subflow, each growing it as `increase` does
+                // (`kept_denominator`'s case), between the changes above.
+                for _ in 0..rng.next_u64() % 4 {
+                    let (kept, plain) = (lia_denominator(&paths, &mut memo, &mut best, r), denominator(&paths, 1.0, r));
+                    assert_eq!(kept.to_bits(), plain.to_bits(), "{paths:?} r={r}");
+                    paths[r].cwnd += 1.0 / kept;
+                }
+                let (kept, plain) = (lia_denominator(&paths, &mut memo, &mut best, r), denominator(&paths, 1.0, r));
                 assert_eq!(kept.to_bits(), plain.to_bits(), "{paths:?} r={r}");
             }
         }

@@ -56,7 +56,7 @@ pub(crate) mod testutil {
     /// A subflow in congestion avoidance with window `w` and srtt `rtt_ms`.
     pub fn path(w: f64, rtt_ms: f64) -> Path {
         let r = rtt_ms / 1e3;
-        Path { cwnd: w, ssthresh: w, srtt: r, rtt_ns: (rtt_ms * 1e6) as Nanos, min_rtt: r, min_rtt_ns: 0 }
+        Path { cwnd: w, ssthresh: w, srtt: r, srtt_ns: 0, rtt_ns: (rtt_ms * 1e6) as Nanos, min_rtt: r, min_rtt_ns: 0 }
     }
 
     pub fn cong(kind: CongestionKind) -> CongestionEvent {

@@ -86,6 +86,10 @@ impl RttEstimator {
     /// The timeout after `backoff` doublings (RFC 6298 5.5), capped at the maximum.
     #[inline]
     pub fn backed_off(&self, backoff: u32) -> Nanos {
+        // No doubling, the usual case: the product is `rto` itself.
+        if backoff == 0 {
+            return self.rto.min(self.max_rto);
+        }
         self.rto.saturating_mul(1u64 << backoff.min(20)).min(self.max_rto)
     }
 
