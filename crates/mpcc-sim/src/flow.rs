@@ -294,7 +294,7 @@ impl Flow {
         );
         let mut pace_at: Option<Nanos> = None;
         // The one subflow that may have space (`none_had_space`), for a scheduler
-        // that then picks it (minrtt: the fastest with space).
+        // that then picks it (`picks_the_only_subflow_with_space`).
         let mut only = None;
         if let Some(k) = acked {
             // Without a NIC (`own_windows`): the window as it is, lost segments first,
@@ -310,8 +310,11 @@ impl Flow {
                     s.snd.send_lost(now, s.cwnd, out);
                 }
             }
-            let minrtt = matches!(sched, AnyScheduler::MinRtt(_));
-            if self.none_had_space && !others_moved && data.reinject.is_empty() && minrtt {
+            if self.none_had_space
+                && !others_moved
+                && data.reinject.is_empty()
+                && sched.picks_the_only_subflow_with_space()
+            {
                 only = Some(k);
             }
         } else {
@@ -362,7 +365,7 @@ impl Flow {
         // Each loop's value: whether it ended for want of space (no subflow had any)
         // rather than of new data.
         let none_had_space = if let Some(k) = only {
-            // minrtt's picks while no other subflow can have space: `k`, as long as it has some.
+            // The scheduler's picks while no other subflow can have space: `k`, as long as it has some.
             let s = &mut subs[k];
             loop {
                 if !data.has_new() {

@@ -31,6 +31,11 @@ impl Scheduler for MinRtt {
     ) -> Option<usize> {
         min_rtt(n, exclude, &state)
     }
+    /// The fastest subflow with space is the only one with space when it is alone.
+    #[inline]
+    fn picks_the_only_subflow_with_space(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

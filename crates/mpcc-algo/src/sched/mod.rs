@@ -95,6 +95,15 @@ pub trait Scheduler {
         None
     }
 
+    /// Whether the scheduler, when one subflow alone has space, gives it every
+    /// segment it can take, keeping no state of its choices (minrtt). The send round
+    /// after an ACK may then give them to the acked subflow without asking while no
+    /// other can have space (mpcc-sim's `Flow::push`).
+    #[inline]
+    fn picks_the_only_subflow_with_space(&self) -> bool {
+        false
+    }
+
     /// Whether the scheduler sets its subflows' pacing rates (`pacing_rate`): the
     /// connection then sends through the host's pacing (mpcc-sim's host.rs), as a
     /// socket with SO_MAX_PACING_RATE does. Asked once, when the connection is built.
@@ -256,6 +265,10 @@ macro_rules! schedulers {
             #[inline]
             fn poll_at(&self) -> Option<Nanos> {
                 match self { $(AnyScheduler::$t(s) => s.poll_at(),)* }
+            }
+            #[inline]
+            fn picks_the_only_subflow_with_space(&self) -> bool {
+                match self { $(AnyScheduler::$t(s) => s.picks_the_only_subflow_with_space(),)* }
             }
             #[inline]
             fn paces(&self) -> bool {
