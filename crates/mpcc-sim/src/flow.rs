@@ -374,9 +374,7 @@ impl Flow {
                 if !s.sched_state(s.cwnd).has_space() {
                     break true;
                 }
-                let dsn = data.nxt;
-                data.nxt += 1;
-                timing.handed(dsn, now);
+                let dsn = take_new(data, timing, now);
                 s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
         } else {
@@ -400,9 +398,7 @@ impl Flow {
                     break false;
                 }
                 let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
-                let dsn = data.nxt;
-                data.nxt += 1;
-                timing.handed(dsn, now);
+                let dsn = take_new(data, timing, now);
                 subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
         };
@@ -506,9 +502,7 @@ impl Flow {
                 // subflow, else the subflow's last segment again (RFC 8985 7.3).
                 let data = &mut self.data;
                 if data.has_new() {
-                    let dsn = data.nxt;
-                    data.nxt += 1;
-                    self.timing.handed(dsn, now);
+                    let dsn = take_new(data, &mut self.timing, now);
                     s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
                 } else {
                     s.snd.retransmit_tail(now, out);
@@ -677,6 +671,16 @@ impl Flow {
         }
         r
     }
+}
+
+/// The next new DSN, taken for a subflow to send now: its application delay starts
+/// here (`AppTiming::handed`).
+#[inline(always)]
+fn take_new(data: &mut DataSender, timing: &mut AppTiming, now: Nanos) -> u64 {
+    let dsn = data.nxt;
+    data.nxt += 1;
+    timing.handed(dsn, now);
+    dsn
 }
 
 /// The rate subflow `sub` is paced at for packets of `bytes`, bytes per second: the

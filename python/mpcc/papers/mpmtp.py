@@ -243,7 +243,8 @@ FAIRNESS_QUEUES = (
 # showed it; docs/algorithms/mpmtp.md): the same queue with every sender paced (`tcp.pacing`,
 # Linux's rule), so that no sender's window growth reaches the full queue as a burst. Not the
 # paper's setting: ns-2's TCP agents do not pace.
-PACED = "DropTail, one BDP, every sender paced (tcp.pacing; ns-2's senders do not pace)"
+PACING = "every sender paced (tcp.pacing; ns-2's senders do not pace)"
+PACED = f"DropTail, one BDP, {PACING}"
 FAIRNESS_SETTINGS = tuple((label, {"links.bottleneck.queue": queue}) for label, queue in FAIRNESS_QUEUES) + (
     (PACED, {"tcp.pacing": True}),)
 CUBIC_FAIRNESS_QUEUES = replace(
@@ -253,7 +254,7 @@ CUBIC_FAIRNESS_QUEUES = replace(
                    for label, overrides in FAIRNESS_SETTINGS),
     description="Sensitivity (Fig. 21 names no queue): the cubic_fairness runs with the bottleneck queue "
     "replaced by each of " + "; ".join(label for label, _ in FAIRNESS_QUEUES) + "; and, to show what decides "
-    f"the split, the reproduction's queue with {PACED[len('DropTail, one BDP, '):]}.",
+    f"the split, the reproduction's queue with {PACING}.",
 )
 
 

@@ -201,6 +201,7 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], last_best: &mut Optio
     // `scaled_sum(pb.srtt, paths)`.
     let mut s = 0.0;
     for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
+        // An ineligible subflow's term is +0, and s + 0 = s (s is never -0).
         let term = if !p.eligible() {
             0.0
         } else if i == b {
@@ -208,9 +209,7 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], last_best: &mut Optio
         } else {
             p.cwnd * m.ratio.get(pb.srtt, p.srtt, |x, y| x / y)
         };
-        if p.eligible() {
-            s += term;
-        }
+        s += term;
         m.seen = Seen { cwnd: p.cwnd, srtt: p.srtt.to_bits(), term };
     }
     capped(s * (s / pb.cwnd), me.cwnd)
@@ -456,16 +455,16 @@ mod tests {
         assert!(((37.0 / 0.08) / c.denominator(0) - 1.0 / 0.08).abs() < 1e-9);
     }
 
-    /// The increase's denominator with the kept quotients and best path
-    /// (`rfc_denominator`, `kept_denominator`) is bit for bit `denominator`'s, over
-    /// a walk of states where one subflow's window or RTT changes at a time
-    /// (sometimes none, sometimes to equal RTTs or out of the sums), as ACKs change
-    /// them.
     /// What `increase` computes for phi = 1.
     fn lia_denominator(paths: &[Path], memo: &mut [Quotients], best: &mut Option<usize>, r: usize) -> f64 {
         kept_denominator(paths, memo, *best, r).unwrap_or_else(|| rfc_denominator(paths, memo, best, r))
     }
 
+    /// The increase's denominator with the kept quotients and best path
+    /// (`rfc_denominator`, `kept_denominator`) is bit for bit `denominator`'s, over
+    /// a walk of states where one subflow's window or RTT changes at a time
+    /// (sometimes none, sometimes to equal RTTs or out of the sums), as ACKs change
+    /// them.
     #[test]
     fn kept_quotients_give_the_same_bits() {
         let mut rng = mpcc_core::Rng::stream(11, 3);
