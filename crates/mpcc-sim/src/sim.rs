@@ -395,31 +395,40 @@ impl Sim {
     /// re-arms their timers.
     #[inline]
     fn flush(&mut self, flow: FlowId) {
-        let mut out = std::mem::take(&mut self.out);
         let mut nic_handed = false;
-        for emitted in &out {
+        // The segments are read where the sender put them, beside the fields the
+        // link needs (taking `out` out of `self` and putting it back cost a dozen
+        // instructions per round).
+        let Sim { now, out, links, flows, log, events, pcap, .. } = self;
+        let now = *now;
+        for emitted in out.iter() {
             // The subflow read on its own, and the packet handed on in place: the
             // link copies it once, into its queue or pipe (a copy here, just after
             // the sender wrote it field by field, waited for those stores: its wide
             // loads straddle them).
             let sub = emitted.sub;
-            if let Some(log) = &mut self.log {
-                log.packet(self.now, Logged::Send, emitted, None);
+            if let Some(log) = log {
+                log.packet(now, Logged::Send, emitted, None);
             }
             // Captured as it leaves the host (tcpdump sees a packet after the qdisc
             // and TCP's pacing): here without a NIC, in `nic_done` with one.
-            if self.pcap.is_some() && self.flows[flow].subs[sub as usize].nic.is_none() {
-                self.capture_sender(emitted);
+            if let Some(pc) = pcap.as_mut().filter(|_| flows[flow].subs[sub as usize].nic.is_none()) {
+                capture_at_sender(pc, flows, now, emitted);
             }
-            let s = &mut self.flows[flow].subs[sub as usize];
+            let s = &mut flows[flow].subs[sub as usize];
             if let Some(nic) = &mut s.nic {
-                nic.push(*emitted, self.now);
+                nic.push(*emitted, now);
                 nic_handed = true;
                 continue;
             }
             let first = s.fwd[0];
-            self.arrive(first, emitted);
+            if Self::arrive_at(links, flows, log, events, now, first, emitted) {
+                if let Some(pc) = pcap {
+                    capture_on_link(pc, links, flows, now, first);
+                }
+            }
         }
+        out.clear();
         // A host starts sending once the sender has handed over everything this
         // event lets it send (a paced burst is formed from what waits then).
         if nic_handed {
@@ -429,8 +438,6 @@ impl Sim {
                 }
             }
         }
-        out.clear();
-        self.out = out;
         self.arm_rtos(flow);
         let f = &mut self.flows[flow];
         let wake = match (f.sched.poll_at(), f.pace_at) {
@@ -559,8 +566,21 @@ impl Sim {
     /// is looked up once for all of it.
     #[inline]
     fn arrive(&mut self, link: LinkId, pkt: &Packet) {
-        let (now, flows, log, events) = (self.now, &mut self.flows, &mut self.log, &mut self.events);
-        let l = &mut self.links[link];
+        let started =
+            Self::arrive_at(&mut self.links, &mut self.flows, &mut self.log, &mut self.events, self.now, link, pkt);
+        if started && self.pcap.is_some() {
+            self.capture_link(link);
+        }
+    }
+
+    /// `arrive` on the fields it needs, for a caller that holds others (`flush`);
+    /// whether a serialisation started (the caller captures it).
+    #[inline]
+    fn arrive_at(
+        links: &mut Arena<LinkId, Link>, flows: &mut Arena<FlowId, Flow>, log: &mut Option<EventLog>,
+        events: &mut EventQueue, now: Nanos, link: LinkId, pkt: &Packet,
+    ) -> bool {
+        let l = &mut links[link];
         l.settle(|t, seq| events.is_past(t, seq));
         let done = l.arrive(now, pkt, &mut |p| dropped(flows, log, now, link, &p));
         let started = Self::tx_started(l, events, link, done);
@@ -568,9 +588,7 @@ impl Sim {
             l.deferred = None;
             events.schedule_reserved(l.tx_until, seq, Event::TxDone { link });
         }
-        if started && self.pcap.is_some() {
-            self.capture_link(link);
-        }
+        started
     }
 
     #[inline]
@@ -597,22 +615,16 @@ impl Sim {
     }
 
     /// A packet leaving or reaching its flow's sender goes into its capture, if any.
-    #[cold]
-    #[inline(never)]
     fn capture_sender(&mut self, pkt: &Packet) {
         if let Some(pc) = &mut self.pcap {
-            let pushed = pkt.kind == Kind::Data && self.flows[pkt.flow_id()].data.pushed(pkt.dsn);
-            pc.at_sender(self.now, pkt.flow_id(), pkt, pushed);
+            capture_at_sender(pc, &self.flows, self.now, pkt);
         }
     }
 
     /// The packet that just started crossing `link` goes into its capture, if any.
-    #[cold]
-    #[inline(never)]
     fn capture_link(&mut self, link: LinkId) {
-        if let (Some(p), Some(pkt)) = (&mut self.pcap, self.links[link].in_tx()) {
-            let pushed = pkt.kind == Kind::Data && self.flows[pkt.flow_id()].data.pushed(pkt.dsn);
-            p.on_link(self.now, link, pkt, pushed);
+        if let Some(pc) = &mut self.pcap {
+            capture_on_link(pc, &self.links, &self.flows, self.now, link);
         }
     }
 
@@ -962,6 +974,24 @@ impl Sim {
         hs.awaiting_full = false;
         hs.fully_established = true;
         self.open_subflows(flow);
+    }
+}
+
+/// `pkt`, leaving or reaching its flow's sender, into the capture.
+#[cold]
+#[inline(never)]
+fn capture_at_sender(pc: &mut Pcap, flows: &Arena<FlowId, Flow>, now: Nanos, pkt: &Packet) {
+    let pushed = pkt.kind == Kind::Data && flows[pkt.flow_id()].data.pushed(pkt.dsn);
+    pc.at_sender(now, pkt.flow_id(), pkt, pushed);
+}
+
+/// The packet that just started crossing `link` into the capture.
+#[cold]
+#[inline(never)]
+fn capture_on_link(pc: &mut Pcap, links: &Arena<LinkId, Link>, flows: &Arena<FlowId, Flow>, now: Nanos, link: LinkId) {
+    if let Some(pkt) = links[link].in_tx() {
+        let pushed = pkt.kind == Kind::Data && flows[pkt.flow_id()].data.pushed(pkt.dsn);
+        pc.on_link(now, link, pkt, pushed);
     }
 }
 
