@@ -3,12 +3,17 @@ in one invocation (`make bench` runs it against 68e71ae, the commit the performa
 targets are stated against).
 
 Both `mpcc-sim` binaries run the same canonical configurations, alternating run by run
-so that load on the machine hits both alike; the medians are compared. Per case it
+so that load on the machine hits both alike; the medians are compared. Each binary runs
+from several fresh copies of its file (`--copies`, default 3), every copy in every round:
+the same bytes run up to 18 % slower from some files than from others for as long as
+their pages stay cached (docs/performance.md, "The same binary runs at different speeds
+from different files"), so one file per side can put that error into the ratio. The
+medians are over all runs of all copies; ab.json keeps each copy's runs. Per case it
 prints CPU nanoseconds per delivered packet (user + system time of the whole process
 over `sim.packets`), events per packet, peak memory, and the ratio of the working
 tree's CPU per packet to the base's (below 1: faster). Writes bench/out/ab.json.
 
-    python bench/ab.py [--base COMMIT] [--head COMMIT] [--reps N] [CASE ...]
+    python bench/ab.py [--base COMMIT] [--head COMMIT] [--reps N] [--copies K] [CASE ...]
 
 `--head` measures an earlier commit instead of the working tree, to isolate what
 landed between two commits. Each commit is exported with `git archive` into bench/build/ab-<commit>/ and built there
@@ -21,9 +26,12 @@ import argparse
 import io
 import json
 import platform
+import shutil
 import statistics
 import subprocess
 import tarfile
+import tempfile
+from pathlib import Path
 
 from common import BENCH, OUT, ROOT, mpcc_binary, mpcc_config, run_measured
 
@@ -92,19 +100,40 @@ def base_binary(commit: str):
     return sha, binary
 
 
-def measure(binaries: dict, config_path, reps: int) -> dict:
-    runs = {side: [] for side in binaries}
-    for _ in range(reps):
-        for side, binary in binaries.items():  # alternating: both see the same load
-            out, wall, rss_kib, cpu = run_measured([binary, config_path])
-            sim = json.loads(out)["sim"]
-            runs[side].append({"cpu_s": cpu, "wall_s": wall, "peak_kib": rss_kib,
-                               "packets": sim["packets"], "events": sim["events"]})
+def fresh_copies(binaries: dict, copies: int, folder: Path) -> dict:
+    """Each side's binary copied to `copies` new files in `folder` (names of one length)."""
+    out = {}
+    for side, binary in binaries.items():
+        out[side] = []
+        for i in range(copies):
+            copy = folder / f"{side}{i:02d}"
+            shutil.copy2(binary, copy)
+            out[side].append(copy)
+    return out
+
+
+def measure(copies: dict, config_path, reps: int) -> dict:
+    """`reps` rounds; in each, every copy of each side runs once, the sides alternating
+    (base, head, base, head, ...; the other way round every other round) so that both see
+    the same load."""
+    runs = {side: [] for side in copies}
+    n = len(next(iter(copies.values())))
+    for rep in range(reps):
+        order = list(copies) if rep % 2 == 0 else list(reversed(copies))
+        for i in range(n):
+            for side in order:
+                out, wall, rss_kib, cpu = run_measured([copies[side][i], config_path])
+                sim = json.loads(out)["sim"]
+                runs[side].append({"copy": i, "cpu_s": cpu, "wall_s": wall, "peak_kib": rss_kib,
+                                   "packets": sim["packets"], "events": sim["events"]})
     result = {}
     for side, rs in runs.items():
         cpu = statistics.median(r["cpu_s"] for r in rs)
         packets = rs[0]["packets"]
+        per_copy = [statistics.median(r["cpu_s"] for r in rs if r["copy"] == i) * 1e9 / max(packets, 1)
+                    for i in range(n)]
         result[side] = {"cpu_s": cpu, "packets": packets, "ns_per_packet": cpu * 1e9 / max(packets, 1),
+                        "copies_ns_per_packet": per_copy,
                         "events_per_packet": rs[0]["events"] / max(packets, 1),
                         "peak_mib": statistics.median(r["peak_kib"] for r in rs) / 1024, "runs": rs}
     result["ratio"] = result["head"]["ns_per_packet"] / result["base"]["ns_per_packet"]
@@ -117,25 +146,40 @@ def main() -> None:
     parser.add_argument("--base", default="68e71ae", help="commit to compare against (default: 68e71ae)")
     parser.add_argument("--head", help="a commit to measure instead of the working tree (e.g. to isolate one "
                                        "change between two earlier commits)")
-    parser.add_argument("--reps", type=int, default=5, help="runs of each side per case (default: 5)")
+    parser.add_argument("--reps", type=int, default=5, help="rounds per case (default: 5)")
+    parser.add_argument("--copies", type=int, default=3,
+                        help="fresh copies of each binary, each run once per round (default: 3)")
     args = parser.parse_args()
+    if args.reps < 1 or args.copies < 1:
+        parser.error("--reps and --copies must be at least 1")
     sha, base = base_binary(args.base)
     head_sha, head = base_binary(args.head) if args.head else (None, mpcc_binary())
     binaries = {"base": base, "head": head}
+    (BENCH / "build").mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="ab-run-", dir=BENCH / "build"))
+    try:
+        run_cases(args, binaries, fresh_copies(binaries, args.copies, folder), sha, head_sha)
+    finally:
+        shutil.rmtree(folder)
+
+
+def run_cases(args, binaries: dict, copies: dict, sha: str, head_sha) -> None:
     results = {}
     head_name = f"{args.head} ({head_sha[:12]})" if args.head else "working tree"
-    print(f"A/B: {head_name} against {args.base} ({sha[:12]}), medians of {args.reps} alternating runs")
+    print(f"A/B: {head_name} against {args.base} ({sha[:12]}), medians of {args.reps} alternating rounds "
+          f"over {args.copies} fresh copies of each binary")
     print(f"{'case':<22}{'base ns/pkt':>12}{'head ns/pkt':>12}{'head/base':>10}{'events/pkt':>12}"
           f"{'base MiB':>10}{'head MiB':>10}")
     for name in args.cases or list(CASES):
         path = OUT / "configs" / f"ab_{name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(CASES[name]()))
-        r = results[name] = measure(binaries, path, args.reps)
+        r = results[name] = measure(copies, path, args.reps)
         b, h = r["base"], r["head"]
         print(f"{name:<22}{b['ns_per_packet']:>12.0f}{h['ns_per_packet']:>12.0f}{r['ratio']:>10.3f}"
               f"{h['events_per_packet']:>12.2f}{b['peak_mib']:>10.1f}{h['peak_mib']:>10.1f}", flush=True)
-    report = {"base": sha, "head": head_sha or "working tree", "reps": args.reps, "machine": platform.platform(), "processor": platform.processor(),
+    report = {"base": sha, "head": head_sha or "working tree", "reps": args.reps, "copies": args.copies,
+              "binaries": {side: str(b) for side, b in binaries.items()}, "machine": platform.platform(), "processor": platform.processor(),
               "cases": results}
     (OUT / "ab.json").write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {OUT / 'ab.json'}")
