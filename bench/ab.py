@@ -169,15 +169,17 @@ def run_cases(args, binaries: dict, copies: dict, sha: str, head_sha) -> None:
     print(f"A/B: {head_name} against {args.base} ({sha[:12]}), medians of {args.reps} alternating rounds "
           f"over {args.copies} fresh copies of each binary")
     print(f"{'case':<22}{'base ns/pkt':>12}{'head ns/pkt':>12}{'head/base':>10}{'events/pkt':>12}"
-          f"{'base MiB':>10}{'head MiB':>10}")
+          f"{'base MiB':>10}{'head MiB':>10}{'copies spread':>15}")
     for name in args.cases or list(CASES):
         path = OUT / "configs" / f"ab_{name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(CASES[name]()))
         r = results[name] = measure(copies, path, args.reps)
         b, h = r["base"], r["head"]
+        # The slowest copy's median over the fastest's, per side: how much the files differed.
+        spread = "/".join(f"{max(x['copies_ns_per_packet']) / min(x['copies_ns_per_packet']):.2f}" for x in (b, h))
         print(f"{name:<22}{b['ns_per_packet']:>12.0f}{h['ns_per_packet']:>12.0f}{r['ratio']:>10.3f}"
-              f"{h['events_per_packet']:>12.2f}{b['peak_mib']:>10.1f}{h['peak_mib']:>10.1f}", flush=True)
+              f"{h['events_per_packet']:>12.2f}{b['peak_mib']:>10.1f}{h['peak_mib']:>10.1f}{spread:>15}", flush=True)
     report = {"base": sha, "head": head_sha or "working tree", "reps": args.reps, "copies": args.copies,
               "binaries": {side: str(b) for side, b in binaries.items()}, "machine": platform.platform(), "processor": platform.processor(),
               "cases": results}
