@@ -146,7 +146,7 @@ def main() -> None:
     parser.add_argument("--base", default="68e71ae", help="commit to compare against (default: 68e71ae)")
     parser.add_argument("--head", help="a commit to measure instead of the working tree (e.g. to isolate one "
                                        "change between two earlier commits)")
-    parser.add_argument("--reps", type=int, default=5, help="rounds per case (default: 5)")
+    parser.add_argument("--reps", type=int, default=3, help="rounds per case (default: 3)")
     parser.add_argument("--copies", type=int, default=3,
                         help="fresh copies of each binary, each run once per round (default: 3)")
     args = parser.parse_args()
