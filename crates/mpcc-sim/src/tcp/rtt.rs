@@ -60,9 +60,21 @@ impl RttEstimator {
     /// segment (which delimit its round trips).
     #[inline(always)]
     pub fn sample(&mut self, r: Nanos, una: u64, nxt: u64) {
+        // One test of the rule for both its parts.
         if let Some(v) = &mut self.linux {
             v.sample(r, self.srtt, self.has_sample, self.min_rto, una, nxt);
+            let rttvar = v.rttvar;
+            self.smooth(r);
+            self.rto = (self.srtt + rttvar).min(self.max_rto);
+        } else {
+            self.smooth(r);
+            self.rto = (self.srtt + GRANULARITY.max(4 * self.rttvar)).clamp(self.min_rto, self.max_rto);
         }
+    }
+
+    /// srtt and rttvar by RFC 6298 section 2 (either rule), and the minimum.
+    #[inline(always)]
+    fn smooth(&mut self, r: Nanos) {
         self.latest = r;
         // A test, not `min`: a new minimum is rare, and an untaken branch stores nothing.
         if r < self.min_rtt {
@@ -77,10 +89,6 @@ impl RttEstimator {
             self.rttvar = (3 * self.rttvar + err) / 4;
             self.srtt = (7 * self.srtt + r) / 8;
         }
-        self.rto = match &self.linux {
-            Some(v) => (self.srtt + v.rttvar).min(self.max_rto),
-            None => (self.srtt + GRANULARITY.max(4 * self.rttvar)).clamp(self.min_rto, self.max_rto),
-        };
     }
 
     /// The timeout after `backoff` doublings (RFC 6298 5.5), capped at the maximum.

@@ -522,20 +522,24 @@ impl Sender {
         // A retransmitted segment is cumulatively acknowledged (ns-3's m_isRetransDataAcked).
         let mut retx_acked = false;
         if advanced {
-            while self.una < cum {
+            // `una` and `pipe` in registers over the loop (a store each turn otherwise,
+            // as the loop's panic path would see them).
+            let (mut una, mut pipe) = (self.una, self.pipe);
+            while una < cum {
                 let s = self.board.pop_front().expect("scoreboard covers [una, nxt)");
                 if s.flags & SACKED == 0 {
                     delivered += 1;
                     retx_acked |= s.flags & RETX != 0;
                     if rack {
-                        self.rack_note(&mut newest, s, self.una, now, fack, ack.ts);
+                        self.rack_note(&mut newest, s, una, now, fack, ack.ts);
                     }
                 } else {
                     self.sacked_out -= 1;
                 }
-                self.pipe -= s.pipe_share();
-                self.una += 1;
+                pipe -= s.pipe_share();
+                una += 1;
             }
+            (self.una, self.pipe) = (una, pipe);
             // The backed-off timeout holds until an RTT sample (ns-3 recomputes m_rto
             // only in EstimateRtt; with every ACK sampled that is any new ACK).
             if sampled {
@@ -608,7 +612,8 @@ impl Sender {
                 self.prr_last = delivered;
             }
         }
-        if !self.in_recovery && self.una < self.nxt && self.board[0].flags & LOST != 0 {
+        // (The calm path starts out of recovery, and nothing above enters it.)
+        if (CALM || !self.in_recovery) && self.una < self.nxt && self.board[0].flags & LOST != 0 {
             self.maybe_enter_recovery(now, cc, out);
             if self.in_recovery && self.mech.prr && self.mech.prr_ns3 {
                 // TcpPrrRecovery::EnterRecovery counts the ACK that started recovery
@@ -655,15 +660,26 @@ impl Sender {
             // RFC 6582's impatient variant (ns-3's ProcessAck: NewAck with
             // m_isFirstPartialAck): in fast recovery only the first partial ACK
             // restarts the timer.
-            if !(self.mech.rto_impatient && self.in_recovery && self.partial_restarted) {
+            // Out of recovery, the usual case, that is a restart and no more.
+            if !self.in_recovery {
                 self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            } else {
+                if !(self.mech.rto_impatient && self.partial_restarted) {
+                    self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+                }
+                self.partial_restarted = true;
             }
-            self.partial_restarted |= self.in_recovery;
         }
         if !CALM && self.mech.tlp {
             self.schedule_probe(now);
         }
-        self.rearm();
+        if CALM {
+            // Without RACK and TLP (`calm_mechs`) neither of the other deadlines is ever set.
+            debug_assert!(self.reo_at.is_none() && self.tlp_at.is_none());
+            (self.rto_deadline, self.timer) = (self.rto_at, Timer::Rto);
+        } else {
+            self.rearm();
+        }
     }
 
     /// The delivered segments the controller is told of (`AckEvent::acked`), which
