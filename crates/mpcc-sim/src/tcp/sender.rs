@@ -632,7 +632,9 @@ impl Sender {
         }
         let ev = AckEvent {
             now,
-            acked: mpcc_core::time::u64_to_f64(self.growth_count(delivered, advanced, newly_sacked, after_timeout)),
+            // A count of segments, far below 2^53: exact through i64, whose conversion
+            // is one instruction (u64's takes six).
+            acked: self.growth_count(delivered, advanced, newly_sacked, after_timeout) as i64 as f64,
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
@@ -662,7 +664,7 @@ impl Sender {
             // restarts the timer.
             // Out of recovery, the usual case, that is a restart and no more.
             if !self.in_recovery {
-                self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+                self.rto_at = Some(now + self.restart_rto_ns::<CALM>());
             } else {
                 if !(self.mech.rto_impatient && self.partial_restarted) {
                     self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
@@ -679,6 +681,19 @@ impl Sender {
             (self.rto_deadline, self.timer) = (self.rto_at, Timer::Rto);
         } else {
             self.rearm();
+        }
+    }
+
+    /// The timeout a new ACK restarts the timer with. On the calm path this ACK's
+    /// RTT sample set `rto` (at most the maximum) and, as it advanced, cleared the
+    /// backoff: `rto` is the backed-off timeout.
+    #[inline(always)]
+    fn restart_rto_ns<const CALM: bool>(&self) -> Nanos {
+        if CALM {
+            debug_assert_eq!(self.rtt.rto, self.rtt.backed_off(self.backoff));
+            self.rtt.rto
+        } else {
+            self.rtt.backed_off(self.backoff)
         }
     }
 
