@@ -515,18 +515,23 @@ impl Sender {
         };
 
         // After a timeout, until `una` passes what was outstanding then (ns-3's CA_LOSS).
-        let after_timeout = self.una < self.rto_recover;
+        // Only a timeout's episode leaves `una` below `rto_recover` (its end or an undo
+        // brings them together), so never on the calm path.
+        debug_assert!(self.episode == Episode::Timeout || self.una >= self.rto_recover);
+        let after_timeout = !CALM && self.una < self.rto_recover;
         // Cumulative acknowledgement.
         let cum = ack.seq.min(self.nxt);
         let advanced = cum > self.una;
         // A retransmitted segment is cumulatively acknowledged (ns-3's m_isRetransDataAcked).
         let mut retx_acked = false;
         if advanced {
-            // `una` and `pipe` in registers over the loop (a store each turn otherwise,
-            // as the loop's panic path would see them).
+            // `una`, `pipe` and the deque's ends in registers over the loop: no panic
+            // path in it, which would see each turn's stores (the scoreboard covers
+            // [una, nxt), so the `else` is never taken).
+            debug_assert!(self.board.len() as u64 >= cum - self.una, "scoreboard covers [una, nxt)");
             let (mut una, mut pipe) = (self.una, self.pipe);
             while una < cum {
-                let s = self.board.pop_front().expect("scoreboard covers [una, nxt)");
+                let Some(s) = self.board.pop_front() else { break };
                 if s.flags & SACKED == 0 {
                     delivered += 1;
                     retx_acked |= s.flags & RETX != 0;
@@ -646,7 +651,7 @@ impl Sender {
             delivered,
             snd_una: self.una,
             snd_nxt: self.nxt,
-            after_timeout: self.una < self.rto_recover,
+            after_timeout: !CALM && self.una < self.rto_recover,
         };
         cc.on_ack(self.sf, &ev);
         if let Some(r) = self.rec.as_ref().filter(|_| !CALM) {
