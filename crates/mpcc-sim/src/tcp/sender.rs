@@ -250,6 +250,23 @@ pub struct Sender {
     rec: Option<crate::cc_record::Recorder>,
 }
 
+/// `(w as u64).max(1)`: `as` truncates, which is floor for the non-negative window
+/// (no libm call). Below 2^32 segments through u32, whose saturating conversion is a
+/// clamp and one signed conversion (u64's takes a dozen instructions more): the same
+/// integer, negative windows included (0 either way).
+#[inline(always)]
+fn whole_segs(w: f64) -> u64 {
+    let segs = if w < 4_294_967_296.0 { w as u32 as u64 } else { wide_segs(w) };
+    segs.max(1)
+}
+
+/// `w as u64` for a window of 2^32 segments or more, or NaN (out of the common path).
+#[cold]
+#[inline(never)]
+fn wide_segs(w: f64) -> u64 {
+    w as u64
+}
+
 impl Sender {
     /// When the sender wants to be woken: its retransmission timer, which the tail
     /// loss probe shares (None: not running). The simulator keeps one pending Rto
@@ -398,8 +415,7 @@ impl Sender {
     /// The window in whole segments (Linux's integer snd_cwnd), at least one.
     #[inline]
     pub fn cwnd_segs(&self, cc: &Controller) -> u64 {
-        // `as` truncates, which is floor for the non-negative window (no libm call).
-        (cc.cwnd(self.sf) as u64).max(1)
+        whole_segs(cc.cwnd(self.sf))
     }
 
     /// Stops offering new data (the application stopped).
@@ -1633,6 +1649,38 @@ mod tests {
         let mut out = Vec::new();
         s.send(0, &cc, &mut out);
         (s, cc, out)
+    }
+
+    /// `whole_segs`' conversion through u32 gives `as u64`'s integer (at least 1)
+    /// on both sides of 2^32, for fractions, negatives, zeros, infinities and NaN.
+    #[test]
+    fn whole_segments_through_u32_are_the_u64_conversion() {
+        let two32 = 4_294_967_296.0f64;
+        let mut ws = vec![
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            1.999,
+            2.0,
+            10.7,
+            -1.0,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            two32,
+            two32 - 0.5,
+            two32 + 1.0,
+            1.8e19,
+            2e19,
+        ];
+        ws.extend([two32, 1e9, 123.456].iter().flat_map(|&w: &f64| [w.next_down(), w.next_up()]));
+        for w in ws {
+            assert_eq!(whole_segs(w), (w as u64).max(1), "{w}");
+        }
     }
 
     /// The textbook sender (`rfc` profile).
