@@ -124,6 +124,14 @@ impl Subflow {
         }
     }
 
+    /// Takes the send window as it is now and sends lost segments into it (the start
+    /// of a round without a NIC).
+    #[inline(always)]
+    fn refresh_window(&mut self, cc: &Controller, now: Nanos, out: &mut Vec<Packet>) {
+        self.cwnd = self.snd.send_window(cc);
+        self.snd.send_lost(now, self.cwnd, out);
+    }
+
     /// The subflow's start: active at once, or waiting for its handshake.
     pub fn start_or_wait(&mut self, handshake: bool) {
         if handshake {
@@ -302,13 +310,21 @@ impl Flow {
             // (`Sender::window_moves`: PRR, F-RTO). Every other subflow's window is
             // the controller's as the last round found it, and its `send_lost` would
             // stop where it stopped then.
+            // In index order, as every round sends: the moving ones before `k`, `k`, the
+            // moving ones after it (no index test for `k` in the loops).
+            let (before, rest) = subs.split_at_mut(k);
+            let (own, after) = rest.split_first_mut().expect("the acked subflow exists");
             let mut others_moved = false;
-            for (i, s) in subs.iter_mut().enumerate() {
-                if s.active && (i == k || s.snd.window_moves()) {
-                    others_moved |= i != k;
-                    s.cwnd = s.snd.send_window(cc);
-                    s.snd.send_lost(now, s.cwnd, out);
-                }
+            for s in before.iter_mut().filter(|s| s.active && s.snd.window_moves()) {
+                others_moved = true;
+                s.refresh_window(cc, now, out);
+            }
+            if own.active {
+                own.refresh_window(cc, now, out);
+            }
+            for s in after.iter_mut().filter(|s| s.active && s.snd.window_moves()) {
+                others_moved = true;
+                s.refresh_window(cc, now, out);
             }
             if self.none_had_space
                 && !others_moved
