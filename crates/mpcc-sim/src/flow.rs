@@ -185,8 +185,6 @@ pub struct Flow {
     /// subflow's `cwnd` is still what the round before found (every change of a
     /// sender or the controller outside an ACK is followed by a whole round).
     pub own_windows: bool,
-    /// The subflow whose ACK the coming send round follows, with `own_windows`.
-    pub acked: Option<usize>,
     /// The last send round ended because the scheduler found no subflow with space.
     /// With `own_windows`, the round after an ACK then finds every other subflow
     /// still full (its window and pipe change only on its own events, each followed
@@ -276,9 +274,13 @@ impl Flow {
     /// subflow the scheduler picks.
     #[inline]
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
-        // After an ACK of subflow `acked` when that is the only subflow whose window
-        // can have changed since the last round (`own_windows`, set by `on_ack`).
-        let acked = self.acked.take();
+        self.round(now, None, out);
+    }
+
+    /// `push`; `acked`: after an ACK of that subflow, when it is the only subflow
+    /// whose window can have changed since the last round (`own_windows`, `on_ack`).
+    #[inline]
+    fn round(&mut self, now: Nanos, acked: Option<usize>, out: &mut Vec<Packet>) {
         let Flow { cc, subs, sched, data, timing, .. } = self;
         // The scheduler's once-per-round work (a slot, a token refill), with the
         // subflows in detail; the closures run only if the scheduler calls them.
@@ -488,10 +490,8 @@ impl Flow {
             snd.process_ack(now, ack, cc, out);
             sched.on_ack(&AckSample { sub, owd: ack.owd, rtt: now - ack.ts });
         }
-        if self.own_windows {
-            self.acked = Some(sub);
-        }
-        self.push(now, out);
+        let acked = self.own_windows.then_some(sub);
+        self.round(now, acked, out);
     }
 
     /// The connection-level part of an ACK of subflow `sub`: its DATA_ACK and window.
