@@ -569,8 +569,14 @@ impl Sender {
             while self.n_top > 0 && self.top_sacked[self.n_top - 1] < self.una {
                 self.n_top -= 1;
             }
-            self.lost_hi = self.lost_hi.max(self.una);
-            self.lost_max = self.lost_max.max(self.una);
+            // `lost_hi <= lost_max` always: with nothing marked lost from `una` on, the
+            // usual case, both move to `una`.
+            debug_assert!(self.lost_hi <= self.lost_max);
+            if self.lost_max <= self.una {
+                (self.lost_hi, self.lost_max) = (self.una, self.una);
+            } else {
+                self.lost_hi = self.lost_hi.max(self.una);
+            }
             self.retx_next = self.retx_next.max(self.una);
         }
 
