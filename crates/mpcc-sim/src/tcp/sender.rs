@@ -1364,10 +1364,12 @@ impl Sender {
         self.pipe += 1;
         let bytes = payload + self.header;
         self.stats.sent_packets += 1;
-        self.stats.sent_bytes += bytes as u64;
         let mut p = Packet::segment(self.flow, self.sf as u16, seq, dsn, bytes, now);
         p.owd = self.ts_recent;
         out.push(p);
+        // Apart from `sent_packets`: two adjacent counters are added as a vector
+        // (a load, a shuffle and a store more than the two adds).
+        self.stats.sent_bytes += bytes as u64;
         if self.in_recovery {
             self.prr_out += 1;
         }
