@@ -303,9 +303,9 @@ impl Flow {
             },
         );
         let mut pace_at: Option<Nanos> = None;
-        // The one subflow that may have space (`none_had_space`), for a scheduler
-        // that then picks it (`picks_the_only_subflow_with_space`).
-        let mut only = None;
+        // Whether the round ended for want of space (no subflow had any) rather than of
+        // new data, when the loop after an ACK below was the round's.
+        let mut ended_full = None;
         if let Some(k) = acked {
             // Without a NIC (`own_windows`): the window as it is, lost segments first,
             // for the acked subflow and any whose send window follows its own sending
@@ -333,7 +333,20 @@ impl Flow {
                 && data.reinject.is_empty()
                 && sched.picks_the_only_subflow_with_space()
             {
-                only = Some(k);
+                // `k` is the one subflow that may have space (`none_had_space`), for a
+                // scheduler that then picks it (never a copying one): `k`, as long as it
+                // has some.
+                debug_assert!(!sched.copies());
+                ended_full = Some(loop {
+                    if !data.has_new() {
+                        break false;
+                    }
+                    if !own.sched_state(own.cwnd).has_space() {
+                        break true;
+                    }
+                    let dsn = take_new(data, timing, now);
+                    own.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                });
             }
         } else {
             for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
@@ -358,66 +371,56 @@ impl Flow {
             }
         }
         let n = subs.len();
-        if sched.copies() {
-            // A copying scheduler: each subflow with space sends the DSN the
-            // scheduler names (new data when it is the next new DSN), round after
-            // round until none sends; the copies make reinjection needless.
-            data.reinject.clear();
-            let mut sent = true;
-            while sent {
-                sent = false;
-                for (i, s) in subs.iter_mut().enumerate() {
-                    if !(s.active && s.snd.pipe < s.cwnd) {
-                        continue;
-                    }
-                    let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
-                    if dsn == data.nxt {
-                        data.nxt += 1;
-                        timing.handed(dsn, now);
-                    }
-                    s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
-                    sent = true;
-                }
-            }
-        }
         // Each loop's value: whether it ended for want of space (no subflow had any)
         // rather than of new data.
-        let none_had_space = if let Some(k) = only {
-            // The scheduler's picks while no other subflow can have space: `k`, as long as it has some.
-            let s = &mut subs[k];
-            loop {
-                if !data.has_new() {
-                    break false;
-                }
-                if !s.sched_state(s.cwnd).has_space() {
-                    break true;
-                }
-                let dsn = take_new(data, timing, now);
-                s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
-            }
-        } else {
-            // Reinjections first, then new data, each on the subflow the scheduler picks.
-            loop {
-                let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
-                // The connection as the round finds it (before `next_reinjection` drops the
-                // reinjections already acknowledged), computed only for a scheduler that reads it.
-                let reinjections = data.reinject.len();
-                let conn =
-                    |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
-                // A reinjection goes first, on a subflow other than the one it is stuck on.
-                if let Some((dsn, from)) = data.next_reinjection() {
-                    if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
-                        data.reinject.pop_front();
-                        subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
-                        continue;
+        let none_had_space = match ended_full {
+            Some(full) => full,
+            None => {
+                if sched.copies() {
+                    // A copying scheduler: each subflow with space sends the DSN the
+                    // scheduler names (new data when it is the next new DSN), round after
+                    // round until none sends; the copies make reinjection needless.
+                    data.reinject.clear();
+                    let mut sent = true;
+                    while sent {
+                        sent = false;
+                        for (i, s) in subs.iter_mut().enumerate() {
+                            if !(s.active && s.snd.pipe < s.cwnd) {
+                                continue;
+                            }
+                            let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
+                            if dsn == data.nxt {
+                                data.nxt += 1;
+                                timing.handed(dsn, now);
+                            }
+                            s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                            sent = true;
+                        }
                     }
                 }
-                if !data.has_new() {
-                    break false;
+                // Reinjections first, then new data, each on the subflow the scheduler picks.
+                loop {
+                    let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
+                    // The connection as the round finds it (before `next_reinjection` drops the
+                    // reinjections already acknowledged), computed only for a scheduler that reads it.
+                    let reinjections = data.reinject.len();
+                    let conn =
+                        |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
+                    // A reinjection goes first, on a subflow other than the one it is stuck on.
+                    if let Some((dsn, from)) = data.next_reinjection() {
+                        if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
+                            data.reinject.pop_front();
+                            subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
+                            continue;
+                        }
+                    }
+                    if !data.has_new() {
+                        break false;
+                    }
+                    let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
+                    let dsn = take_new(data, timing, now);
+                    subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
                 }
-                let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
-                let dsn = take_new(data, timing, now);
-                subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
         };
         if !none_had_space {
