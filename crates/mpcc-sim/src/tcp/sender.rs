@@ -541,9 +541,8 @@ impl Sender {
         // A retransmitted segment is cumulatively acknowledged (ns-3's m_isRetransDataAcked).
         let mut retx_acked = false;
         if advanced {
-            // `una`, `pipe` and the deque's ends in registers over the loop: no panic
-            // path in it, which would see each turn's stores (the scoreboard covers
-            // [una, nxt), so the `else` is never taken).
+            // `una` and `pipe` in registers over the loop, and no panic path in it (the
+            // scoreboard covers [una, nxt), so the `else` is never taken).
             debug_assert!(self.board.len() as u64 >= cum - self.una, "scoreboard covers [una, nxt)");
             let (mut una, mut pipe) = (self.una, self.pipe);
             while una < cum {
