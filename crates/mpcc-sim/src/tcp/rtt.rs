@@ -182,17 +182,17 @@ mod tests {
         // rttvar 300 ms: err 300 ms keeps it, srtt moves by 300/8 ms.
         (e.srtt, e.rttvar) = (1000 * ms, 300 * ms);
         e.sample(1300 * ms, 0, 0);
-        assert_eq!((e.srtt, e.rttvar), (1037_500_000, 300 * ms));
+        assert_eq!((e.srtt, e.rttvar), (1_037_500_000, 300 * ms));
         assert_eq!(e.rto, rule(&e));
         // A sample equal to srtt keeps srtt, and rttvar falls by a quarter.
         e.sample(e.srtt, 0, 0);
-        assert_eq!((e.srtt, e.rttvar), (1037_500_000, 225 * ms));
+        assert_eq!((e.srtt, e.rttvar), (1_037_500_000, 225 * ms));
         assert_eq!(e.rto, rule(&e));
         // Both unchanged: the timeout too.
         e.rttvar = 0;
         e.rto = rule(&e);
         e.sample(e.srtt + 3, 0, 0);
-        assert_eq!((e.srtt, e.rttvar), (1037_500_000, 0));
+        assert_eq!((e.srtt, e.rttvar), (1_037_500_000, 0));
         assert_eq!(e.rto, rule(&e));
         let mut x: u64 = 1;
         for _ in 0..10_000 {
