@@ -57,15 +57,31 @@ struct Seg {
     flags: u8,
 }
 
+/// A segment's share of RFC 6675's `pipe` by its flags (the five in use, below 32).
+const fn pipe_share_of(flags: u8) -> u8 {
+    if flags & SACKED != 0 {
+        (flags & HELD != 0) as u8
+    } else {
+        (flags & LOST == 0) as u8 + (flags & RETX != 0) as u8
+    }
+}
+
+/// `pipe_share_of` for every combination of the flags: one load instead of its tests.
+const PIPE_SHARES: [u8; 32] = {
+    let mut t = [0; 32];
+    let mut f = 0;
+    while f < 32 {
+        t[f] = pipe_share_of(f as u8);
+        f += 1;
+    }
+    t
+};
+
 impl Seg {
     /// This segment's share of RFC 6675's `pipe`.
     #[inline]
     fn pipe_share(self) -> u64 {
-        if self.flags & SACKED != 0 {
-            (self.flags & HELD != 0) as u64
-        } else {
-            (self.flags & LOST == 0) as u64 + (self.flags & RETX != 0) as u64
-        }
+        PIPE_SHARES[(self.flags & 31) as usize] as u64
     }
 }
 
@@ -1688,6 +1704,22 @@ mod tests {
         for w in ws {
             assert_eq!(whole_segs(w), (w as u64).max(1), "{w}");
         }
+    }
+
+    /// The table gives every flag byte the share the rule gives it (bits above the
+    /// five flags play no part).
+    #[test]
+    fn pipe_shares_by_table_are_the_rule() {
+        for flags in 0..=u8::MAX {
+            let s = Seg { dsn: 0, sent: 0, payload: 0, flags };
+            assert_eq!(s.pipe_share(), pipe_share_of(flags & (SACKED | LOST | RETX | REINJ | HELD)) as u64);
+        }
+        assert_eq!(pipe_share_of(0), 1);
+        assert_eq!(pipe_share_of(LOST), 0);
+        assert_eq!(pipe_share_of(LOST | RETX), 1);
+        assert_eq!(pipe_share_of(RETX), 2);
+        assert_eq!(pipe_share_of(SACKED | RETX | HELD), 1);
+        assert_eq!(pipe_share_of(SACKED | RETX), 0);
     }
 
     /// The textbook sender (`rfc` profile).
