@@ -676,7 +676,7 @@ impl Sender {
             now,
             // A count of segments, far below 2^53: exact through i64, whose conversion
             // is one instruction (u64's takes six).
-            acked: self.growth_count(delivered, advanced, newly_sacked, after_timeout) as i64 as f64,
+            acked: self.growth_count::<CALM>(delivered, advanced, newly_sacked, after_timeout) as i64 as f64,
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
@@ -748,11 +748,16 @@ impl Sender {
     /// grows nothing), and the ACK that ends a timeout's recovery counts only the
     /// segments beyond its recovery point (ProcessAck's exit from CA_LOSS:
     /// `(ackNumber - m_recover) / segmentSize`). With `ack_counting` (ns-3's
-    /// TcpNewReno) an ACK counts as one segment at most.
+    /// TcpNewReno) an ACK counts as one segment at most. On the calm path (no SACK
+    /// blocks, not after a timeout) `delivered` is what the cumulative ACK passed,
+    /// nothing unless it advanced: `sack_growth` changes nothing there.
     #[inline]
-    fn growth_count(&self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool) -> u64 {
+    fn growth_count<const CALM: bool>(
+        &self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool,
+    ) -> u64 {
+        debug_assert!(!CALM || advanced || delivered == 0);
         let mut n = delivered;
-        if !self.mech.sack_growth {
+        if !CALM && !self.mech.sack_growth {
             if !(advanced && (after_timeout || newly_sacked == 0)) {
                 n = 0;
             } else if after_timeout && self.una >= self.rto_recover {
