@@ -298,7 +298,6 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
             cc,
             window_validation: subs.iter().any(|s| s.snd.validates()),
             own_windows,
-            acked: None,
             none_had_space: false,
             app_timers: app.has_timers(),
             subs,

@@ -124,6 +124,14 @@ impl Subflow {
         }
     }
 
+    /// Takes the send window as it is now and sends lost segments into it (the start
+    /// of a round without a NIC).
+    #[inline(always)]
+    fn refresh_window(&mut self, cc: &Controller, now: Nanos, out: &mut Vec<Packet>) {
+        self.cwnd = self.snd.send_window(cc);
+        self.snd.send_lost(now, self.cwnd, out);
+    }
+
     /// The subflow's start: active at once, or waiting for its handshake.
     pub fn start_or_wait(&mut self, handshake: bool) {
         if handshake {
@@ -177,8 +185,6 @@ pub struct Flow {
     /// subflow's `cwnd` is still what the round before found (every change of a
     /// sender or the controller outside an ACK is followed by a whole round).
     pub own_windows: bool,
-    /// The subflow whose ACK the coming send round follows, with `own_windows`.
-    pub acked: Option<usize>,
     /// The last send round ended because the scheduler found no subflow with space.
     /// With `own_windows`, the round after an ACK then finds every other subflow
     /// still full (its window and pipe change only on its own events, each followed
@@ -268,9 +274,13 @@ impl Flow {
     /// subflow the scheduler picks.
     #[inline]
     pub fn push(&mut self, now: Nanos, out: &mut Vec<Packet>) {
-        // After an ACK of subflow `acked` when that is the only subflow whose window
-        // can have changed since the last round (`own_windows`, set by `on_ack`).
-        let acked = self.acked.take();
+        self.round(now, None, out);
+    }
+
+    /// `push`; `acked`: after an ACK of that subflow, when it is the only subflow
+    /// whose window can have changed since the last round (`own_windows`, `on_ack`).
+    #[inline]
+    fn round(&mut self, now: Nanos, acked: Option<usize>, out: &mut Vec<Packet>) {
         let Flow { cc, subs, sched, data, timing, .. } = self;
         // The scheduler's once-per-round work (a slot, a token refill), with the
         // subflows in detail; the closures run only if the scheduler calls them.
@@ -293,29 +303,50 @@ impl Flow {
             },
         );
         let mut pace_at: Option<Nanos> = None;
-        // The one subflow that may have space (`none_had_space`), for a scheduler
-        // that then picks it (`picks_the_only_subflow_with_space`).
-        let mut only = None;
+        // Whether the round ended for want of space (no subflow had any) rather than of
+        // new data, when the loop after an ACK below was the round's.
+        let mut ended_full = None;
         if let Some(k) = acked {
             // Without a NIC (`own_windows`): the window as it is, lost segments first,
             // for the acked subflow and any whose send window follows its own sending
             // (`Sender::window_moves`: PRR, F-RTO). Every other subflow's window is
             // the controller's as the last round found it, and its `send_lost` would
             // stop where it stopped then.
+            // In index order, as every round sends: the moving ones before `k`, `k`, the
+            // moving ones after it (no index test for `k` in the loops).
+            let (before, rest) = subs.split_at_mut(k);
+            let (own, after) = rest.split_first_mut().expect("the acked subflow exists");
             let mut others_moved = false;
-            for (i, s) in subs.iter_mut().enumerate() {
-                if s.active && (i == k || s.snd.window_moves()) {
-                    others_moved |= i != k;
-                    s.cwnd = s.snd.send_window(cc);
-                    s.snd.send_lost(now, s.cwnd, out);
-                }
+            for s in before.iter_mut().filter(|s| s.active && s.snd.window_moves()) {
+                others_moved = true;
+                s.refresh_window(cc, now, out);
+            }
+            if own.active {
+                own.refresh_window(cc, now, out);
+            }
+            for s in after.iter_mut().filter(|s| s.active && s.snd.window_moves()) {
+                others_moved = true;
+                s.refresh_window(cc, now, out);
             }
             if self.none_had_space
                 && !others_moved
                 && data.reinject.is_empty()
                 && sched.picks_the_only_subflow_with_space()
             {
-                only = Some(k);
+                // `k` is the one subflow that may have space (`none_had_space`), for a
+                // scheduler that then picks it (never a copying one): `k`, as long as it
+                // has some.
+                debug_assert!(!sched.copies());
+                ended_full = Some(loop {
+                    if !data.has_new() {
+                        break false;
+                    }
+                    if !own.sched_state(own.cwnd).has_space() {
+                        break true;
+                    }
+                    let dsn = take_new(data, timing, now);
+                    own.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                });
             }
         } else {
             for (i, s) in subs.iter_mut().enumerate().filter(|(_, s)| s.active) {
@@ -340,66 +371,56 @@ impl Flow {
             }
         }
         let n = subs.len();
-        if sched.copies() {
-            // A copying scheduler: each subflow with space sends the DSN the
-            // scheduler names (new data when it is the next new DSN), round after
-            // round until none sends; the copies make reinjection needless.
-            data.reinject.clear();
-            let mut sent = true;
-            while sent {
-                sent = false;
-                for (i, s) in subs.iter_mut().enumerate() {
-                    if !(s.active && s.snd.pipe < s.cwnd) {
-                        continue;
-                    }
-                    let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
-                    if dsn == data.nxt {
-                        data.nxt += 1;
-                        timing.handed(dsn, now);
-                    }
-                    s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
-                    sent = true;
-                }
-            }
-        }
         // Each loop's value: whether it ended for want of space (no subflow had any)
         // rather than of new data.
-        let none_had_space = if let Some(k) = only {
-            // The scheduler's picks while no other subflow can have space: `k`, as long as it has some.
-            let s = &mut subs[k];
-            loop {
-                if !data.has_new() {
-                    break false;
-                }
-                if !s.sched_state(s.cwnd).has_space() {
-                    break true;
-                }
-                let dsn = take_new(data, timing, now);
-                s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
-            }
-        } else {
-            // Reinjections first, then new data, each on the subflow the scheduler picks.
-            loop {
-                let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
-                // The connection as the round finds it (before `next_reinjection` drops the
-                // reinjections already acknowledged), computed only for a scheduler that reads it.
-                let reinjections = data.reinject.len();
-                let conn =
-                    |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
-                // A reinjection goes first, on a subflow other than the one it is stuck on.
-                if let Some((dsn, from)) = data.next_reinjection() {
-                    if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
-                        data.reinject.pop_front();
-                        subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
-                        continue;
+        let none_had_space = match ended_full {
+            Some(full) => full,
+            None => {
+                if sched.copies() {
+                    // A copying scheduler: each subflow with space sends the DSN the
+                    // scheduler names (new data when it is the next new DSN), round after
+                    // round until none sends; the copies make reinjection needless.
+                    data.reinject.clear();
+                    let mut sent = true;
+                    while sent {
+                        sent = false;
+                        for (i, s) in subs.iter_mut().enumerate() {
+                            if !(s.active && s.snd.pipe < s.cwnd) {
+                                continue;
+                            }
+                            let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
+                            if dsn == data.nxt {
+                                data.nxt += 1;
+                                timing.handed(dsn, now);
+                            }
+                            s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
+                            sent = true;
+                        }
                     }
                 }
-                if !data.has_new() {
-                    break false;
+                // Reinjections first, then new data, each on the subflow the scheduler picks.
+                loop {
+                    let state = |i: usize| subs[i].sched_state(subs[i].cwnd);
+                    // The connection as the round finds it (before `next_reinjection` drops the
+                    // reinjections already acknowledged), computed only for a scheduler that reads it.
+                    let reinjections = data.reinject.len();
+                    let conn =
+                        |data: &DataSender| ConnState { queued: data.queued_with(reinjections), window: data.window() };
+                    // A reinjection goes first, on a subflow other than the one it is stuck on.
+                    if let Some((dsn, from)) = data.next_reinjection() {
+                        if let Some(i) = sched.pick_lazy(n, Some(from as usize), || conn(data), state) {
+                            data.reinject.pop_front();
+                            subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), true, out);
+                            continue;
+                        }
+                    }
+                    if !data.has_new() {
+                        break false;
+                    }
+                    let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
+                    let dsn = take_new(data, timing, now);
+                    subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
                 }
-                let Some(i) = sched.pick_lazy(n, None, || conn(data), state) else { break true };
-                let dsn = take_new(data, timing, now);
-                subs[i].snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
             }
         };
         if !none_had_space {
@@ -472,10 +493,8 @@ impl Flow {
             snd.process_ack(now, ack, cc, out);
             sched.on_ack(&AckSample { sub, owd: ack.owd, rtt: now - ack.ts });
         }
-        if self.own_windows {
-            self.acked = Some(sub);
-        }
-        self.push(now, out);
+        let acked = self.own_windows.then_some(sub);
+        self.round(now, acked, out);
     }
 
     /// The connection-level part of an ACK of subflow `sub`: its DATA_ACK and window.

@@ -60,9 +60,26 @@ impl RttEstimator {
     /// segment (which delimit its round trips).
     #[inline(always)]
     pub fn sample(&mut self, r: Nanos, una: u64, nxt: u64) {
+        // One test of the rule for both its parts.
         if let Some(v) = &mut self.linux {
             v.sample(r, self.srtt, self.has_sample, self.min_rto, una, nxt);
+            let rttvar = v.rttvar;
+            self.smooth(r);
+            self.rto = (self.srtt + rttvar).min(self.max_rto);
+        } else {
+            let (had, srtt, rttvar) = (self.has_sample, self.srtt, self.rttvar);
+            self.smooth(r);
+            // The timeout is a function of srtt and rttvar alone (only `sample` sets it):
+            // unchanged while both are, as over most ACKs of a steady queue.
+            if !had || self.srtt != srtt || self.rttvar != rttvar {
+                self.rto = (self.srtt + GRANULARITY.max(4 * self.rttvar)).clamp(self.min_rto, self.max_rto);
+            }
         }
+    }
+
+    /// srtt and rttvar by RFC 6298 section 2 (either rule), and the minimum.
+    #[inline(always)]
+    fn smooth(&mut self, r: Nanos) {
         self.latest = r;
         // A test, not `min`: a new minimum is rare, and an untaken branch stores nothing.
         if r < self.min_rtt {
@@ -77,10 +94,6 @@ impl RttEstimator {
             self.rttvar = (3 * self.rttvar + err) / 4;
             self.srtt = (7 * self.srtt + r) / 8;
         }
-        self.rto = match &self.linux {
-            Some(v) => (self.srtt + v.rttvar).min(self.max_rto),
-            None => (self.srtt + GRANULARITY.max(4 * self.rttvar)).clamp(self.min_rto, self.max_rto),
-        };
     }
 
     /// The timeout after `backoff` doublings (RFC 6298 5.5), capped at the maximum.
@@ -157,6 +170,36 @@ mod tests {
         assert_eq!(e.rto, 200 * ms);
         assert_eq!(e.backed_off(2), 800 * ms);
         assert_eq!(e.backed_off(30), 60_000 * ms);
+    }
+
+    /// The RFC 6298 timeout is recomputed whenever srtt or rttvar moved, either alone.
+    #[test]
+    fn rto_follows_srtt_and_rttvar_each_alone() {
+        let ms = NS_PER_MS;
+        let rule = |e: &RttEstimator| (e.srtt + GRANULARITY.max(4 * e.rttvar)).clamp(200 * ms, 60_000 * ms);
+        let mut e = RttEstimator::new(1000 * ms, 200 * ms, 60_000 * ms, false);
+        e.sample(1000 * ms, 0, 0);
+        // rttvar 300 ms: err 300 ms keeps it, srtt moves by 300/8 ms.
+        (e.srtt, e.rttvar) = (1000 * ms, 300 * ms);
+        e.sample(1300 * ms, 0, 0);
+        assert_eq!((e.srtt, e.rttvar), (1_037_500_000, 300 * ms));
+        assert_eq!(e.rto, rule(&e));
+        // A sample equal to srtt keeps srtt, and rttvar falls by a quarter.
+        e.sample(e.srtt, 0, 0);
+        assert_eq!((e.srtt, e.rttvar), (1_037_500_000, 225 * ms));
+        assert_eq!(e.rto, rule(&e));
+        // Both unchanged: the timeout too.
+        e.rttvar = 0;
+        e.rto = rule(&e);
+        e.sample(e.srtt + 3, 0, 0);
+        assert_eq!((e.srtt, e.rttvar), (1_037_500_000, 0));
+        assert_eq!(e.rto, rule(&e));
+        let mut x: u64 = 1;
+        for _ in 0..10_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            e.sample(e.srtt + (x >> 40) % 9 - 4, 0, 0);
+            assert_eq!(e.rto, rule(&e));
+        }
     }
 
     #[test]

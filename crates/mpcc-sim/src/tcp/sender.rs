@@ -57,15 +57,31 @@ struct Seg {
     flags: u8,
 }
 
+/// A segment's share of RFC 6675's `pipe` by its flags (the five in use, below 32).
+const fn pipe_share_of(flags: u8) -> u8 {
+    if flags & SACKED != 0 {
+        (flags & HELD != 0) as u8
+    } else {
+        (flags & LOST == 0) as u8 + (flags & RETX != 0) as u8
+    }
+}
+
+/// `pipe_share_of` for every combination of the flags: one load instead of its tests.
+const PIPE_SHARES: [u8; 32] = {
+    let mut t = [0; 32];
+    let mut f = 0;
+    while f < 32 {
+        t[f] = pipe_share_of(f as u8);
+        f += 1;
+    }
+    t
+};
+
 impl Seg {
     /// This segment's share of RFC 6675's `pipe`.
     #[inline]
     fn pipe_share(self) -> u64 {
-        if self.flags & SACKED != 0 {
-            (self.flags & HELD != 0) as u64
-        } else {
-            (self.flags & LOST == 0) as u64 + (self.flags & RETX != 0) as u64
-        }
+        PIPE_SHARES[(self.flags & 31) as usize] as u64
     }
 }
 
@@ -250,6 +266,23 @@ pub struct Sender {
     rec: Option<crate::cc_record::Recorder>,
 }
 
+/// `(w as u64).max(1)`: `as` truncates, which is floor for the non-negative window
+/// (no libm call). Below 2^32 segments through u32, whose saturating conversion is a
+/// clamp and one signed conversion (u64's takes a dozen instructions more): the same
+/// integer, negative windows included (0 either way).
+#[inline(always)]
+fn whole_segs(w: f64) -> u64 {
+    let segs = if w < 4_294_967_296.0 { w as u32 as u64 } else { wide_segs(w) };
+    segs.max(1)
+}
+
+/// `w as u64` for a window of 2^32 segments or more, or NaN (out of the common path).
+#[cold]
+#[inline(never)]
+fn wide_segs(w: f64) -> u64 {
+    w as u64
+}
+
 impl Sender {
     /// When the sender wants to be woken: its retransmission timer, which the tail
     /// loss probe shares (None: not running). The simulator keeps one pending Rto
@@ -398,8 +431,7 @@ impl Sender {
     /// The window in whole segments (Linux's integer snd_cwnd), at least one.
     #[inline]
     pub fn cwnd_segs(&self, cc: &Controller) -> u64 {
-        // `as` truncates, which is floor for the non-negative window (no libm call).
-        (cc.cwnd(self.sf) as u64).max(1)
+        whole_segs(cc.cwnd(self.sf))
     }
 
     /// Stops offering new data (the application stopped).
@@ -515,27 +547,35 @@ impl Sender {
         };
 
         // After a timeout, until `una` passes what was outstanding then (ns-3's CA_LOSS).
-        let after_timeout = self.una < self.rto_recover;
+        // Only a timeout's episode leaves `una` below `rto_recover` (its end or an undo
+        // brings them together), so never on the calm path.
+        debug_assert!(self.episode == Episode::Timeout || self.una >= self.rto_recover);
+        let after_timeout = !CALM && self.una < self.rto_recover;
         // Cumulative acknowledgement.
         let cum = ack.seq.min(self.nxt);
         let advanced = cum > self.una;
         // A retransmitted segment is cumulatively acknowledged (ns-3's m_isRetransDataAcked).
         let mut retx_acked = false;
         if advanced {
-            while self.una < cum {
-                let s = self.board.pop_front().expect("scoreboard covers [una, nxt)");
+            // `una` and `pipe` in registers over the loop, and no panic path in it (the
+            // scoreboard covers [una, nxt), so the `else` is never taken).
+            debug_assert!(self.board.len() as u64 >= cum - self.una, "scoreboard covers [una, nxt)");
+            let (mut una, mut pipe) = (self.una, self.pipe);
+            while una < cum {
+                let Some(s) = self.board.pop_front() else { break };
                 if s.flags & SACKED == 0 {
                     delivered += 1;
                     retx_acked |= s.flags & RETX != 0;
                     if rack {
-                        self.rack_note(&mut newest, s, self.una, now, fack, ack.ts);
+                        self.rack_note(&mut newest, s, una, now, fack, ack.ts);
                     }
                 } else {
                     self.sacked_out -= 1;
                 }
-                self.pipe -= s.pipe_share();
-                self.una += 1;
+                pipe -= s.pipe_share();
+                una += 1;
             }
+            (self.una, self.pipe) = (una, pipe);
             // The backed-off timeout holds until an RTT sample (ns-3 recomputes m_rto
             // only in EstimateRtt; with every ACK sampled that is any new ACK).
             if sampled {
@@ -544,8 +584,14 @@ impl Sender {
             while self.n_top > 0 && self.top_sacked[self.n_top - 1] < self.una {
                 self.n_top -= 1;
             }
-            self.lost_hi = self.lost_hi.max(self.una);
-            self.lost_max = self.lost_max.max(self.una);
+            // `lost_hi <= lost_max` always: with nothing marked lost from `una` on, the
+            // usual case, both move to `una`.
+            debug_assert!(self.lost_hi <= self.lost_max);
+            if self.lost_max <= self.una {
+                (self.lost_hi, self.lost_max) = (self.una, self.una);
+            } else {
+                self.lost_hi = self.lost_hi.max(self.una);
+            }
             self.retx_next = self.retx_next.max(self.una);
         }
 
@@ -608,7 +654,8 @@ impl Sender {
                 self.prr_last = delivered;
             }
         }
-        if !self.in_recovery && self.una < self.nxt && self.board[0].flags & LOST != 0 {
+        // (The calm path starts out of recovery, and nothing above enters it.)
+        if (CALM || !self.in_recovery) && self.una < self.nxt && self.board[0].flags & LOST != 0 {
             self.maybe_enter_recovery(now, cc, out);
             if self.in_recovery && self.mech.prr && self.mech.prr_ns3 {
                 // TcpPrrRecovery::EnterRecovery counts the ACK that started recovery
@@ -627,7 +674,9 @@ impl Sender {
         }
         let ev = AckEvent {
             now,
-            acked: mpcc_core::time::u64_to_f64(self.growth_count(delivered, advanced, newly_sacked, after_timeout)),
+            // A count of segments, far below 2^53: exact through i64, whose conversion
+            // is one instruction (u64's takes six).
+            acked: self.growth_count::<CALM>(delivered, advanced, newly_sacked, after_timeout) as i64 as f64,
             rtt,
             srtt: self.rtt.srtt,
             min_rtt: self.rtt.min_rtt,
@@ -639,7 +688,7 @@ impl Sender {
             delivered,
             snd_una: self.una,
             snd_nxt: self.nxt,
-            after_timeout: self.una < self.rto_recover,
+            after_timeout: !CALM && self.una < self.rto_recover,
         };
         cc.on_ack(self.sf, &ev);
         if let Some(r) = self.rec.as_ref().filter(|_| !CALM) {
@@ -655,15 +704,39 @@ impl Sender {
             // RFC 6582's impatient variant (ns-3's ProcessAck: NewAck with
             // m_isFirstPartialAck): in fast recovery only the first partial ACK
             // restarts the timer.
-            if !(self.mech.rto_impatient && self.in_recovery && self.partial_restarted) {
-                self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+            // Out of recovery, the usual case, that is a restart and no more.
+            if !self.in_recovery {
+                self.rto_at = Some(now + self.restart_rto_ns::<CALM>());
+            } else {
+                if !(self.mech.rto_impatient && self.partial_restarted) {
+                    self.rto_at = Some(now + self.rtt.backed_off(self.backoff));
+                }
+                self.partial_restarted = true;
             }
-            self.partial_restarted |= self.in_recovery;
         }
         if !CALM && self.mech.tlp {
             self.schedule_probe(now);
         }
-        self.rearm();
+        if CALM {
+            // Without RACK and TLP (`calm_mechs`) neither of the other deadlines is ever set.
+            debug_assert!(self.reo_at.is_none() && self.tlp_at.is_none());
+            (self.rto_deadline, self.timer) = (self.rto_at, Timer::Rto);
+        } else {
+            self.rearm();
+        }
+    }
+
+    /// The timeout a new ACK restarts the timer with. On the calm path this ACK's
+    /// RTT sample set `rto` (at most the maximum) and, as it advanced, cleared the
+    /// backoff: `rto` is the backed-off timeout.
+    #[inline(always)]
+    fn restart_rto_ns<const CALM: bool>(&self) -> Nanos {
+        if CALM {
+            debug_assert_eq!(self.rtt.rto, self.rtt.backed_off(self.backoff));
+            self.rtt.rto
+        } else {
+            self.rtt.backed_off(self.backoff)
+        }
     }
 
     /// The delivered segments the controller is told of (`AckEvent::acked`), which
@@ -675,11 +748,16 @@ impl Sender {
     /// grows nothing), and the ACK that ends a timeout's recovery counts only the
     /// segments beyond its recovery point (ProcessAck's exit from CA_LOSS:
     /// `(ackNumber - m_recover) / segmentSize`). With `ack_counting` (ns-3's
-    /// TcpNewReno) an ACK counts as one segment at most.
+    /// TcpNewReno) an ACK counts as one segment at most. On the calm path (no SACK
+    /// blocks, not after a timeout) `delivered` is what the cumulative ACK passed,
+    /// nothing unless it advanced: `sack_growth` changes nothing there.
     #[inline]
-    fn growth_count(&self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool) -> u64 {
+    fn growth_count<const CALM: bool>(
+        &self, delivered: u64, advanced: bool, newly_sacked: u64, after_timeout: bool,
+    ) -> u64 {
+        debug_assert!(!CALM || advanced || delivered == 0);
         let mut n = delivered;
-        if !self.mech.sack_growth {
+        if !CALM && !self.mech.sack_growth {
             if !(advanced && (after_timeout || newly_sacked == 0)) {
                 n = 0;
             } else if after_timeout && self.una >= self.rto_recover {
@@ -1306,10 +1384,12 @@ impl Sender {
         self.pipe += 1;
         let bytes = payload + self.header;
         self.stats.sent_packets += 1;
-        self.stats.sent_bytes += bytes as u64;
         let mut p = Packet::segment(self.flow, self.sf as u16, seq, dsn, bytes, now);
         p.owd = self.ts_recent;
         out.push(p);
+        // Apart from `sent_packets`: two adjacent counters are added as a vector
+        // (a load, a shuffle and a store more than the two adds).
+        self.stats.sent_bytes += bytes as u64;
         if self.in_recovery {
             self.prr_out += 1;
         }
@@ -1597,6 +1677,54 @@ mod tests {
         let mut out = Vec::new();
         s.send(0, &cc, &mut out);
         (s, cc, out)
+    }
+
+    /// `whole_segs`' conversion through u32 gives `as u64`'s integer (at least 1)
+    /// on both sides of 2^32, for fractions, negatives, zeros, infinities and NaN.
+    #[test]
+    fn whole_segments_through_u32_are_the_u64_conversion() {
+        let two32 = 4_294_967_296.0f64;
+        let mut ws = vec![
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            1.999,
+            2.0,
+            10.7,
+            -1.0,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            two32,
+            two32 - 0.5,
+            two32 + 1.0,
+            1.8e19,
+            2e19,
+        ];
+        ws.extend([two32, 1e9, 123.456].iter().flat_map(|&w: &f64| [w.next_down(), w.next_up()]));
+        for w in ws {
+            assert_eq!(whole_segs(w), (w as u64).max(1), "{w}");
+        }
+    }
+
+    /// The table gives every flag byte the share the rule gives it (bits above the
+    /// five flags play no part).
+    #[test]
+    fn pipe_shares_by_table_are_the_rule() {
+        for flags in 0..=u8::MAX {
+            let s = Seg { dsn: 0, sent: 0, payload: 0, flags };
+            assert_eq!(s.pipe_share(), pipe_share_of(flags & (SACKED | LOST | RETX | REINJ | HELD)) as u64);
+        }
+        assert_eq!(pipe_share_of(0), 1);
+        assert_eq!(pipe_share_of(LOST), 0);
+        assert_eq!(pipe_share_of(LOST | RETX), 1);
+        assert_eq!(pipe_share_of(RETX), 2);
+        assert_eq!(pipe_share_of(SACKED | RETX | HELD), 1);
+        assert_eq!(pipe_share_of(SACKED | RETX), 0);
     }
 
     /// The textbook sender (`rfc` profile).
