@@ -52,7 +52,8 @@ pub struct Sim {
     /// Per flow, the time of its pending `Event::App` (at most one).
     app_at: Vec<Option<Nanos>>,
     /// Whether an ACK due at once may be read where its receiver built it
-    /// (`Event::AckBuilt`); off only to test that this changes nothing.
+    /// (`Event::AckBuilt`): not with a log or capture, which want a copy; off
+    /// otherwise only to test that this changes nothing.
     built_acks: bool,
 }
 
@@ -142,6 +143,7 @@ impl Sim {
                 }
             }
         }
+        sim.built_acks = sim.log.is_none() && sim.pcap.is_none();
         if sim.warmup > 0 {
             sim.events.schedule(sim.warmup, Event::WarmupEnd);
         }
@@ -664,11 +666,28 @@ impl Sim {
         }
     }
 
+    /// A data segment at its receiver; with an event log, out of line.
     #[inline(always)]
     fn data_at_receiver(&mut self, pkt: &Packet) {
+        if self.log.is_some() {
+            return self.data_at_receiver_logged(pkt);
+        }
+        self.receive_data::<false>(pkt)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn data_at_receiver_logged(&mut self, pkt: &Packet) {
+        self.receive_data::<true>(pkt)
+    }
+
+    /// `data_at_receiver`; `LOGGED`: the run keeps an event log (without one the
+    /// log's tests compile away).
+    #[inline(always)]
+    fn receive_data<const LOGGED: bool>(&mut self, pkt: &Packet) {
         let now = self.now;
         self.delivered_packets += 1;
-        if let Some(log) = &mut self.log {
+        if let Some(log) = self.log.as_mut().filter(|_| LOGGED) {
             log.packet(now, Logged::Receive, pkt, None);
         }
         // One lookup of the flow for all of it (through `self` each step looked it
@@ -676,7 +695,7 @@ impl Sim {
         let (flow, sub) = (pkt.flow_id(), pkt.sub);
         let f = &mut self.flows[flow];
         let action = f.on_data(now, pkt);
-        if let (Some(log), Some(decisions)) = (&mut self.log, &mut f.rx_decisions) {
+        if let (Some(log), Some(decisions)) = (self.log.as_mut().filter(|_| LOGGED), &mut f.rx_decisions) {
             for (sub, seq, a) in decisions.drain(..) {
                 log.receiver(now, pkt.flow, sub, seq, a);
             }
@@ -687,10 +706,7 @@ impl Sim {
             }
         }
         let sent = match action {
-            AckAction::Now => {
-                let in_place = self.built_acks && self.log.is_none() && self.pcap.is_none();
-                Self::send_built_ack(f, (flow, sub), now, in_place, &mut self.events)
-            }
+            AckAction::Now => Self::send_built_ack(f, (flow, sub), now, self.built_acks, &mut self.events),
             AckAction::Withhold => true,
             AckAction::Delay => {
                 // One pending DelAck event per subflow, at the receiver's `poll_at()`.
