@@ -542,14 +542,15 @@ impl Flow {
             self.receiver_control(now, pkt);
         }
         let payload = pkt.bytes - self.header;
-        // PSH: the segment ends an application's write (the sender's marks, read
-        // here rather than carried in the packet; they never change once sent).
-        let pushed = self.data.pushed(pkt.dsn);
         let s = &mut self.subs[pkt.sub as usize];
         s.last_arrival = now;
         let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
         let before = self.rx.nxt;
-        let rx = &mut self.rx;
+        let (rx, data) = (&mut self.rx, &self.data);
+        // PSH: the segment ends an application's write (the sender's marks, read
+        // here rather than carried in the packet; they never change once sent),
+        // asked only by a delayed ACK.
+        let pushed = || data.pushed(pkt.dsn);
         let (action, _) = s.rcv.on_data_to(now, pkt, payload, pushed, &mut |lo, hi| {
             rx.on_run(lo, hi);
         });

@@ -360,17 +360,19 @@ impl Receiver {
     pub fn on_data(&mut self, now: Nanos, pkt: &Packet, payload: u32) -> (AckAction, u64) {
         let mut runs = std::mem::take(&mut self.released);
         runs.clear();
-        let done = self.on_data_to(now, pkt, payload, false, &mut |lo, hi| runs.push((lo, hi)));
+        let done = self.on_data_to(now, pkt, payload, || false, &mut |lo, hi| runs.push((lo, hi)));
         self.released = runs;
         done
     }
 
     /// `on_data`, the DSN runs [lo, hi) released in order handed to `deliver`,
-    /// ascending, instead of kept. `pushed`: the segment ends an application's
-    /// write (it carries PSH; `push_ack`).
+    /// ascending, instead of kept. `pushed`: whether the segment ends an
+    /// application's write (it carries PSH; `push_ack`), asked only where a delayed
+    /// ACK could wait.
     #[inline]
     pub fn on_data_to(
-        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: bool, deliver: &mut impl FnMut(u64, u64),
+        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: impl FnOnce() -> bool,
+        deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
         let (action, delivered) = self.receive(now, pkt, payload, pushed, deliver);
         if self.off {
@@ -432,7 +434,8 @@ impl Receiver {
     }
 
     fn receive(
-        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: bool, deliver: &mut impl FnMut(u64, u64),
+        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: impl FnOnce() -> bool,
+        deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
         let s = pkt.seq;
         if let Some(c) = &mut self.compress {
@@ -547,7 +550,7 @@ impl Receiver {
         // Linux acknowledges a pushed segment once the application's read has emptied
         // the receive queue (tcp_cleanup_rbuf on ICSK_ACK_PUSHED). The application reads
         // at once here; with data held out of order this arrival was answered above.
-        if self.pending >= 2 || (pushed && self.push_ack) {
+        if self.pending >= 2 || (self.push_ack && pushed()) {
             self.pending = 0;
             self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None);
             return (AckAction::Now, delivered);
@@ -810,7 +813,7 @@ mod tests {
     #[test]
     fn the_end_of_a_write_is_acknowledged_at_once() {
         let arrive =
-            |r: &mut Receiver, seq: u64, pushed: bool| r.on_data_to(1, &data(seq), 1448, pushed, &mut |_, _| {}).0;
+            |r: &mut Receiver, seq: u64, pushed: bool| r.on_data_to(1, &data(seq), 1448, || pushed, &mut |_, _| {}).0;
         let tcp = TcpConfig { delayed_ack: Some(true), push_ack: Some(true), ..Default::default() };
         let mut r = Receiver::new(0, &tcp);
         assert!(matches!(arrive(&mut r, 0, false), AckAction::Delay), "a write's first segment waits");
