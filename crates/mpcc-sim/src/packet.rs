@@ -105,7 +105,12 @@ impl AckInFlight {
 /// `v - base` as an i32 offset, saturated (sequence numbers stay below 2^63).
 #[inline]
 fn offset(v: u64, base: u64) -> i32 {
-    (v.wrapping_sub(base) as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
+    let d = v.wrapping_sub(base) as i64;
+    // In range, the usual case, without the clamp's two selections.
+    if d as i32 as i64 == d {
+        return d as i32;
+    }
+    d.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
 impl Packet {
@@ -156,7 +161,8 @@ impl Packet {
             dsn: seq,
             ts,
             owd,
-            trig: offset(trig, seq),
+            // The usual trigger, the segment just below `seq`, without a test of range.
+            trig: if trig.wrapping_add(1) == seq { -1 } else { offset(trig, seq) },
             rwnd: rwnd.min(u32::MAX as u64) as u32,
             sack: [[0; 2]; MAX_SACK_BLOCKS],
         }
