@@ -101,6 +101,10 @@ pub struct Subflow {
     /// Marked stale by the connection's retransmission timer (flow/data_rtx.rs): the
     /// scheduler leaves it alone until an ACK arrives on it (`set_stale`); and how often.
     pub stale: bool,
+    /// Its ACKs may be read where its receiver built them (`Event::AckBuilt`): a
+    /// zero-delay reverse path, no ACK clock, and a run with no log or capture,
+    /// which want a copy (`Sim::new`); decided once, tested per ACK.
+    pub(crate) acks_in_place: bool,
     pub stale_marks: u64,
     /// With a receiver controller: when this subflow's delayed ACKs left, for the
     /// RTT the receiver measures (tcp/ack_clock.rs).
