@@ -559,14 +559,15 @@ impl Flow {
             rx.on_run(lo, hi);
         });
         let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
+        // Unchanged (in order on every level), nothing to count or store.
         if held_after != held_before {
             self.held_area += self.held as u128 * now.saturating_sub(self.held_at) as u128;
             self.held_at = now;
-        }
-        self.held = self.held + held_after - held_before;
-        // A test, not `max`: below the peak nothing is stored.
-        if self.held > self.held_peak {
-            self.held_peak = self.held;
+            self.held = self.held + held_after - held_before;
+            // A test, not `max`: below the peak nothing is stored.
+            if self.held > self.held_peak {
+                self.held_peak = self.held;
+            }
         }
         let after = self.rx.nxt;
         if after > before {
