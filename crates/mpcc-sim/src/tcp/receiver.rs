@@ -374,7 +374,14 @@ impl Receiver {
         &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: impl FnOnce() -> bool,
         deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
-        let (action, delivered) = self.receive(now, pkt, payload, pushed, deliver);
+        self.receive(now, pkt, payload, pushed, deliver)
+    }
+
+    /// What `receive`'s decision becomes: none while off; a compressed SACK waits
+    /// for its timer; the delayed-ACK timer armed or cancelled. At each of
+    /// `receive`'s returns, where the decision is a constant.
+    #[inline(always)]
+    fn decided(&mut self, now: Nanos, action: AckAction, delivered: u64) -> (AckAction, u64) {
         if self.off {
             self.pending = 0;
             self.withheld += 1;
@@ -461,7 +468,7 @@ impl Receiver {
             }
             let first = if dsack { First::Dup(s, None) } else { First::None };
             self.ack(pkt.ts, owd, s, first);
-            return (AckAction::Now, 0);
+            return self.decided(now, AckAction::Now, 0);
         }
         if s > self.rcv_nxt {
             if s >= self.rcv_nxt + self.buf_segs {
@@ -471,7 +478,7 @@ impl Receiver {
                     self.quick = MAX_QUICKACKS;
                 }
                 self.ack(pkt.ts, owd, s, First::None);
-                return (AckAction::Now, 0);
+                return self.decided(now, AckAction::Now, 0);
             }
             let (block, new) = self.insert(s);
             let first = if !new && dsack {
@@ -497,11 +504,11 @@ impl Receiver {
             } else if let Some(c) = &mut self.compress {
                 if c.defer(now, rcv_nxt) {
                     c.last = Some((pkt.ts, owd, s, first));
-                    return (AckAction::Delay, 0);
+                    return self.decided(now, AckAction::Delay, 0);
                 }
             }
             self.ack(pkt.ts, owd, s, first);
-            return (AckAction::Now, 0);
+            return self.decided(now, AckAction::Now, 0);
         }
         // In order.
         let had_ooo = !self.ooo.is_empty();
@@ -539,7 +546,7 @@ impl Receiver {
             self.quick = self.quick.saturating_sub(1);
             self.pending = 0;
             self.ack(pkt.ts, owd, s, First::None);
-            return (AckAction::Now, delivered);
+            return self.decided(now, AckAction::Now, delivered);
         }
         if self.pending == 0 {
             self.pending_ts = pkt.ts;
@@ -553,9 +560,9 @@ impl Receiver {
         if self.pending >= 2 || (self.push_ack && pushed()) {
             self.pending = 0;
             self.ack(self.pending_ts, self.pending_owd, self.pending_trig, First::None);
-            return (AckAction::Now, delivered);
+            return self.decided(now, AckAction::Now, delivered);
         }
-        (AckAction::Delay, delivered)
+        self.decided(now, AckAction::Delay, delivered)
     }
 
     /// When the receiver wants to be woken: its delayed-ACK timer or the compressed
