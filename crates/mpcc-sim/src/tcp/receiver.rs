@@ -513,10 +513,19 @@ impl Receiver {
             return self.decided(now, AckAction::Now, 0);
         }
         // In order.
-        let had_ooo = !self.ooo.is_empty();
         let before = self.rcv_nxt;
         self.rcv_nxt += 1;
-        if had_ooo && self.ooo[0].0 == self.rcv_nxt {
+        if self.ooo.is_empty() {
+            // Nothing held above it, so no DSN slot either (the ring holds the held
+            // segments'): the segment goes up alone.
+            debug_assert!(self.dsn_ring.is_empty(), "DSN slots with nothing held");
+            if self.n_recent > 0 {
+                self.forget_below(self.rcv_nxt);
+            }
+            deliver(pkt.dsn, pkt.dsn + 1);
+            return self.in_order_ack(now, pkt, owd, false, 1, pushed);
+        }
+        if self.ooo[0].0 == self.rcv_nxt {
             let (lo, hi) = self.ooo.remove(0);
             self.ooo_segs -= hi - lo;
             self.rcv_nxt = hi;
@@ -527,23 +536,31 @@ impl Receiver {
         }
         // The DSNs released, as runs of consecutive ones.
         let mut run = (pkt.dsn, pkt.dsn + 1);
-        if !self.dsn_ring.is_empty() {
-            self.dsn_ring.pop_front(); // the slot of segment `before` itself
-            for _ in 1..delivered {
-                let d = self.dsn_ring.pop_front().expect("held segments have a DSN slot");
-                debug_assert_ne!(d, NO_DSN);
-                if d == run.1 {
-                    run.1 += 1;
-                } else {
-                    deliver(run.0, run.1);
-                    run = (d, d + 1);
-                }
-            }
-            if self.ooo.is_empty() {
-                self.dsn_ring.clear();
+        self.dsn_ring.pop_front(); // the slot of segment `before` itself
+        for _ in 1..delivered {
+            let d = self.dsn_ring.pop_front().expect("held segments have a DSN slot");
+            debug_assert_ne!(d, NO_DSN);
+            if d == run.1 {
+                run.1 += 1;
+            } else {
+                deliver(run.0, run.1);
+                run = (d, d + 1);
             }
         }
+        if self.ooo.is_empty() {
+            self.dsn_ring.clear();
+        }
         deliver(run.0, run.1);
+        self.in_order_ack(now, pkt, owd, true, delivered, pushed)
+    }
+
+    /// The ACK decision on in-order segment `pkt`, which released `delivered`
+    /// segments; `had_ooo`: data was held above it (then it is answered at once).
+    #[inline(always)]
+    fn in_order_ack(
+        &mut self, now: Nanos, pkt: &Packet, owd: Nanos, had_ooo: bool, delivered: u64, pushed: impl FnOnce() -> bool,
+    ) -> (AckAction, u64) {
+        let s = pkt.seq;
         if had_ooo || !self.delayed_ack || self.quick > 0 {
             self.quick = self.quick.saturating_sub(1);
             self.pending = 0;
