@@ -522,8 +522,11 @@ impl Receiver {
             if self.n_recent > 0 {
                 self.forget_below(self.rcv_nxt);
             }
+            let done = self.in_order_ack(now, pkt, owd, false, 1, pushed);
+            // Up after this receiver's work, so that no store of the connection's
+            // comes between its reads of the same fields.
             deliver(pkt.dsn, pkt.dsn + 1);
-            return self.in_order_ack(now, pkt, owd, false, 1, pushed);
+            return done;
         }
         if self.ooo[0].0 == self.rcv_nxt {
             let (lo, hi) = self.ooo.remove(0);
