@@ -561,7 +561,9 @@ impl Flow {
         let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
         // Unchanged (in order on every level), nothing to count or store.
         if held_after != held_before {
-            self.held_area += self.held as u128 * now.saturating_sub(self.held_at) as u128;
+            // `held_at` is an earlier event's time (or the warm-up's end, reset at its
+            // own time): the difference does not underflow.
+            self.held_area += self.held as u128 * (now - self.held_at) as u128;
             self.held_at = now;
             self.held = self.held + held_after - held_before;
             // A test, not `max`: below the peak nothing is stored.
