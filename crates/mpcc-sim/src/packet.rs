@@ -168,6 +168,21 @@ impl Packet {
         }
     }
 
+    /// `ack` written into a packet that already is a plain ACK (no SACK block) of
+    /// the same flow, subflow and size: only the fields that change are stored.
+    #[inline]
+    pub fn reuse_ack(&mut self, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) {
+        debug_assert!(
+            self.kind == Kind::Ack && self.hop == 0 && self.nsack == 0 && self.sack == [[0; 2]; MAX_SACK_BLOCKS]
+        );
+        self.seq = seq;
+        self.dsn = seq;
+        self.ts = ts;
+        self.owd = owd;
+        self.trig = if trig.wrapping_add(1) == seq { -1 } else { offset(trig, seq) };
+        self.rwnd = rwnd.min(u32::MAX as u64) as u32;
+    }
+
     /// Step `step` of subflow `sub`'s handshake, `bytes` long; `ts`: its send time
     /// (SYN, third ACK) or the SYN's that it echoes (SYN-ACK).
     pub fn handshake(flow: u32, sub: u16, step: crate::handshake::Step, bytes: u32, ts: Nanos) -> Packet {

@@ -117,6 +117,9 @@ pub struct Receiver {
     compress: Option<Box<Compression>>,
     /// `push_ack`: a pushed segment (the end of a write) is acknowledged at once.
     push_ack: bool,
+    /// `built` is a plain ACK of this receiver (its flow, subflow and size, no SACK
+    /// block): the next plain one rewrites only the fields that change.
+    built_plain: bool,
 }
 
 /// Linux's SACK compression (`__tcp_ack_snd_check`, `tcp_compressed_ack_kick`).
@@ -244,6 +247,7 @@ impl Receiver {
             n_recent: 0,
             compress: tcp.mechanisms().sack_compress.then(Box::default),
             push_ack: tcp.mechanisms().push_ack,
+            built_plain: false,
         }
     }
 
@@ -259,13 +263,19 @@ impl Receiver {
         self.ack_sent();
         if self.hold == NO_HOLD && self.n_recent == 0 {
             match first {
+                First::None if self.built_plain => {
+                    self.built.reuse_ack(self.rcv_nxt, ts, owd, trig, self.buf_segs);
+                    return;
+                }
                 First::None => {
                     self.built = self.plain_ack(ts, owd, trig);
+                    self.built_plain = true;
                     return;
                 }
                 First::Block(lo, hi) => {
                     self.built = self.plain_ack(ts, owd, trig);
                     self.built.push_sack(lo, hi);
+                    self.built_plain = false;
                     return;
                 }
                 First::Dup(..) => {}
@@ -276,6 +286,7 @@ impl Receiver {
 
     #[inline(never)]
     fn ack_blocks(&mut self, ts: Nanos, owd: Nanos, trig: u64, first: First) {
+        self.built_plain = false;
         let held = self.hold < self.rcv_nxt;
         let seq = if held { self.hold } else { self.rcv_nxt };
         self.built = Packet::ack(self.flow, self.sub, self.header, seq, ts, owd, trig, self.buf_segs);
