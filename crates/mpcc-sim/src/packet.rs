@@ -113,6 +113,17 @@ fn offset(v: u64, base: u64) -> i32 {
     d.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
+/// An ACK's trigger `trig` as its offset from `seq`: the usual one, the segment
+/// just below `seq`, without a test of range.
+#[inline]
+fn trig_offset(trig: u64, seq: u64) -> i32 {
+    if trig.wrapping_add(1) == seq {
+        -1
+    } else {
+        offset(trig, seq)
+    }
+}
+
 impl Packet {
     /// The flow this packet belongs to, as an arena id.
     #[inline]
@@ -161,8 +172,7 @@ impl Packet {
             dsn: seq,
             ts,
             owd,
-            // The usual trigger, the segment just below `seq`, without a test of range.
-            trig: if trig.wrapping_add(1) == seq { -1 } else { offset(trig, seq) },
+            trig: trig_offset(trig, seq),
             rwnd: rwnd.min(u32::MAX as u64) as u32,
             sack: [[0; 2]; MAX_SACK_BLOCKS],
         }
@@ -179,7 +189,7 @@ impl Packet {
         self.dsn = seq;
         self.ts = ts;
         self.owd = owd;
-        self.trig = if trig.wrapping_add(1) == seq { -1 } else { offset(trig, seq) };
+        self.trig = trig_offset(trig, seq);
         self.rwnd = rwnd.min(u32::MAX as u64) as u32;
     }
 
