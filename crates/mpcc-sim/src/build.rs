@@ -233,6 +233,7 @@ pub fn flows(cfg: &Config, links: &[Link]) -> Result<Vec<Flow>, String> {
                 cost_per_mbit: cost,
                 last_arrival: 0,
                 stale: false,
+                acks_in_place: false,
                 stale_marks: 0,
                 ack_clock: None,
                 hs: Default::default(),

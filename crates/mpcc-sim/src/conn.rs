@@ -291,14 +291,17 @@ impl DataReceiver {
     /// application receives [old nxt, new nxt).
     #[inline(always)]
     pub fn on_run(&mut self, lo: u64, hi: u64) -> u64 {
-        if lo == self.nxt && self.ooo.is_empty() && hi <= self.nxt.saturating_add(self.buf_segs) {
-            self.nxt = hi; // the usual in-order case, nothing held
-            return hi;
-        }
-        // A run that extends the last held range at its end, within the window: the
-        // usual case while a slower subflow leaves a hole (every range starts above
-        // `nxt`, so nothing is released; `on_run_general` would do the same).
-        if lo > self.nxt && hi <= self.nxt.saturating_add(self.buf_segs) && self.ooo.extend_last(lo, hi) {
+        let edge = self.nxt.saturating_add(self.buf_segs);
+        if self.ooo.is_empty() {
+            if lo == self.nxt && hi <= edge {
+                self.nxt = hi; // the usual in-order case, nothing held
+                return hi;
+            }
+        } else if hi <= edge && self.ooo.extend_last(lo, hi) {
+            // A run that extends the last held range at its end, within the window:
+            // the usual case while a slower subflow leaves a hole. Every range starts
+            // above `nxt`, so the run does too and releases nothing (`on_run_general`
+            // would do the same).
             debug_assert!(self.ooo.ranges.first().is_some_and(|r| r.0 > self.nxt), "a held range at nxt");
             // A test, not `max`: past its peak the buffer's length stores nothing.
             if self.ooo.len > self.ooo_peak {

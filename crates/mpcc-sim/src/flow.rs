@@ -101,6 +101,10 @@ pub struct Subflow {
     /// Marked stale by the connection's retransmission timer (flow/data_rtx.rs): the
     /// scheduler leaves it alone until an ACK arrives on it (`set_stale`); and how often.
     pub stale: bool,
+    /// Its ACKs may be read where its receiver built them (`Event::AckBuilt`): a
+    /// zero-delay reverse path, no ACK clock, and a run with no log or capture,
+    /// which want a copy (`Sim::new`); decided once, tested per ACK.
+    pub(crate) acks_in_place: bool,
     pub stale_marks: u64,
     /// With a receiver controller: when this subflow's delayed ACKs left, for the
     /// RTT the receiver measures (tcp/ack_clock.rs).
@@ -561,26 +565,30 @@ impl Flow {
             self.receiver_control(now, pkt);
         }
         let payload = pkt.bytes - self.header;
-        // PSH: the segment ends an application's write (the sender's marks, read
-        // here rather than carried in the packet; they never change once sent).
-        let pushed = self.data.pushed(pkt.dsn);
         let s = &mut self.subs[pkt.sub as usize];
         s.last_arrival = now;
         let held_before = s.rcv.ooo_segs + self.rx.ooo.len;
         let before = self.rx.nxt;
-        let rx = &mut self.rx;
+        let (rx, data) = (&mut self.rx, &self.data);
+        // PSH: the segment ends an application's write (the sender's marks, read
+        // here rather than carried in the packet; they never change once sent),
+        // asked only by a delayed ACK.
+        let pushed = || data.pushed(pkt.dsn);
         let (action, _) = s.rcv.on_data_to(now, pkt, payload, pushed, &mut |lo, hi| {
             rx.on_run(lo, hi);
         });
         let held_after = s.rcv.ooo_segs + self.rx.ooo.len;
+        // Unchanged (in order on every level), nothing to count or store.
         if held_after != held_before {
-            self.held_area += self.held as u128 * now.saturating_sub(self.held_at) as u128;
+            // `held_at` is an earlier event's time (or the warm-up's end, reset at its
+            // own time): the difference does not underflow.
+            self.held_area += self.held as u128 * (now - self.held_at) as u128;
             self.held_at = now;
-        }
-        self.held = self.held + held_after - held_before;
-        // A test, not `max`: below the peak nothing is stored.
-        if self.held > self.held_peak {
-            self.held_peak = self.held;
+            self.held = self.held + held_after - held_before;
+            // A test, not `max`: below the peak nothing is stored.
+            if self.held > self.held_peak {
+                self.held_peak = self.held;
+            }
         }
         let after = self.rx.nxt;
         if after > before {

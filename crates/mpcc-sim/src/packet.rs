@@ -105,7 +105,23 @@ impl AckInFlight {
 /// `v - base` as an i32 offset, saturated (sequence numbers stay below 2^63).
 #[inline]
 fn offset(v: u64, base: u64) -> i32 {
-    (v.wrapping_sub(base) as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
+    let d = v.wrapping_sub(base) as i64;
+    // In range, the usual case, without the clamp's two selections.
+    if d as i32 as i64 == d {
+        return d as i32;
+    }
+    d.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+/// An ACK's trigger `trig` as its offset from `seq`: the usual one, the segment
+/// just below `seq`, without a test of range.
+#[inline]
+fn trig_offset(trig: u64, seq: u64) -> i32 {
+    if trig.wrapping_add(1) == seq {
+        -1
+    } else {
+        offset(trig, seq)
+    }
 }
 
 impl Packet {
@@ -156,10 +172,25 @@ impl Packet {
             dsn: seq,
             ts,
             owd,
-            trig: offset(trig, seq),
+            trig: trig_offset(trig, seq),
             rwnd: rwnd.min(u32::MAX as u64) as u32,
             sack: [[0; 2]; MAX_SACK_BLOCKS],
         }
+    }
+
+    /// `ack` written into a packet that already is a plain ACK (no SACK block) of
+    /// the same flow, subflow and size: only the fields that change are stored.
+    #[inline]
+    pub fn reuse_ack(&mut self, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) {
+        debug_assert!(
+            self.kind == Kind::Ack && self.hop == 0 && self.nsack == 0 && self.sack == [[0; 2]; MAX_SACK_BLOCKS]
+        );
+        self.seq = seq;
+        self.dsn = seq;
+        self.ts = ts;
+        self.owd = owd;
+        self.trig = trig_offset(trig, seq);
+        self.rwnd = rwnd.min(u32::MAX as u64) as u32;
     }
 
     /// Step `step` of subflow `sub`'s handshake, `bytes` long; `ts`: its send time

@@ -51,9 +51,6 @@ pub struct Sim {
     trim_next: usize,
     /// Per flow, the time of its pending `Event::App` (at most one).
     app_at: Vec<Option<Nanos>>,
-    /// Whether an ACK due at once may be read where its receiver built it
-    /// (`Event::AckBuilt`); off only to test that this changes nothing.
-    built_acks: bool,
 }
 
 /// Events between two checks of a run's interruption and memory (a few milliseconds).
@@ -112,7 +109,6 @@ impl Sim {
             pcap: None,
             trim_next: 0,
             app_at: vec![None; n_flows],
-            built_acks: true,
         };
         sim.allow_deferred_tx_done();
         if cfg.event_log {
@@ -142,6 +138,7 @@ impl Sim {
                 }
             }
         }
+        sim.set_acks_in_place(sim.log.is_none() && sim.pcap.is_none());
         if sim.warmup > 0 {
             sim.events.schedule(sim.warmup, Event::WarmupEnd);
         }
@@ -149,6 +146,16 @@ impl Sim {
             sim.events.schedule(0, Event::Sample);
         }
         Ok(sim)
+    }
+
+    /// Whether ACKs due at once may be read where their receivers built them
+    /// (`Subflow::acks_in_place`): `allowed` and a subflow whose ACKs cross a
+    /// zero-delay reverse path without an ACK clock. Off only in a run with a log
+    /// or capture, or to test that this changes nothing.
+    fn set_acks_in_place(&mut self, allowed: bool) {
+        for s in self.flows.iter_mut().flat_map(|f| f.subs.iter_mut()) {
+            s.acks_in_place = allowed && matches!(s.rev, ReverseRoute::Delay(0)) && s.ack_clock.is_none();
+        }
     }
 
     /// Lets eligible links keep a `TxDone` out of the event queue (`Link::can_defer`).
@@ -676,11 +683,28 @@ impl Sim {
         }
     }
 
+    /// A data segment at its receiver; with an event log, out of line.
     #[inline(always)]
     fn data_at_receiver(&mut self, pkt: &Packet) {
+        if self.log.is_some() {
+            return self.data_at_receiver_logged(pkt);
+        }
+        self.receive_data::<false>(pkt)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn data_at_receiver_logged(&mut self, pkt: &Packet) {
+        self.receive_data::<true>(pkt)
+    }
+
+    /// `data_at_receiver`; `LOGGED`: the run keeps an event log (without one the
+    /// log's tests compile away).
+    #[inline(always)]
+    fn receive_data<const LOGGED: bool>(&mut self, pkt: &Packet) {
         let now = self.now;
         self.delivered_packets += 1;
-        if let Some(log) = &mut self.log {
+        if let Some(log) = self.log.as_mut().filter(|_| LOGGED) {
             log.packet(now, Logged::Receive, pkt, None);
         }
         // One lookup of the flow for all of it (through `self` each step looked it
@@ -688,7 +712,7 @@ impl Sim {
         let (flow, sub) = (pkt.flow_id(), pkt.sub);
         let f = &mut self.flows[flow];
         let action = f.on_data(now, pkt);
-        if let (Some(log), Some(decisions)) = (&mut self.log, &mut f.rx_decisions) {
+        if let (Some(log), Some(decisions)) = (self.log.as_mut().filter(|_| LOGGED), &mut f.rx_decisions) {
             for (sub, seq, a) in decisions.drain(..) {
                 log.receiver(now, pkt.flow, sub, seq, a);
             }
@@ -699,10 +723,7 @@ impl Sim {
             }
         }
         let sent = match action {
-            AckAction::Now => {
-                let in_place = self.built_acks && self.log.is_none() && self.pcap.is_none();
-                Self::send_built_ack(f, (flow, sub), now, in_place, &mut self.events)
-            }
+            AckAction::Now => Self::send_built_ack(f, (flow, sub), now, &mut self.events),
             AckAction::Withhold => true,
             AckAction::Delay => {
                 // One pending DelAck event per subflow, at the receiver's `poll_at()`.
@@ -730,26 +751,24 @@ impl Sim {
     /// Sends the ACK that subflow `sub` of flow `f` just built (`Receiver::built`)
     /// over a delay-only reverse path: from the receiver into the ACK pipe, stamped
     /// on the way (`Flow::stamp`; a stamped copy in between was read back right after
-    /// its narrow stores), or, due now with nothing before it and `in_place` (no log
-    /// or capture wanting a copy), read where it is by the sender. False, with
+    /// its narrow stores), or, due now with nothing before it and allowed
+    /// (`Subflow::acks_in_place`), read where it is by the sender. False, with
     /// nothing sent, when it is the caller's to `send_ack`: a reverse path over
     /// links, or a receiver's ACK clock.
     #[inline]
-    fn send_built_ack(
-        f: &mut Flow, (flow, sub): (FlowId, u16), now: Nanos, in_place: bool, events: &mut EventQueue,
-    ) -> bool {
+    fn send_built_ack(f: &mut Flow, (flow, sub): (FlowId, u16), now: Nanos, events: &mut EventQueue) -> bool {
         let (dsn, rwnd) = (f.rx.nxt, f.rx.window());
         let s = &mut f.subs[sub as usize];
         let ReverseRoute::Delay(d) = s.rev else { return false };
-        if s.ack_clock.is_some() {
-            return false;
-        }
         // Due now, and nothing before it: the sender reads it where it was built,
         // stamped there (`Flow::stamp`), as the event popped next (`AckBuilt`).
-        if d == 0 && s.ack_pipe.is_empty() && in_place && events.schedule_next(Event::AckBuilt { flow, sub }) {
+        if s.acks_in_place && s.ack_pipe.is_empty() && events.schedule_next(Event::AckBuilt { flow, sub }) {
             s.rcv.built.dsn = dsn;
             s.rcv.built.set_rwnd(rwnd);
             return true;
+        }
+        if s.ack_clock.is_some() {
+            return false;
         }
         let t = now + d;
         if s.ack_pipe.is_empty() {
@@ -1064,7 +1083,7 @@ mod tests {
     fn acks_read_in_place_change_no_result() {
         let run = |in_place: bool| {
             let mut sim = Sim::new(&zero_delay_lia()).unwrap();
-            sim.built_acks = in_place;
+            sim.set_acks_in_place(in_place);
             sim.run();
             let summary = crate::report::summary(&mut sim, 0.0);
             (summary.to_string(), format!("{:?}", sim.flow_series), sim.processed)
