@@ -189,13 +189,26 @@ impl Sim {
     /// [`CHECK_EVERY`] events) gives a reason to stop. A run stopped for its
     /// memory ends at that time, and its summary covers what it simulated.
     pub fn run_until(&mut self, mut check: impl FnMut() -> Option<Stop>) -> Option<Stop> {
-        while let Some((t, ev)) = self.events.pop() {
-            if t > self.end {
-                break;
+        loop {
+            // An ACK due at the current instant first, as `EventQueue::pop` gives it,
+            // handled without packing it into an `Event` (it is not after the end:
+            // the event that sent it was not).
+            if let Some(ack) = self.events.pop_now() {
+                self.processed += 1;
+                if ack.built {
+                    self.ack_built(ack.flow, ack.sub);
+                } else {
+                    self.ack_pipe(ack.flow, ack.sub);
+                }
+            } else {
+                let Some((t, ev)) = self.events.pop_queued() else { break };
+                if t > self.end {
+                    break;
+                }
+                self.now = t;
+                self.processed += 1;
+                self.handle(ev);
             }
-            self.now = t;
-            self.processed += 1;
-            self.handle(ev);
             if self.processed.is_multiple_of(CHECK_EVERY) {
                 self.trim_some();
                 if let Some(stop) = check() {
@@ -248,20 +261,8 @@ impl Sim {
             Event::TxDone { link } => self.tx_done(link),
             Event::NicDone { flow, sub } => self.nic_done(flow, sub),
             Event::LinkPipe { link } => self.link_pipe(link),
-            Event::AckPipe { flow, sub } => {
-                let s = &mut self.flows[flow].subs[sub as usize];
-                let ack = s.ack_pipe.pop_front().expect("AckPipe event without an ACK").packet(flow.0, sub);
-                if let Some(next) = s.ack_pipe.front() {
-                    self.events.schedule_maybe_now(next.at, Event::AckPipe { flow, sub });
-                }
-                self.ack_at_sender(ack);
-            }
-            Event::AckBuilt { flow, sub } => {
-                let f = &mut self.flows[flow];
-                f.on_ack(self.now, sub as usize, None, &mut self.out);
-                let awaiting_full = f.hs.awaiting_full;
-                self.after_ack(flow, awaiting_full);
-            }
+            Event::AckPipe { flow, sub } => self.ack_pipe(flow, sub),
+            Event::AckBuilt { flow, sub } => self.ack_built(flow, sub),
             Event::Rto { flow, sub } => self.rto(flow, sub),
             Event::DelAck { flow, sub } => {
                 let r = &mut self.flows[flow].subs[sub as usize].rcv;
@@ -304,6 +305,26 @@ impl Sim {
             Event::Sample => self.sample(),
             Event::WarmupEnd => self.end_warmup(),
         }
+    }
+
+    /// The oldest ACK on a subflow's delay-only reverse path reaches the sender.
+    #[inline]
+    fn ack_pipe(&mut self, flow: FlowId, sub: u16) {
+        let s = &mut self.flows[flow].subs[sub as usize];
+        let ack = s.ack_pipe.pop_front().expect("AckPipe event without an ACK").packet(flow.0, sub);
+        if let Some(next) = s.ack_pipe.front() {
+            self.events.schedule_maybe_now(next.at, Event::AckPipe { flow, sub });
+        }
+        self.ack_at_sender(ack);
+    }
+
+    /// The ACK a subflow's receiver just built reaches the sender, read where it is.
+    #[inline]
+    fn ack_built(&mut self, flow: FlowId, sub: u16) {
+        let f = &mut self.flows[flow];
+        f.on_ack(self.now, sub as usize, None, &mut self.out);
+        let awaiting_full = f.hs.awaiting_full;
+        self.after_ack(flow, awaiting_full);
     }
 
     fn start_flow(&mut self, flow: FlowId) {

@@ -196,10 +196,30 @@ impl EventQueue {
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
-        if let Some(ev) = self.next.take() {
-            self.cur_seq = self.next_seq;
-            return Some((self.now, ev));
+        if let Some(ack) = self.pop_now() {
+            return Some((self.now, ack.event()));
         }
+        self.pop_queued()
+    }
+
+    /// The ACK's event in the slot for the current instant, if any: what `pop` gives
+    /// first, taken apart (the event loop handles it without packing it into an
+    /// `Event` and dispatching on that).
+    #[inline]
+    pub fn pop_now(&mut self) -> Option<NowAck> {
+        if self.next.is_empty() {
+            return None;
+        }
+        self.cur_seq = self.next_seq;
+        let ack = NowAck { built: self.next.kind == 2, flow: self.next.flow, sub: self.next.sub };
+        self.next.kind = 0;
+        Some(ack)
+    }
+
+    /// `pop` when the slot for now is empty (`pop_now` said so).
+    #[inline]
+    pub fn pop_queued(&mut self) -> Option<(Nanos, Event)> {
+        debug_assert!(self.next.is_empty());
         let e = match &mut self.queue {
             Queue::Quad(q) => q.pop(),
             Queue::Radix(q) => q.pop(),
@@ -227,6 +247,27 @@ impl EventQueue {
     /// Events scheduled so far.
     pub fn scheduled(&self) -> u64 {
         self.seq
+    }
+}
+
+/// The ACK's event popped from the slot for now (`EventQueue::pop_now`): an
+/// `AckBuilt` if `built`, else an `AckPipe`.
+#[derive(Clone, Copy, Debug)]
+pub struct NowAck {
+    pub built: bool,
+    pub flow: FlowId,
+    pub sub: u16,
+}
+
+impl NowAck {
+    #[inline]
+    fn event(self) -> Event {
+        let NowAck { built, flow, sub } = self;
+        if built {
+            Event::AckBuilt { flow, sub }
+        } else {
+            Event::AckPipe { flow, sub }
+        }
     }
 }
 
@@ -258,19 +299,6 @@ impl NextSlot {
     #[inline]
     fn is_empty(&self) -> bool {
         self.kind == 0
-    }
-
-    /// The event, leaving the slot empty.
-    #[inline]
-    fn take(&mut self) -> Option<Event> {
-        let (flow, sub) = (self.flow, self.sub);
-        let ev = match self.kind {
-            0 => return None,
-            1 => Event::AckPipe { flow, sub },
-            _ => Event::AckBuilt { flow, sub },
-        };
-        self.kind = 0;
-        Some(ev)
     }
 }
 
