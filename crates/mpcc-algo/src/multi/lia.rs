@@ -173,8 +173,34 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], last_best: &mut Optio
     if !me.eligible() {
         return me.cwnd;
     }
-    *last_best = None;
-    // argmax of w / rtt^2 over the eligible subflows, ties to the first (`argmax`).
+    // The best path kept for `r` is most often still the best (`r`'s RTT moved): its
+    // key against the others' then decides, without the scan's orders.
+    let best =
+        if last_best.take() == Some(r) && still_best(paths, memo, r) { Some(r) } else { argmax_key(paths, memo) };
+    let Some(b) = best else { return me.cwnd };
+    *last_best = Some(b);
+    let pb = &paths[b];
+    // `scaled_sum(pb.srtt, paths)`.
+    let mut s = 0.0;
+    for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
+        // An ineligible subflow's term is +0, and s + 0 = s (s is never -0).
+        let term = if !p.eligible() {
+            0.0
+        } else if i == b {
+            p.cwnd
+        } else {
+            p.cwnd * m.ratio.get(pb.srtt, p.srtt, |x, y| x / y)
+        };
+        s += term;
+        m.seen = Seen { cwnd: p.cwnd, srtt: p.srtt.to_bits(), term };
+    }
+    capped(s * (s / pb.cwnd), me.cwnd)
+}
+
+/// `rfc_denominator`'s argmax of w / rtt^2 over the eligible subflows, ties to the
+/// first (`argmax`), with the kept keys.
+#[inline]
+fn argmax_key(paths: &[Path], memo: &mut [Quotients]) -> Option<usize> {
     let mut best: Option<Key> = None;
     for (i, p) in paths.iter().enumerate() {
         if !p.eligible() {
@@ -195,24 +221,27 @@ fn rfc_denominator(paths: &[Path], memo: &mut [Quotients], last_best: &mut Optio
             best = Some(k);
         }
     }
-    let Some(Key { i: b, .. }) = best else { return me.cwnd };
-    *last_best = Some(b);
-    let pb = &paths[b];
-    // `scaled_sum(pb.srtt, paths)`.
-    let mut s = 0.0;
+    best.map(|k| k.i)
+}
+
+/// Whether eligible subflow `r` is `argmax_key`'s answer, the first eligible one with
+/// the greatest key `w / (rtt * rtt)`, from the keys themselves (kept in `memo`, else
+/// computed and kept): every eligible subflow before `r` has a smaller key, every one
+/// after it none greater. False when a key is NaN (no order to answer from).
+#[inline]
+fn still_best(paths: &[Path], memo: &mut [Quotients], r: usize) -> bool {
+    let key = |p: &Path, m: &mut Quotients| m.key.get(p.cwnd, p.srtt, |w, rtt| w / (rtt * rtt));
+    let kr = key(&paths[r], &mut memo[r]);
     for (i, (p, m)) in paths.iter().zip(memo.iter_mut()).enumerate() {
-        // An ineligible subflow's term is +0, and s + 0 = s (s is never -0).
-        let term = if !p.eligible() {
-            0.0
-        } else if i == b {
-            p.cwnd
-        } else {
-            p.cwnd * m.ratio.get(pb.srtt, p.srtt, |x, y| x / y)
-        };
-        s += term;
-        m.seen = Seen { cwnd: p.cwnd, srtt: p.srtt.to_bits(), term };
+        if i == r || !p.eligible() {
+            continue;
+        }
+        let k = key(p, m);
+        if !(if i < r { k < kr } else { k <= kr }) {
+            return false;
+        }
     }
-    capped(s * (s / pb.cwnd), me.cwnd)
+    true
 }
 
 /// `N_r` from the denominator `n` before its cap: `w_r` when `n` is not a finite
