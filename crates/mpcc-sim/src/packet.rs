@@ -179,18 +179,18 @@ impl Packet {
     }
 
     /// `ack` written into a packet that already is a plain ACK (no SACK block) of
-    /// the same flow, subflow and size: only the fields that change are stored.
+    /// the same flow, subflow and size: only the fields that change are stored. The
+    /// DATA_ACK and window are left as they are: they are the connection's, stamped
+    /// on every way out (`Flow::stamp`, `Sim::send_built_ack`).
     #[inline]
-    pub fn reuse_ack(&mut self, seq: u64, ts: Nanos, owd: Nanos, trig: u64, rwnd: u64) {
+    pub fn reuse_ack(&mut self, seq: u64, ts: Nanos, owd: Nanos, trig: u64) {
         debug_assert!(
             self.kind == Kind::Ack && self.hop == 0 && self.nsack == 0 && self.sack == [[0; 2]; MAX_SACK_BLOCKS]
         );
         self.seq = seq;
-        self.dsn = seq;
         self.ts = ts;
         self.owd = owd;
         self.trig = trig_offset(trig, seq);
-        self.rwnd = rwnd.min(u32::MAX as u64) as u32;
     }
 
     /// Step `step` of subflow `sub`'s handshake, `bytes` long; `ts`: its send time

@@ -1086,32 +1086,39 @@ mod tests {
         (summary.to_string(), series, events)
     }
 
-    /// A two-path LIA connection, one path without delay (its ACKs are due at once).
-    fn zero_delay_lia() -> Config {
+    /// A two-path LIA connection, one path without delay (its ACKs are due at once);
+    /// `rcv_buf`: its receive buffer's bytes.
+    fn zero_delay_lia(rcv_buf: Option<u64>) -> Config {
         let link = |name: &str, bps: f64, ms: u64, packets: u64| {
             json!({"name": name, "capacity": {"kind": "constant", "bps": bps}, "delay_ns": ms * 1_000_000,
                    "queue": {"kind": "droptail", "packets": packets}})
         };
         serde_json::from_value(json!({"duration_ns": 2_000_000_000u64, "seed": 5, "sample_interval_ns": 50_000_000u64,
             "links": [link("fast", 1e9, 0, 200), link("slow", 2e6, 10, 50)],
-            "flows": [{"name": "mp", "cc": "lia", "app": {"kind": "bulk"}, "subflows": [{"path": [0]}, {"path": [1]}]}]}))
+            "flows": [{"name": "mp", "cc": "lia", "app": {"kind": "bulk"}, "tcp": {"rcv_buf_bytes": rcv_buf},
+                       "subflows": [{"path": [0]}, {"path": [1]}]}]}))
         .unwrap()
     }
 
     /// ACKs read where their receiver built them (`Event::AckBuilt`) give the results
-    /// of ACKs copied through the reverse path's pipe, bit for bit, with as many events.
+    /// of ACKs copied through the reverse path's pipe, bit for bit, with as many events;
+    /// with a receive buffer, whose window and DATA_ACK limit the sender, too (both
+    /// stamped on every way out: a reused plain ACK keeps the last ones,
+    /// `Packet::reuse_ack`).
     #[test]
     fn acks_read_in_place_change_no_result() {
-        let run = |in_place: bool| {
-            let mut sim = Sim::new(&zero_delay_lia()).unwrap();
-            sim.set_acks_in_place(in_place);
-            sim.run();
-            let summary = crate::report::summary(&mut sim, 0.0);
-            (summary.to_string(), format!("{:?}", sim.flow_series), sim.processed)
-        };
-        let (with, without) = (run(true), run(false));
-        assert!(with.0.contains("\"packets\""), "{}", with.0);
-        assert_eq!(with, without);
+        for rcv_buf in [None, Some(60_000)] {
+            let run = |in_place: bool| {
+                let mut sim = Sim::new(&zero_delay_lia(rcv_buf)).unwrap();
+                sim.set_acks_in_place(in_place);
+                sim.run();
+                let summary = crate::report::summary(&mut sim, 0.0);
+                (summary.to_string(), format!("{:?}", sim.flow_series), sim.processed)
+            };
+            let (with, without) = (run(true), run(false));
+            assert!(with.0.contains("\"packets\""), "{}", with.0);
+            assert_eq!(with, without, "{rcv_buf:?}");
+        }
     }
 
     /// A send round after an ACK that evaluates only the acked subflow's window

@@ -264,7 +264,7 @@ impl Receiver {
         if self.hold == NO_HOLD && self.n_recent == 0 {
             match first {
                 First::None if self.built_plain => {
-                    self.built.reuse_ack(self.rcv_nxt, ts, owd, trig, self.buf_segs);
+                    self.built.reuse_ack(self.rcv_nxt, ts, owd, trig);
                     return;
                 }
                 First::None => {
