@@ -394,8 +394,7 @@ impl Flow {
                             }
                             let Some(dsn) = sched.copy(i, data.una, data.nxt, data.has_new()) else { continue };
                             if dsn == data.nxt {
-                                data.nxt += 1;
-                                timing.handed(dsn, now);
+                                take_new(data, timing, now);
                             }
                             s.snd.emit_new(now, dsn, data.seg_bytes(dsn), false, out);
                             sent = true;

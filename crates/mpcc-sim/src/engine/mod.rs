@@ -194,6 +194,9 @@ impl EventQueue {
         true
     }
 
+    /// The next event and its time, in the queue's order: the ACK in the slot for now
+    /// first, then the earliest queued. (The event loop takes it in these two parts,
+    /// `pop_now` and `pop_queued`.)
     #[inline]
     pub fn pop(&mut self) -> Option<(Nanos, Event)> {
         if let Some(ack) = self.pop_now() {

@@ -376,21 +376,9 @@ impl Receiver {
         done
     }
 
-    /// `on_data`, the DSN runs [lo, hi) released in order handed to `deliver`,
-    /// ascending, instead of kept. `pushed`: whether the segment ends an
-    /// application's write (it carries PSH; `push_ack`), asked only where a delayed
-    /// ACK could wait.
-    #[inline]
-    pub fn on_data_to(
-        &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: impl FnOnce() -> bool,
-        deliver: &mut impl FnMut(u64, u64),
-    ) -> (AckAction, u64) {
-        self.receive(now, pkt, payload, pushed, deliver)
-    }
-
-    /// What `receive`'s decision becomes: none while off; a compressed SACK waits
+    /// What `on_data_to`'s decision becomes: none while off; a compressed SACK waits
     /// for its timer; the delayed-ACK timer armed or cancelled. At each of
-    /// `receive`'s returns, where the decision is a constant.
+    /// `on_data_to`'s returns, where the decision is a constant.
     #[inline(always)]
     fn decided(&mut self, now: Nanos, action: AckAction, delivered: u64) -> (AckAction, u64) {
         if self.off {
@@ -451,7 +439,12 @@ impl Receiver {
         }
     }
 
-    fn receive(
+    /// `on_data`, the DSN runs [lo, hi) released in order handed to `deliver`,
+    /// ascending, instead of kept. `pushed`: whether the segment ends an
+    /// application's write (it carries PSH; `push_ack`), asked only where a delayed
+    /// ACK could wait.
+    #[inline]
+    pub fn on_data_to(
         &mut self, now: Nanos, pkt: &Packet, payload: u32, pushed: impl FnOnce() -> bool,
         deliver: &mut impl FnMut(u64, u64),
     ) -> (AckAction, u64) {
